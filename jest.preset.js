@@ -1,0 +1,24 @@
+// Shared jest settings: @swc/jest transform, unit specs beside the code, integration specs named *.int.spec.ts.
+const path = require('node:path');
+
+module.exports = (dir, overrides = {}) => ({
+  displayName: path.relative(__dirname, dir),
+  rootDir: dir,
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': [
+      '@swc/jest',
+      {
+        jsc: {
+          parser: { syntax: 'typescript', decorators: true },
+          transform: { legacyDecorator: true, decoratorMetadata: true },
+          target: 'es2022',
+        },
+        module: { type: 'commonjs' },
+      },
+    ],
+  },
+  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.spec.ts'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '/test/e2e/'],
+  ...overrides,
+});

@@ -1,0 +1,2 @@
+export * from './key.schema';
+export * from './catalog.schema';

@@ -1,0 +1,50 @@
+import { z } from 'zod';
+
+export const BillingMode = z.enum(['payg', 'plan', 'custom']);
+export type BillingMode = z.infer<typeof BillingMode>;
+
+/** Key prefixes by kind; the longest prefixes are checked first. */
+export const KEY_PREFIX: Record<BillingMode, string> = { plan: 'sk-plan-', custom: 'sk-custom-', payg: 'sk-' };
+
+export const KeyResolveRequest = z.object({ keyHash: z.string().regex(/^[0-9a-f]{64}$/) });
+export type KeyResolveRequest = z.infer<typeof KeyResolveRequest>;
+
+/** What the edge caches per key: enough to authorize, bill and scope a request without Postgres. */
+export const KeyContext = z.object({
+  keyId: z.string(),
+  keyName: z.string(),
+  kind: BillingMode,
+  tenantId: z.string(),
+  tenantSlug: z.string(),
+  billing: BillingMode,
+  /** ISO time after which the key stops working (subscription expiry), or null. */
+  expiresAt: z.string().nullable(),
+  featureControls: z.record(z.string(), z.boolean()),
+});
+export type KeyContext = z.infer<typeof KeyContext>;
+
+/** `null` when the key is unknown or revoked. */
+export const KeyResolveReply = KeyContext.nullable();
+export type KeyResolveReply = z.infer<typeof KeyResolveReply>;
+
+export const KeyView = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: BillingMode,
+  masked: z.string(),
+  status: z.enum(['active', 'revoked']),
+  tenant: z.string(),
+  created_at: z.string(),
+});
+export type KeyView = z.infer<typeof KeyView>;
+
+export const KeyCreated = z.object({ id: z.string(), key: z.string(), masked: z.string(), kind: BillingMode, tenant: z.string() });
+export type KeyCreated = z.infer<typeof KeyCreated>;
+
+export const InvalidationEvent = z.object({
+  keyHashes: z.array(z.string()).default([]),
+  tenantIds: z.array(z.string()).default([]),
+  /** The catalog or visibility changed: drop every cached model list. */
+  catalog: z.boolean().default(false),
+});
+export type InvalidationEvent = z.infer<typeof InvalidationEvent>;

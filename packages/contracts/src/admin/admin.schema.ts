@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { BillingMode } from '../accounts/key.schema';
+import { MicrosString, MoneyAmount } from '../money';
+
+const Slug = z.string().min(1);
+
+export const TenantCreateRequest = z
+  .object({
+    slug: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lowercase letters, digits, ".", "_" or "-"'),
+    name: z.string().min(1).optional(),
+    billing: BillingMode.default('payg'),
+    plan: z.string().optional(),
+    expires: z.iso.datetime({ offset: true }).optional(),
+  })
+  .strict();
+export type TenantCreateRequest = z.input<typeof TenantCreateRequest>;
+
+export const TenantView = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  billing: BillingMode,
+  plan: z.string().nullable(),
+  expires: z.string().nullable(),
+  featureControls: z.record(z.string(), z.boolean()),
+});
+export type TenantView = z.infer<typeof TenantView>;
+
+export const KeyCreateRequest = z.object({ tenant: Slug, name: z.string().min(1).max(64).optional() }).strict();
+export const KeyIdRequest = z.object({ id: z.uuid() }).strict();
+export const KeyListRequest = z.object({ tenant: Slug }).strict();
+
+export const SubscriptionSetRequest = z.object({ tenant: Slug, expires: z.iso.datetime({ offset: true }) }).strict();
+export const SubscriptionView = z.object({ tenant: z.string(), kind: BillingMode, plan: z.string().nullable(), expires: z.string().nullable() });
+
+export const BalanceTopupRequest = z.object({ tenant: Slug, amount: MoneyAmount }).strict();
+/** The topup request as it travels over NATS: micro-units as a string. */
+export const BalanceTopupMessage = z.object({ tenant: Slug, amountMicros: MicrosString });
+export const BalanceShowRequest = z.object({ tenant: Slug }).strict();
+export const BalanceView = z.object({ tenant: z.string(), balance: z.string(), balanceMicros: MicrosString });
+export type BalanceView = z.infer<typeof BalanceView>;
+
+export const ApplyResult = z.object({
+  created: z.number().int(),
+  updated: z.number().int(),
+  unchanged: z.number().int(),
+  changes: z.array(z.string()),
+});
+export type ApplyResult = z.infer<typeof ApplyResult>;

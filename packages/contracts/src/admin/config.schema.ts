@@ -1,0 +1,108 @@
+import { z } from 'zod';
+import { BillingMode } from '../accounts/key.schema';
+import { Capability } from '../accounts/catalog.schema';
+import { MoneyAmount } from '../money';
+
+/** Upstream protocols a provider may speak. */
+export const ProviderProtocol = z.enum(['openai', 'anthropic', 'gemini', 'dashscope', 'kling', 'music']);
+export type ProviderProtocol = z.infer<typeof ProviderProtocol>;
+
+const Slug = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lowercase letters, digits, ".", "_" or "-"');
+const ModelId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:/-]{0,127}$/, 'letters, digits and . _ : / -');
+
+/** "30d", "12h", "90m", "45s" or a number of seconds. */
+export const Duration = z.union([z.number().int().positive(), z.string()]).transform((value, ctx) => {
+  if (typeof value === 'number') return value;
+  const match = /^(\d+)\s*([smhd])$/.exec(value.trim());
+  if (!match) {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not a duration like 30d, 12h, 90m or 45s` });
+    return z.NEVER;
+  }
+  const unit = { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+});
+
+export const ProviderConfig = z
+  .object({
+    id: Slug,
+    protocol: ProviderProtocol,
+    baseUrl: z.url(),
+    apiKey: z.string().min(1).optional(),
+    apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+  })
+  .strict();
+
+export const ChannelConfig = z
+  .object({
+    provider: Slug,
+    upstreamModel: z.string().min(1),
+    priority: z.number().int().default(0),
+    weight: z.number().int().positive().default(1),
+  })
+  .strict();
+
+export const PriceConfig = z
+  .object({
+    inputPerMTok: MoneyAmount.optional(),
+    outputPerMTok: MoneyAmount.optional(),
+    perImage: MoneyAmount.optional(),
+    perSecond: MoneyAmount.optional(),
+    perTask: MoneyAmount.optional(),
+  })
+  .strict();
+
+export const ModelConfig = z
+  .object({
+    id: ModelId,
+    displayName: z.string().min(1),
+    capability: Capability,
+    public: z.boolean().default(true),
+    createdAt: z.iso.datetime({ offset: true }).optional(),
+    /** Shorthand for a single channel. */
+    provider: Slug.optional(),
+    upstreamModel: z.string().min(1).optional(),
+    channels: z.array(ChannelConfig).optional(),
+    prices: PriceConfig.default({}),
+    maxOutputTokens: z.number().int().positive().default(4096),
+  })
+  .strict()
+  .transform((model, ctx) => {
+    const channels = model.channels ?? [];
+    if (model.provider) channels.unshift({ provider: model.provider, upstreamModel: model.upstreamModel ?? model.id, priority: 0, weight: 1 });
+    if (channels.length === 0) ctx.addIssue({ code: 'custom', message: `model "${model.id}" needs a provider or channels`, path: ['channels'] });
+    const { provider: _p, upstreamModel: _u, ...rest } = model;
+    return { ...rest, channels };
+  });
+
+export const PlanConfig = z
+  .object({
+    name: Slug,
+    quota: z.union([z.object({ credit: MoneyAmount }).strict(), z.object({ requests: z.number().int().positive() }).strict()]),
+    period: Duration,
+  })
+  .strict();
+
+export const TenantConfig = z
+  .object({
+    slug: Slug,
+    name: z.string().min(1).optional(),
+    billing: BillingMode.default('payg'),
+    plan: Slug.optional(),
+    expires: z.iso.datetime({ offset: true }).optional(),
+    /** Private models this tenant may see, beside every public one. */
+    models: z.array(ModelId).default([]),
+    featureControls: z.record(z.string(), z.boolean()).default({}),
+  })
+  .strict();
+
+/** The declarative file `gatewayctl apply -f` sends. */
+export const GatewayConfig = z
+  .object({
+    providers: z.array(ProviderConfig).default([]),
+    models: z.array(ModelConfig).default([]),
+    plans: z.array(PlanConfig).default([]),
+    tenants: z.array(TenantConfig).default([]),
+  })
+  .strict();
+export type GatewayConfigInput = z.input<typeof GatewayConfig>;
+export type GatewayConfig = z.output<typeof GatewayConfig>;

@@ -1,0 +1,3 @@
+export * from './error-code';
+export * from './gateway-error';
+export * from './zod-issue';

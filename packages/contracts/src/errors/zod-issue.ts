@@ -1,0 +1,30 @@
+import type { z } from 'zod';
+import { GatewayError } from './gateway-error';
+
+/** Dotted/indexed path of a zod issue, e.g. `messages[0].content[1].image_url.url`. */
+export function issuePath(path: readonly PropertyKey[]): string {
+  return path.reduce<string>((acc, key) => {
+    if (typeof key === 'number') return `${acc}[${key}]`;
+    return acc ? `${acc}.${String(key)}` : String(key);
+  }, '');
+}
+
+function describe(issue: z.core.$ZodIssue, where: string): string {
+  const field = where || 'body';
+  if (issue.code === 'invalid_type') {
+    const received = (issue as { input?: unknown }).input === undefined ? 'undefined' : undefined;
+    if (received === 'undefined') return `Missing required parameter: '${field}'.`;
+    return `Invalid type for '${field}': expected ${issue.expected}.`;
+  }
+  if (issue.code === 'unrecognized_keys') return `Unrecognized parameter(s) in '${field}': ${issue.keys.join(', ')}.`;
+  return `Invalid value for '${field}': ${issue.message}`;
+}
+
+/** Parses `input` with `schema`, or throws an invalid_request error naming the first field at fault. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, prefix = ''): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
+  throw GatewayError.invalid(describe(issue, path), path || null);
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+export const MICROS_PER_UNIT = 1_000_000n;
+
+/** "10.00", "0.000001", 10 → integer micro-units; never goes through a float. */
+export function parseMoneyToMicros(value: string | number): bigint {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  const match = /^(\d+)(?:\.(\d{1,6}))?$/.exec(text);
+  if (!match) throw new Error(`"${text}" is not an amount with at most 6 decimals`);
+  const whole = BigInt(match[1]!);
+  const fraction = BigInt((match[2] ?? '').padEnd(6, '0'));
+  return whole * MICROS_PER_UNIT + fraction;
+}
+
+/** Micro-units → "12.345600" style decimal string. */
+export function formatMicros(micros: bigint): string {
+  const sign = micros < 0n ? '-' : '';
+  const abs = micros < 0n ? -micros : micros;
+  return `${sign}${abs / MICROS_PER_UNIT}.${(abs % MICROS_PER_UNIT).toString().padStart(6, '0')}`;
+}
+
+/** An amount as written in config or on the command line, parsed to micro-units. */
+export const MoneyAmount = z.union([z.string(), z.number().nonnegative()]).transform((value, ctx) => {
+  try {
+    return parseMoneyToMicros(value);
+  } catch (error) {
+    ctx.addIssue({ code: 'custom', message: (error as Error).message });
+    return z.NEVER;
+  }
+});
+
+/** Micro-units travel as decimal integer strings (JSON has no BigInt). */
+export const MicrosString = z.string().regex(/^-?\d+$/);

@@ -1,0 +1,53 @@
+/**
+ * Every NATS subject, named `<service>.<family>.<verb>`. Deployments prefix them all with NATS_PREFIX
+ * (e.g. a test run's own prefix), applied in one place: the platform's NATS bus and transport.
+ */
+export const SERVICES = ['accounts', 'chat', 'media', 'music', 'files'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export const SUBJECTS = {
+  health: (service: ServiceName) => `${service}.health.ping`,
+  accounts: {
+    keys: {
+      resolve: 'accounts.keys.resolve',
+      create: 'accounts.keys.create',
+      regenerate: 'accounts.keys.regenerate',
+      revoke: 'accounts.keys.revoke',
+      list: 'accounts.keys.list',
+    },
+    models: { visible: 'accounts.models.visible' },
+    tenants: { create: 'accounts.tenants.create', get: 'accounts.tenants.get' },
+    subscriptions: { set: 'accounts.subscriptions.set' },
+    balance: { topup: 'accounts.balance.topup', show: 'accounts.balance.show' },
+    config: { apply: 'accounts.config.apply' },
+    room: { models: 'accounts.room.models' },
+    /** Broadcast (no queue group): every edge replica drops what it cached. */
+    invalidated: 'accounts.events.invalidated',
+  },
+  chat: {
+    oaic: {
+      chat: 'chat.oaic.chat',
+      completions: 'chat.oaic.completions',
+      responses: 'chat.oaic.responses',
+      responseGet: 'chat.oaic.responses.get',
+      embeddings: 'chat.oaic.embeddings',
+      moderations: 'chat.oaic.moderations',
+      images: 'chat.oaic.images',
+      speech: 'chat.oaic.audio.speech',
+      transcriptions: 'chat.oaic.audio.transcriptions',
+      translations: 'chat.oaic.audio.translations',
+    },
+    msgc: { messages: 'chat.msgc.messages', countTokens: 'chat.msgc.count-tokens' },
+    genc: { generate: 'chat.genc.generate' },
+  },
+} as const;
+
+/** Header names of the NATS envelope. */
+export const NATS_HEADERS = {
+  requestId: 'gw-request-id',
+  stream: 'gw-stream',
+  kind: 'gw-kind',
+} as const;
+
+/** Kinds of message on a streamed reply: data frames, then exactly one end or error. */
+export const STREAM_KINDS = { data: 'data', end: 'end', error: 'error' } as const;

@@ -1,0 +1,4 @@
+export * from './route.types';
+export * from './route-table';
+export * from './route-index';
+export * from './openapi';

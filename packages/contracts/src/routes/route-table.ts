@@ -1,0 +1,132 @@
+import { ModelListQuery } from '../families/oaic/models.schema';
+import { RoomModelsQuery } from '../families/room/room.schema';
+import type { AuthScheme, Family, HttpMethod, RouteDef, RouteStatus } from './route.types';
+
+type Extra = Pick<RouteDef, 'query' | 'body' | 'multipart'>;
+
+function route(
+  id: string,
+  method: HttpMethod,
+  path: string,
+  family: Family,
+  status: RouteStatus,
+  summary: string,
+  built: boolean,
+  extra: Extra = {},
+): RouteDef {
+  const auth: AuthScheme = family === 'msgc' ? 'msgc' : 'bearer';
+  return { id, method, path, family, auth, status, summary, built, ...extra };
+}
+
+/** An `/oaic/v1/...` route and, when `alias` is set, its unprefixed `/v1/...` twin with the same handler. */
+function oaic(id: string, method: HttpMethod, tail: string, status: RouteStatus, summary: string, built: boolean, alias: boolean, extra: Extra = {}): RouteDef[] {
+  const routes = [route(id, method, `/oaic/v1${tail}`, 'oaic', status, summary, built, extra)];
+  if (alias) routes.push(route(id, method, `/v1${tail}`, 'oaic', status, `${summary} (unprefixed alias)`, built, extra));
+  return routes;
+}
+
+const music = (verb: string, summary: string): RouteDef =>
+  route(`music.${verb}`, 'POST', `/music/${verb}`, 'music', 'Stable', summary, false);
+const musicQuery = (kind: string, summary: string): RouteDef =>
+  route(`music.query.${kind}`, 'GET', `/music/query/${kind}`, 'music', 'Stable', summary, false);
+const nativeVideo = (kind: string, summary: string): RouteDef[] => [
+  route(`nativemedia.videos.${kind}.create`, 'POST', `/nativemedia/v1/videos/${kind}`, 'nativemedia', 'Stable', `Create a ${summary} task`, false),
+  route(`nativemedia.videos.${kind}.get`, 'GET', `/nativemedia/v1/videos/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query a ${summary} task`, false),
+];
+const nativeImage = (kind: string, summary: string): RouteDef[] => [
+  route(`nativemedia.images.${kind}.create`, 'POST', `/nativemedia/v1/images/${kind}`, 'nativemedia', 'Stable', `Create ${summary} task`, false),
+  route(`nativemedia.images.${kind}.get`, 'GET', `/nativemedia/v1/images/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query ${summary} task`, false),
+];
+const passThrough = (id: string, method: HttpMethod, tail: string, summary: string): RouteDef =>
+  route(`oaic.${id}`, method, `/oaic/v1${tail}`, 'oaic', 'Pass-through', summary, false);
+
+/** Every public route of the contract. Routes with `built: false` are planned, listed apart in the index. */
+export const ROUTES: readonly RouteDef[] = [
+  route('oaic.models.list', 'GET', '/oaic/v1/models', 'oaic', 'Stable', 'List the models this key may use', true, { query: ModelListQuery }),
+  route('msgc.models.list', 'GET', '/msgc/v1/models', 'msgc', 'Stable', 'List the models this key may use', true, { query: ModelListQuery }),
+
+  ...oaic('oaic.chat', 'POST', '/chat/completions', 'Stable', 'Create a chat completion', false, true),
+  ...oaic('oaic.completions', 'POST', '/completions', 'Stable', 'Create a text completion', false, true),
+  ...oaic('oaic.responses.create', 'POST', '/responses', 'Stable', 'Create a response', false, true),
+  ...oaic('oaic.responses.get', 'GET', '/responses/{response_id}', 'Beta', 'Retrieve a stored response', false, true),
+  ...oaic('oaic.embeddings', 'POST', '/embeddings', 'Stable', 'Create embeddings', false, true),
+  ...oaic('oaic.moderations', 'POST', '/moderations', 'Stable', 'Classify text for moderation', false, true),
+  ...oaic('oaic.images.generations', 'POST', '/images/generations', 'Stable', 'Generate images', false, false),
+  ...oaic('oaic.audio.speech', 'POST', '/audio/speech', 'Stable', 'Synthesize speech', false, false),
+  ...oaic('oaic.audio.transcriptions', 'POST', '/audio/transcriptions', 'Stable', 'Transcribe audio', false, false, { multipart: true }),
+  ...oaic('oaic.audio.translations', 'POST', '/audio/translations', 'Stable', 'Translate audio into English text', false, false, { multipart: true }),
+
+  ...oaic('oaic.files.list', 'GET', '/files', 'Stable', 'List files', false, false),
+  ...oaic('oaic.files.create', 'POST', '/files', 'Stable', 'Upload a file', false, false, { multipart: true }),
+  ...oaic('oaic.files.get', 'GET', '/files/{file_id}', 'Stable', 'Retrieve a file record', false, false),
+  ...oaic('oaic.files.delete', 'DELETE', '/files/{file_id}', 'Stable', 'Delete a file', false, false),
+  ...oaic('oaic.files.content', 'GET', '/files/{file_id}/content', 'Stable', 'Download file content', false, false),
+  ...oaic('oaic.batches.list', 'GET', '/batches', 'Stable', 'List batches', false, true),
+  ...oaic('oaic.batches.create', 'POST', '/batches', 'Stable', 'Create a batch', false, true),
+  ...oaic('oaic.batches.get', 'GET', '/batches/{batch_id}', 'Stable', 'Retrieve a batch', false, true),
+  ...oaic('oaic.batches.cancel', 'POST', '/batches/{batch_id}/cancel', 'Stable', 'Cancel a batch', false, true),
+
+  passThrough('assistants.create', 'POST', '/assistants', 'Create an assistant'),
+  passThrough('assistants.list', 'GET', '/assistants', 'List assistants'),
+  passThrough('assistants.get', 'GET', '/assistants/{assistant_id}', 'Retrieve an assistant'),
+  passThrough('assistants.update', 'POST', '/assistants/{assistant_id}', 'Modify an assistant'),
+  passThrough('assistants.delete', 'DELETE', '/assistants/{assistant_id}', 'Delete an assistant'),
+  passThrough('threads.create', 'POST', '/threads', 'Create a thread'),
+  passThrough('threads.get', 'GET', '/threads/{thread_id}', 'Retrieve a thread'),
+  passThrough('threads.update', 'POST', '/threads/{thread_id}', 'Modify a thread'),
+  passThrough('threads.delete', 'DELETE', '/threads/{thread_id}', 'Delete a thread'),
+  passThrough('threads.messages.create', 'POST', '/threads/{thread_id}/messages', 'Add a message to a thread'),
+  passThrough('threads.messages.list', 'GET', '/threads/{thread_id}/messages', 'List thread messages'),
+  passThrough('threads.runs.create', 'POST', '/threads/{thread_id}/runs', 'Start a run'),
+  passThrough('threads.runs.list', 'GET', '/threads/{thread_id}/runs', 'List runs'),
+
+  ...oaic('oaic.videos.create', 'POST', '/videos', 'Stable', 'Create a video task', false, false),
+  ...oaic('oaic.videos.get', 'GET', '/videos/{video_id}', 'Stable', 'Query a video task', false, false),
+  ...oaic('oaic.videos.content', 'GET', '/videos/{video_id}/content', 'Stable', 'Download a completed video', false, false),
+
+  route('msgc.messages', 'POST', '/msgc/v1/messages', 'msgc', 'Stable', 'Create a message', false),
+  route('msgc.count_tokens', 'POST', '/msgc/v1/messages/count_tokens', 'msgc', 'Stable', 'Count the input tokens of a message request', false),
+
+  route('genc.generate', 'POST', '/genc/v1beta/models/{model}:generateContent', 'genc', 'Stable', 'Generate content (text, function calls, images)', false),
+  route('genc.stream', 'POST', '/genc/v1beta/models/{model}:streamGenerateContent', 'genc', 'Stable', 'Stream generated content (requires alt=sse)', false),
+
+  route('dsc.image', 'POST', '/dsc/v1/services/aigc/multimodal-generation/generation', 'dsc', 'Stable', 'Generate an image from a prompt', false),
+  route('dsc.video', 'POST', '/dsc/v1/services/aigc/video-generation/video-synthesis', 'dsc', 'Stable', 'Create a video synthesis task', false),
+  route('dsc.tasks.get', 'GET', '/dsc/v1/tasks/{task_id}', 'dsc', 'Stable', 'Query a media task', false),
+
+  ...nativeVideo('text2video', 'text-to-video'),
+  ...nativeVideo('image2video', 'image-to-video'),
+  ...nativeVideo('omni-video', 'omni video'),
+  ...nativeImage('generations', 'an image'),
+  ...nativeImage('omni-image', 'an omni image'),
+
+  music('generate', 'Generate a song'),
+  music('extend', 'Extend a generated song'),
+  music('generate-lyrics', 'Generate lyrics from a prompt'),
+  music('timestamped-lyrics', 'Word timings of a completed song'),
+  music('style-generate', 'Expand a style hint'),
+  music('generate-cover', 'Cover art for a completed task'),
+  music('upload-cover', 'AI cover from uploaded audio'),
+  music('upload-extend', 'Continue uploaded audio'),
+  music('add-vocals', 'Add vocals to an instrumental'),
+  music('add-instrumental', 'Add accompaniment to vocals'),
+  music('generate-persona', 'Reusable voice identity from a completed song'),
+  music('vocal-removal', 'Split vocals and accompaniment or stems'),
+  music('split-stem', 'Stems from an existing result'),
+  music('replace-section', 'Replace a section of a song'),
+  music('wav-generate', 'WAV export'),
+  music('mp4-generate', 'Music video from a completed song'),
+  musicQuery('task', 'Query song and cover tasks'),
+  musicQuery('lyrics', 'Query lyrics tasks'),
+  musicQuery('vocal-removal', 'Query stem and vocal-removal tasks'),
+  musicQuery('wav', 'Query WAV tasks'),
+  musicQuery('mp4', 'Query music video tasks'),
+  musicQuery('cover', 'Query cover-art tasks'),
+
+  route('room.models', 'GET', '/v1/chatroom/models', 'room', 'Stable', 'Models visible to this key, by scope', true, { query: RoomModelsQuery }),
+  route('room.enterprise-context', 'GET', '/v1/chatroom/enterprise-context', 'room', 'Stable', "The tenant's feature controls", true),
+  route('room.key-context', 'GET', '/v1/chatroom/key-context', 'room', 'Stable', 'The calling key, its tenant and feature controls', true),
+];
+
+export const BUILT_ROUTES = ROUTES.filter((r) => r.built);
+export const PLANNED_ROUTES = ROUTES.filter((r) => !r.built);

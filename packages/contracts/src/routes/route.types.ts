@@ -1,0 +1,25 @@
+import type { z } from 'zod';
+
+export type Family = 'oaic' | 'msgc' | 'genc' | 'dsc' | 'nativemedia' | 'music' | 'room';
+export type AuthScheme = 'bearer' | 'msgc';
+export type RouteStatus = 'Stable' | 'Beta' | 'Pass-through';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One public route: the single source for registration, the route index and the OpenAPI document. */
+export interface RouteDef {
+  /** Stable handler id; `/v1` aliases share the handler id of their `/oaic/v1` route. */
+  id: string;
+  method: HttpMethod;
+  /** Path as the contract writes it, parameters in braces: `/oaic/v1/responses/{response_id}`. */
+  path: string;
+  family: Family;
+  auth: AuthScheme;
+  status: RouteStatus;
+  summary: string;
+  /** False while the route is only planned: listed apart in the index, never registered. */
+  built: boolean;
+  query?: z.ZodType;
+  body?: z.ZodType;
+  /** Request body is multipart/form-data rather than JSON. */
+  multipart?: boolean;
+}

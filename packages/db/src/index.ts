@@ -1,0 +1,5 @@
+export { PrismaClient, Prisma } from './generated/prisma/client';
+export type * from './generated/prisma/models';
+export { BillingMode, KeyStatus } from './generated/prisma/enums';
+export { createPrismaClient } from './prisma-client.factory';
+export { ensureDatabase, migrateDatabase, databaseName } from './database.migrator';

@@ -1,0 +1,2 @@
+export * from './service.bootstrap';
+export * from './rethrow.filter';

@@ -1,0 +1,56 @@
+import 'reflect-metadata';
+import type { ServiceName } from '@gateway/contracts';
+import { Logger, type DynamicModule, type INestMicroservice, type LogLevel, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { BaseEnv, loadEnvOrExit } from '../config/env';
+import { connectNats } from '../nats/connect';
+import { NatsBus } from '../nats/nats-bus';
+import { NatsModule } from '../nats/nats.module';
+import { NatsRpcTransport } from '../nats/nats-rpc.transport';
+import { RethrowFilter } from './rethrow.filter';
+
+const LEVELS: Record<BaseEnv['LOG_LEVEL'], LogLevel[]> = {
+  debug: ['debug', 'log', 'warn', 'error', 'fatal'],
+  info: ['log', 'warn', 'error', 'fatal'],
+  warn: ['warn', 'error', 'fatal'],
+  error: ['error', 'fatal'],
+};
+
+export function logLevels(level: BaseEnv['LOG_LEVEL']): LogLevel[] {
+  return LEVELS[level];
+}
+
+/**
+ * Starts a NATS service: connects, wires its handlers to our transport, answers its health subject,
+ * and drains on SIGTERM/SIGINT.
+ */
+export async function bootstrapService(service: ServiceName, module: Type | DynamicModule): Promise<INestMicroservice> {
+  const env = loadEnvOrExit(BaseEnv);
+  const logger = new Logger(service);
+  let connection;
+  try {
+    connection = await connectNats(env.NATS_URL, service);
+  } catch (error) {
+    logger.error((error as Error).message);
+    process.exit(1);
+  }
+  const bus = new NatsBus(connection, env.NATS_PREFIX);
+  const root: DynamicModule = { module: class ServiceRootModule {}, imports: [NatsModule.forBus(bus), module] };
+  const app = await NestFactory.createMicroservice(root, {
+    strategy: new NatsRpcTransport(connection, env.NATS_PREFIX, service),
+    logger: logLevels(env.LOG_LEVEL),
+    bufferLogs: false,
+  });
+  app.useGlobalFilters(new RethrowFilter());
+  app.enableShutdownHooks();
+  await app.listen();
+  const close = async () => {
+    await app.close();
+    await connection.drain().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once('SIGTERM', close);
+  process.once('SIGINT', close);
+  logger.log(`${service} listening on NATS ${env.NATS_URL}${env.NATS_PREFIX ? ` (prefix ${env.NATS_PREFIX})` : ''}`);
+  return app;
+}

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** Settings every process shares. Secrets have no defaults; addresses default to this machine. */
+export const BaseEnv = z.object({
+  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** Prepended to every subject: lets several deployments or test runs share one NATS server. */
+  NATS_PREFIX: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]+\.)*$/, 'tokens ending in "." (e.g. "run42.")')
+    .default(''),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+});
+export type BaseEnv = z.infer<typeof BaseEnv>;
+
+export class EnvError extends Error {}
+
+/** Parses the environment with `schema`; a bad value stops start-up with one line naming the variable. */
+export function loadEnv<S extends z.ZodObject>(schema: S, env: NodeJS.ProcessEnv = process.env): z.infer<S> {
+  const result = schema.safeParse(env);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = String(issue.path[0] ?? 'environment');
+  throw new EnvError(`Invalid environment variable ${name}: ${issue.message}`);
+}
+
+/** Same as loadEnv, but prints the error and exits: for process entry points. */
+export function loadEnvOrExit<S extends z.ZodObject>(schema: S): z.infer<S> {
+  try {
+    return loadEnv(schema);
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+}

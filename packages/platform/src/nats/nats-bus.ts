@@ -1,0 +1,127 @@
+import { GatewayError, NATS_HEADERS, RpcReply, STREAM_KINDS } from '@gateway/contracts';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import type { z } from 'zod';
+import { decodeJson, encodeJson } from './codec';
+
+export interface RequestOptions {
+  timeoutMs?: number;
+  requestId?: string;
+}
+
+export interface StreamOptions {
+  requestId?: string;
+  signal?: AbortSignal;
+  /** How long to wait for the first frame and between frames. */
+  idleTimeoutMs?: number;
+}
+
+/** One frame of a streamed reply: raw bytes as the service sent them. */
+export type StreamFrame = { kind: 'data'; data: Uint8Array } | { kind: 'end'; data: Uint8Array };
+
+function isNoResponders(msg: Msg): boolean {
+  return msg.headers?.hasError === true && msg.headers.code === 503;
+}
+
+/**
+ * The raw NATS client every process talks through: request/reply, streamed replies, broadcast events.
+ * It applies the deployment's subject prefix in this one place.
+ */
+export class NatsBus {
+  constructor(
+    readonly connection: NatsConnection,
+    readonly prefix: string,
+  ) {}
+
+  subject(name: string): string {
+    return this.prefix + name;
+  }
+
+  /** Unary request; resolves with the handler's data parsed by `schema`, or throws its GatewayError. */
+  async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+    const h = natsHeaders();
+    if (options.requestId) h.set(NATS_HEADERS.requestId, options.requestId);
+    let msg: Msg;
+    try {
+      msg = await this.connection.request(this.subject(name), encodeJson(payload), { timeout: options.timeoutMs ?? 10_000, headers: h });
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === '503') throw new GatewayError('unavailable', `No service answers ${name}`);
+      if (code === 'TIMEOUT') throw new GatewayError('unavailable', `${name} did not answer in time`);
+      throw error;
+    }
+    const reply = RpcReply.parse(decodeJson(msg.data));
+    if (!reply.ok) throw GatewayError.fromBody(reply.error);
+    return schema.parse(reply.data);
+  }
+
+  /** Broadcast to every subscriber (no queue group). */
+  publish(name: string, payload: unknown): void {
+    this.connection.publish(this.subject(name), encodeJson(payload));
+  }
+
+  /** Subscribe to a broadcast subject; every process gets its own copy. */
+  subscribe(name: string, onMessage: (payload: unknown) => void): Subscription {
+    return this.connection.subscribe(this.subject(name), {
+      callback: (error, msg) => {
+        if (!error) onMessage(decodeJson(msg.data));
+      },
+    });
+  }
+
+  /**
+   * Streamed request: yields each data frame as the service publishes it, then the end frame.
+   * Aborting `signal` tells the service to cancel its upstream call.
+   */
+  async *stream(name: string, payload: unknown, options: StreamOptions = {}): AsyncGenerator<StreamFrame> {
+    const inbox = createInbox();
+    const sub = this.connection.subscribe(inbox);
+    const h = natsHeaders();
+    h.set(NATS_HEADERS.stream, '1');
+    if (options.requestId) h.set(NATS_HEADERS.requestId, options.requestId);
+    const idle = options.idleTimeoutMs ?? 300_000;
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => sub.unsubscribe(), idle);
+    };
+    const onAbort = () => {
+      this.connection.publish(`${inbox}.cancel`);
+      sub.unsubscribe();
+    };
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    let finished = false;
+    try {
+      arm();
+      this.connection.publish(this.subject(name), encodeJson(payload), { reply: inbox, headers: h });
+      for await (const msg of sub) {
+        arm();
+        if (isNoResponders(msg)) throw new GatewayError('unavailable', `No service answers ${name}`);
+        const kind = msg.headers?.get(NATS_HEADERS.kind);
+        if (kind === STREAM_KINDS.data) {
+          yield { kind: 'data', data: msg.data };
+        } else if (kind === STREAM_KINDS.end) {
+          finished = true;
+          yield { kind: 'end', data: msg.data };
+          return;
+        } else if (kind === STREAM_KINDS.error) {
+          finished = true;
+          const reply = RpcReply.parse(decodeJson(msg.data));
+          throw reply.ok ? new GatewayError('internal', 'Malformed stream error') : GatewayError.fromBody(reply.error);
+        } else {
+          // A unary reply to a stream request: the handler failed before streaming.
+          finished = true;
+          const reply = RpcReply.parse(decodeJson(msg.data));
+          if (!reply.ok) throw GatewayError.fromBody(reply.error);
+          yield { kind: 'end', data: encodeJson(reply.data) };
+          return;
+        }
+      }
+      if (!options.signal?.aborted) throw new GatewayError('upstream_timeout', `${name} stream went silent`);
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (!finished && !options.signal?.aborted) this.connection.publish(`${inbox}.cancel`);
+      if (!sub.isClosed()) sub.unsubscribe();
+    }
+  }
+}

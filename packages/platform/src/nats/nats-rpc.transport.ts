@@ -1,0 +1,150 @@
+import { NATS_HEADERS, STREAM_KINDS, SUBJECTS, type ServiceName } from '@gateway/contracts';
+import type { MessageHandler } from '@nestjs/microservices';
+import { CustomTransportStrategy, Server } from '@nestjs/microservices';
+import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { lastValueFrom, Observable } from 'rxjs';
+import { encodeJson, encodeReply, encodeText, decodeJson, toErrorBody } from './codec';
+import { RpcContext } from './rpc-context';
+
+function frameBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return value;
+  if (typeof value === 'string') return encodeText(value);
+  return encodeJson(value);
+}
+
+function kindHeader(kind: string) {
+  const h = natsHeaders();
+  h.set(NATS_HEADERS.kind, kind);
+  return h;
+}
+
+async function* observableToIterable<T>(source: Observable<T>): AsyncGenerator<T> {
+  const queue: T[] = [];
+  let done = false;
+  let failure: unknown;
+  let wake: (() => void) | null = null;
+  const subscription = source.subscribe({
+    next: (value) => (queue.push(value), wake?.()),
+    error: (error) => ((failure = error), (done = true), wake?.()),
+    complete: () => ((done = true), wake?.()),
+  });
+  try {
+    while (true) {
+      if (queue.length) yield queue.shift()!;
+      else if (done) break;
+      else await new Promise<void>((resolve) => (wake = resolve));
+      wake = null;
+    }
+    if (failure) throw failure;
+  } finally {
+    subscription.unsubscribe();
+  }
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return value != null && typeof (value as AsyncIterable<unknown>)[Symbol.asyncIterator] === 'function';
+}
+
+/**
+ * A Nest microservice transport over our NATS wire format: `@MessagePattern` handlers answer in a
+ * queue group (one replica per request), `@EventPattern` handlers receive broadcasts. A request
+ * carrying the stream header gets each emitted value as its own message, then an end message.
+ */
+export class NatsRpcTransport extends Server implements CustomTransportStrategy {
+  private readonly subscriptions: Subscription[] = [];
+
+  constructor(
+    private readonly connection: NatsConnection,
+    private readonly prefix: string,
+    private readonly service: ServiceName,
+  ) {
+    super();
+  }
+
+  listen(callback: () => void): void {
+    this.subscriptions.push(
+      this.connection.subscribe(this.prefix + SUBJECTS.health(this.service), {
+        queue: this.service,
+        callback: (_e, msg) => msg.respond(encodeReply({ ok: true, data: { service: this.service, pid: process.pid } })),
+      }),
+    );
+    for (const [pattern, handler] of this.messageHandlers) {
+      const isEvent = handler.isEventHandler === true;
+      this.subscriptions.push(
+        this.connection.subscribe(this.prefix + pattern, {
+          queue: isEvent ? undefined : this.service,
+          callback: (error, msg) => {
+            if (error) return this.logger.error(error);
+            void this.dispatch(pattern, handler, msg, isEvent);
+          },
+        }),
+      );
+    }
+    callback();
+  }
+
+  private async dispatch(pattern: string, handler: MessageHandler, msg: Msg, isEvent: boolean): Promise<void> {
+    const abort = new AbortController();
+    const context = new RpcContext([msg.subject, msg.headers, abort.signal]);
+    let payload: unknown;
+    try {
+      payload = decodeJson(msg.data);
+    } catch {
+      if (msg.reply) msg.respond(encodeReply({ ok: false, error: { code: 'invalid_request', message: `Malformed JSON on ${pattern}` } }));
+      return;
+    }
+    if (isEvent) {
+      try {
+        await lastValueFrom(this.transformToObservable(await handler(payload, context)), { defaultValue: undefined });
+      } catch (error) {
+        this.logger.error(`event ${pattern} failed: ${(error as Error).message}`);
+      }
+      return;
+    }
+    if (msg.headers?.get(NATS_HEADERS.stream) === '1' && msg.reply) return this.dispatchStream(handler, msg, payload, context, abort);
+    try {
+      const result = await lastValueFrom(this.transformToObservable(await handler(payload, context)), { defaultValue: undefined });
+      msg.respond(encodeReply({ ok: true, data: result ?? null }));
+    } catch (error) {
+      this.logUnexpected(pattern, error);
+      msg.respond(encodeReply({ ok: false, error: toErrorBody(error) }));
+    }
+  }
+
+  private async dispatchStream(handler: MessageHandler, msg: Msg, payload: unknown, context: RpcContext, abort: AbortController): Promise<void> {
+    const reply = msg.reply!;
+    const cancel = this.connection.subscribe(`${reply}.cancel`, { max: 1, callback: () => abort.abort() });
+    try {
+      const result: unknown = await handler(payload, context);
+      const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : observableToIterable(this.transformToObservable(result));
+      for await (const value of source) {
+        if (abort.signal.aborted) break;
+        this.connection.publish(reply, frameBytes(value), { headers: kindHeader(STREAM_KINDS.data) });
+      }
+      if (!abort.signal.aborted) this.connection.publish(reply, new Uint8Array(0), { headers: kindHeader(STREAM_KINDS.end) });
+    } catch (error) {
+      if (!abort.signal.aborted) {
+        this.logUnexpected(msg.subject, error);
+        this.connection.publish(reply, encodeReply({ ok: false, error: toErrorBody(error) }), { headers: kindHeader(STREAM_KINDS.error) });
+      }
+    } finally {
+      cancel.unsubscribe();
+    }
+  }
+
+  private logUnexpected(pattern: string, error: unknown): void {
+    if (!(error instanceof Error) || error.name !== 'GatewayError') this.logger.error(`${pattern}: ${(error as Error)?.stack ?? String(error)}`);
+  }
+
+  on(): void {
+    throw new Error('NatsRpcTransport does not emit events');
+  }
+
+  unwrap<T>(): T {
+    return this.connection as T;
+  }
+
+  async close(): Promise<void> {
+    for (const sub of this.subscriptions) sub.unsubscribe();
+  }
+}

@@ -1,0 +1,4 @@
+export * from './object-store';
+export * from './local-object-store';
+export * from './s3-object-store';
+export * from './storage.config';

@@ -1,0 +1,49 @@
+import { createReadStream, createWriteStream } from 'node:fs';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ObjectStore, StoredObjectInfo } from './object-store';
+
+/** The zero-setup driver: objects as files under one folder, the content type in a sidecar file. */
+export class LocalObjectStore implements ObjectStore {
+  constructor(private readonly root: string) {}
+
+  private file(key: string): string {
+    const resolved = path.resolve(this.root, key);
+    if (!resolved.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`object key "${key}" leaves the storage folder`);
+    return resolved;
+  }
+
+  async put(key: string, body: Readable | Buffer, contentType = 'application/octet-stream'): Promise<StoredObjectInfo> {
+    const file = this.file(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(file));
+    await writeFile(`${file}.meta`, contentType);
+    const { size } = await stat(file);
+    return { key, size, contentType };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const file = this.file(key);
+    await stat(file);
+    return createReadStream(file);
+  }
+
+  async stat(key: string): Promise<StoredObjectInfo | null> {
+    const file = this.file(key);
+    try {
+      const { size } = await stat(file);
+      const contentType = await readFile(`${file}.meta`, 'utf8').catch(() => 'application/octet-stream');
+      return { key, size, contentType };
+    } catch {
+      return null;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    const file = this.file(key);
+    await rm(file, { force: true });
+    await rm(`${file}.meta`, { force: true });
+  }
+}

@@ -1,0 +1,34 @@
+import path from 'node:path';
+import { z } from 'zod';
+import { LocalObjectStore } from './local-object-store';
+import type { ObjectStore } from './object-store';
+import { S3ObjectStore } from './s3-object-store';
+
+/** Local folder unless S3_ENDPOINT is set; S3 credentials have no defaults. */
+export const StorageEnv = z
+  .object({
+    STORAGE_DIR: z.string().default(path.resolve(process.cwd(), '.data/objects')),
+    S3_ENDPOINT: z.url().optional(),
+    S3_ACCESS_KEY: z.string().min(1).optional(),
+    S3_SECRET_KEY: z.string().min(1).optional(),
+    S3_BUCKET: z.string().min(3).default('gateway'),
+    S3_REGION: z.string().default('us-east-1'),
+  })
+  .superRefine((env, ctx) => {
+    if (!env.S3_ENDPOINT) return;
+    for (const name of ['S3_ACCESS_KEY', 'S3_SECRET_KEY'] as const) {
+      if (!env[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'required when S3_ENDPOINT is set' });
+    }
+  });
+export type StorageEnv = z.infer<typeof StorageEnv>;
+
+export function createObjectStore(env: StorageEnv): ObjectStore {
+  if (!env.S3_ENDPOINT) return new LocalObjectStore(env.STORAGE_DIR);
+  return new S3ObjectStore({
+    endpoint: env.S3_ENDPOINT,
+    accessKey: env.S3_ACCESS_KEY!,
+    secretKey: env.S3_SECRET_KEY!,
+    bucket: env.S3_BUCKET,
+    region: env.S3_REGION,
+  });
+}
