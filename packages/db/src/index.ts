@@ -3,3 +3,4 @@ export type * from './generated/prisma/models';
 export { BillingMode, KeyStatus } from './generated/prisma/enums';
 export { createPrismaClient } from './prisma-client.factory';
 export { ensureDatabase, migrateDatabase, databaseName } from './database.migrator';
+export { createTestDatabase, type TestDatabase } from './test-database';
