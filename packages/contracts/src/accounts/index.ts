@@ -1,2 +1,3 @@
 export * from './key.schema';
 export * from './catalog.schema';
+export * from './channel.schema';

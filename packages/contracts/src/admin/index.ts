@@ -1,2 +1,3 @@
 export * from './config.schema';
 export * from './admin.schema';
+export * from './lookup.schema';

@@ -21,6 +21,7 @@ export const SUBJECTS = {
     balance: { topup: 'accounts.balance.topup', show: 'accounts.balance.show' },
     config: { apply: 'accounts.config.apply' },
     room: { models: 'accounts.room.models' },
+    catalog: { channels: 'accounts.catalog.channels' },
     /** Broadcast (no queue group): every edge replica drops what it cached. */
     invalidated: 'accounts.events.invalidated',
   },

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ProviderProtocol } from '../admin/config.schema';
+import { MicrosString } from '../money';
+import { Capability } from './catalog.schema';
+
+/** What the chat service asks to route a model: `accounts.catalog.channels`. */
+export const CatalogChannelsRequest = z.object({ modelId: z.string().min(1) });
+export type CatalogChannelsRequest = z.infer<typeof CatalogChannelsRequest>;
+
+/** Prices in micro-units, as decimal integer strings (JSON has no BigInt). */
+export const CatalogPrices = z.object({
+  inputPerMTok: MicrosString,
+  outputPerMTok: MicrosString,
+  perImage: MicrosString,
+  perSecond: MicrosString,
+  perTask: MicrosString,
+});
+export type CatalogPrices = z.infer<typeof CatalogPrices>;
+
+export const CatalogModel = z.object({
+  id: z.string(),
+  capability: Capability,
+  defaultMaxTokens: z.number().int().positive(),
+  prices: CatalogPrices,
+});
+export type CatalogModel = z.infer<typeof CatalogModel>;
+
+/** One upstream route to a model, with its provider's secret already resolved (apiKey, or the env var it names). */
+export const CatalogChannel = z.object({
+  id: z.string(),
+  providerId: z.string(),
+  protocol: ProviderProtocol,
+  baseUrl: z.string(),
+  apiKey: z.string().nullable(),
+  upstreamModel: z.string(),
+  priority: z.number().int(),
+  weight: z.number().int().positive(),
+});
+export type CatalogChannel = z.infer<typeof CatalogChannel>;
+
+/** Channels ordered by priority (highest first), then id. */
+export const CatalogChannelsReply = z.object({ model: CatalogModel, channels: z.array(CatalogChannel) });
+export type CatalogChannelsReply = z.infer<typeof CatalogChannelsReply>;

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { KeyView } from '../accounts/key.schema';
+
+/** `accounts.tenants.get`: one tenant by slug. */
+export const TenantGetRequest = z.object({ slug: z.string().min(1) }).strict();
+export type TenantGetRequest = z.infer<typeof TenantGetRequest>;
+
+/** `accounts.keys.list` answers with masked views only. */
+export const KeyListReply = z.array(KeyView);
+export type KeyListReply = z.infer<typeof KeyListReply>;
