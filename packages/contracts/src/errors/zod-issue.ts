@@ -9,11 +9,19 @@ export function issuePath(path: readonly PropertyKey[]): string {
   }, '');
 }
 
-function describe(issue: z.core.$ZodIssue, where: string): string {
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function describe(issue: z.core.$ZodIssue, where: string, input: unknown): string {
   const field = where || 'body';
   if (issue.code === 'invalid_type') {
-    const received = (issue as { input?: unknown }).input === undefined ? 'undefined' : undefined;
-    if (received === 'undefined') return `Missing required parameter: '${field}'.`;
+    if (valueAt(input, issue.path) === undefined) return `Missing required parameter: '${field}'.`;
     return `Invalid type for '${field}': expected ${issue.expected}.`;
   }
   if (issue.code === 'unrecognized_keys') return `Unrecognized parameter(s) in '${field}': ${issue.keys.join(', ')}.`;
@@ -26,5 +34,5 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, pre
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;
   const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
-  throw GatewayError.invalid(describe(issue, path), path || null);
+  throw GatewayError.invalid(describe(issue, path, input), path || null);
 }

@@ -1,0 +1,26 @@
+import { formatMicros, MoneyAmount, parseMoneyToMicros } from './money';
+
+describe('money in micro-units', () => {
+  it.each([
+    ['10.00', 10_000_000n],
+    ['0.000001', 1n],
+    ['3', 3_000_000n],
+    ['12.5', 12_500_000n],
+  ])('parses %s exactly', (text, micros) => {
+    expect(parseMoneyToMicros(text)).toBe(micros);
+  });
+
+  it('refuses more than six decimals, signs and words', () => {
+    for (const bad of ['0.0000001', '-1', 'ten', '1e3', '']) expect(() => parseMoneyToMicros(bad)).toThrow();
+  });
+
+  it('formats back without floats', () => {
+    expect(formatMicros(12_345_600n)).toBe('12.345600');
+    expect(formatMicros(-1n)).toBe('-0.000001');
+  });
+
+  it('is a zod transform for config and CLI amounts', () => {
+    expect(MoneyAmount.parse('0.10')).toBe(100_000n);
+    expect(MoneyAmount.safeParse('abc').success).toBe(false);
+  });
+});

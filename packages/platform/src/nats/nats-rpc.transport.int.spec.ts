@@ -1,0 +1,134 @@
+import { GatewayError, parseOrThrow } from '@gateway/contracts';
+import { Controller, Module, type INestMicroservice } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { Ctx, EventPattern, MessagePattern, Payload } from '@nestjs/microservices';
+import { randomBytes } from 'node:crypto';
+import type { NatsConnection } from 'nats';
+import { z } from 'zod';
+import { RethrowFilter } from '../bootstrap/rethrow.filter';
+import { decodeText } from './codec';
+import { connectNats } from './connect';
+import { NatsBus } from './nats-bus';
+import { NatsRpcTransport } from './nats-rpc.transport';
+import { RpcContext } from './rpc-context';
+
+const Echo = z.object({ text: z.string() });
+const events: unknown[] = [];
+const cancelled: string[] = [];
+
+@Controller()
+class FixtureHandler {
+  @MessagePattern('fixture.echo')
+  echo(@Payload() payload: unknown) {
+    const { text } = parseOrThrow(Echo, payload);
+    return { echoed: text };
+  }
+
+  @MessagePattern('fixture.fail')
+  fail(): never {
+    throw GatewayError.invalid("Missing required parameter: 'model'.", 'model');
+  }
+
+  @MessagePattern('fixture.crash')
+  crash(): never {
+    throw new Error('secret internals');
+  }
+
+  @MessagePattern('fixture.count')
+  async *count(@Payload() payload: { upTo: number; delayMs?: number }, @Ctx() ctx: RpcContext) {
+    let i = 0;
+    try {
+      while (++i <= payload.upTo && !ctx.signal.aborted) {
+        if (payload.delayMs) await new Promise((r) => setTimeout(r, payload.delayMs));
+        yield `data: ${i}\n\n`;
+      }
+    } finally {
+      if (i <= payload.upTo) cancelled.push(`stopped at ${i}`);
+    }
+  }
+
+  @EventPattern('fixture.broadcast')
+  onBroadcast(@Payload() payload: unknown) {
+    events.push(payload);
+  }
+}
+
+@Module({ controllers: [FixtureHandler] })
+class FixtureModule {}
+
+describe('NatsRpcTransport over a real NATS server', () => {
+  const prefix = `t${randomBytes(4).toString('hex')}.`;
+  let connection: NatsConnection;
+  let app: INestMicroservice;
+  let bus: NatsBus;
+
+  beforeAll(async () => {
+    connection = await connectNats('nats://127.0.0.1:4222', 'transport-spec');
+    app = await NestFactory.createMicroservice(FixtureModule, {
+      strategy: new NatsRpcTransport(connection, prefix, 'chat'),
+      logger: false,
+    });
+    app.useGlobalFilters(new RethrowFilter());
+    await app.listen();
+    bus = new NatsBus(connection, prefix);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await connection.drain();
+  });
+
+  it('answers a unary request with the parsed payload', async () => {
+    await expect(bus.request('fixture.echo', { text: 'hi' }, z.object({ echoed: z.string() }))).resolves.toEqual({ echoed: 'hi' });
+  });
+
+  it('carries a domain error back with its code and field', async () => {
+    const error = await bus.request('fixture.fail', {}, z.unknown()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatewayError);
+    expect(error).toMatchObject({ code: 'invalid_request', param: 'model' });
+  });
+
+  it('turns a validation failure into invalid_request naming the field', async () => {
+    const error = await bus.request('fixture.echo', { text: 5 }, z.unknown()).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'invalid_request', param: 'text' });
+  });
+
+  it('hides unexpected errors behind an internal error', async () => {
+    const error = (await bus.request('fixture.crash', {}, z.unknown()).catch((e: unknown) => e)) as GatewayError;
+    expect(error.code).toBe('internal');
+    expect(error.message).not.toContain('secret');
+  });
+
+  it('reports an unanswered subject as unavailable', async () => {
+    const error = await bus.request('fixture.nobody', {}, z.unknown(), { timeoutMs: 500 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'unavailable' });
+  });
+
+  it('streams every frame in order, then ends', async () => {
+    const frames: string[] = [];
+    for await (const frame of bus.stream('fixture.count', { upTo: 5 })) {
+      if (frame.kind === 'data') frames.push(decodeText(frame.data));
+      else frames.push('<end>');
+    }
+    expect(frames).toEqual(['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n', 'data: 4\n\n', 'data: 5\n\n', '<end>']);
+  });
+
+  it('cancels the handler when the caller aborts', async () => {
+    const abort = new AbortController();
+    let received = 0;
+    for await (const frame of bus.stream('fixture.count', { upTo: 1000, delayMs: 5 }, { signal: abort.signal })) {
+      if (frame.kind === 'data' && ++received === 3) abort.abort();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(received).toBeGreaterThanOrEqual(3);
+    expect(cancelled.length).toBe(1);
+    expect(Number(cancelled[0]!.split(' ').pop())).toBeLessThan(20);
+  });
+
+  it('delivers broadcasts to event handlers', async () => {
+    bus.publish('fixture.broadcast', { catalog: true });
+    await connection.flush();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events).toContainEqual({ catalog: true });
+  });
+});
