@@ -1,0 +1,34 @@
+import { z } from 'zod';
+
+/** POST /oaic/v1/audio/speech (spec 4.6): JSON in, audio bytes out. */
+export const SpeechRequest = z.looseObject({
+  model: z.string().min(1),
+  input: z.string().min(1).max(4096),
+  voice: z.string().min(1),
+  response_format: z.enum(['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm']).optional(),
+  speed: z.number().min(0.25).max(4).optional(),
+});
+export type SpeechRequest = z.infer<typeof SpeechRequest>;
+
+/** Text fields of the multipart transcription/translation upload; `file` travels as a stored object. */
+export const TranscriptionFields = z.looseObject({
+  model: z.string().min(1),
+  language: z.string().optional(),
+  prompt: z.string().optional(),
+  response_format: z.enum(['json', 'text', 'srt', 'verbose_json', 'vtt']).optional(),
+  temperature: z.coerce.number().min(0).max(1).optional(),
+});
+export type TranscriptionFields = z.infer<typeof TranscriptionFields>;
+
+export const TranslationFields = TranscriptionFields.omit({ language: true });
+export type TranslationFields = z.infer<typeof TranslationFields>;
+
+/** The multipart body as the route index and OpenAPI document describe it. */
+export const AudioUploadForm = z.looseObject({
+  file: z.string().meta({ format: 'binary', description: 'audio file (wav, mp3, m4a, webm, ...)' }),
+  model: z.string(),
+  language: z.string().optional(),
+  prompt: z.string().optional(),
+  response_format: z.string().optional(),
+  temperature: z.number().optional(),
+});

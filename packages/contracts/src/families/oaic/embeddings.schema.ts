@@ -1,0 +1,13 @@
+import { z } from 'zod';
+
+/** POST /oaic/v1/embeddings (spec 4.6). */
+export const EmbeddingRequest = z.looseObject({
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(z.string()).min(1), z.array(z.number().int()).min(1), z.array(z.array(z.number().int()).min(1)).min(1)], {
+    error: 'expected a string, an array of strings, or token arrays',
+  }),
+  encoding_format: z.enum(['float', 'base64']).optional(),
+  dimensions: z.number().int().positive().optional(),
+  user: z.string().optional(),
+});
+export type EmbeddingRequest = z.infer<typeof EmbeddingRequest>;

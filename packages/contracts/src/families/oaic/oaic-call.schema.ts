@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { BillingMode } from '../../accounts/key.schema';
+
+/**
+ * Claim check: a body too large for one NATS message waits in Redis under `key` (short TTL) and the
+ * message carries this reference instead.
+ */
+export const BodyRef = z.object({ store: z.literal('redis'), key: z.string().min(1), bytes: z.number().int().nonnegative() });
+export type BodyRef = z.infer<typeof BodyRef>;
+
+/** Who is calling: enough for the chat service to authorize, route, bill and record usage. */
+export const OaicCaller = z.object({
+  requestId: z.string().min(1),
+  tenantId: z.string().min(1),
+  keyId: z.string().min(1),
+  keyKind: BillingMode,
+  /** Route id from the route table, e.g. `oaic.chat`. */
+  route: z.string().min(1),
+});
+export type OaicCaller = z.infer<typeof OaicCaller>;
+
+/** Payload of every JSON-bodied `chat.oaic.*` subject: the parsed request body inline, or a claim check. */
+export const OaicCallPayload = OaicCaller.extend({
+  body: z.unknown().optional(),
+  bodyRef: BodyRef.optional(),
+}).refine((p) => (p.body === undefined) !== (p.bodyRef === undefined), { message: 'give exactly one of body or bodyRef', path: ['body'] });
+export type OaicCallPayload = z.infer<typeof OaicCallPayload>;
+
+/** An uploaded file parked in object storage; bytes never ride NATS. */
+export const StoredFileRef = z.object({
+  key: z.string().min(1),
+  filename: z.string().min(1),
+  contentType: z.string().min(1),
+  size: z.number().int().nonnegative(),
+});
+export type StoredFileRef = z.infer<typeof StoredFileRef>;
+
+/** `chat.oaic.audio.transcriptions` / `.translations`: the multipart text fields plus the stored file. */
+export const OaicAudioPayload = OaicCaller.extend({
+  fields: z.record(z.string(), z.string()),
+  file: StoredFileRef,
+});
+export type OaicAudioPayload = z.infer<typeof OaicAudioPayload>;
+
+/** `chat.oaic.audio.speech` reply: where the synthesized audio waits for the edge to stream it out. */
+export const SpeechReply = z.object({ objectKey: z.string().min(1), contentType: z.string().min(1), size: z.number().int().nonnegative() });
+export type SpeechReply = z.infer<typeof SpeechReply>;
+
+/** `chat.oaic.responses.get`. */
+export const ResponseGetPayload = OaicCaller.extend({ responseId: z.string().min(1) });
+export type ResponseGetPayload = z.infer<typeof ResponseGetPayload>;
+
+/** Transcription replies are JSON for json formats and plain text otherwise. */
+export const TranscriptionReply = z.object({ contentType: z.string(), body: z.union([z.string(), z.looseObject({})]) });
+export type TranscriptionReply = z.infer<typeof TranscriptionReply>;
+
+/** Non-stream JSON replies from the chat service are upstream answers already parsed there. */
+export const OaicJsonReply = z.looseObject({});
+export type OaicJsonReply = z.infer<typeof OaicJsonReply>;
