@@ -1,0 +1,120 @@
+/**
+ * The admin API client: one method per admin route, every answer parsed with its contract schema.
+ * Used by gatewayctl, the stack launcher, the e2e support module and the benches.
+ */
+import {
+  ApplyResult,
+  BalanceView,
+  KeyCreated,
+  KeyView,
+  SubscriptionView,
+  TenantView,
+  type GatewayConfigInput,
+  type TenantCreateRequest,
+} from '@gateway/contracts';
+import { request } from 'undici';
+import { z } from 'zod';
+import { AdminApiError, AdminUnreachableError } from './admin-errors';
+
+const AdminErrorBody = z.object({
+  error: z.object({ code: z.string(), message: z.string(), param: z.string().nullish() }),
+});
+const KeyList = z.object({ data: z.array(KeyView) });
+
+type Method = 'GET' | 'POST' | 'PUT';
+
+export interface AdminClientOptions {
+  url: string;
+  token?: string;
+  timeoutMs?: number;
+}
+
+export class AdminClient {
+  readonly url: string;
+
+  constructor(private readonly options: AdminClientOptions) {
+    this.url = options.url.replace(/\/+$/, '');
+  }
+
+  apply(config: GatewayConfigInput | Record<string, unknown>) {
+    return this.call('POST', '/admin/config/apply', ApplyResult, config);
+  }
+
+  createTenant(body: TenantCreateRequest) {
+    return this.call('POST', '/admin/tenants', TenantView, body);
+  }
+
+  getTenant(slug: string) {
+    return this.call('GET', `/admin/tenants/${encodeURIComponent(slug)}`, TenantView);
+  }
+
+  createKey(body: { tenant: string; name?: string }) {
+    return this.call('POST', '/admin/keys', KeyCreated, body);
+  }
+
+  listKeys(tenant: string) {
+    return this.call('GET', `/admin/keys?tenant=${encodeURIComponent(tenant)}`, KeyList).then((list) => list.data);
+  }
+
+  regenerateKey(id: string) {
+    return this.call('POST', `/admin/keys/${encodeURIComponent(id)}/regenerate`, KeyCreated);
+  }
+
+  revokeKey(id: string) {
+    return this.call('POST', `/admin/keys/${encodeURIComponent(id)}/revoke`, KeyView);
+  }
+
+  setSubscription(body: { tenant: string; expires: string }) {
+    return this.call('PUT', '/admin/subscriptions', SubscriptionView, body);
+  }
+
+  topup(body: { tenant: string; amount: string }) {
+    return this.call('POST', '/admin/balance/topup', BalanceView, body);
+  }
+
+  balance(tenant: string) {
+    return this.call('GET', `/admin/balance?tenant=${encodeURIComponent(tenant)}`, BalanceView);
+  }
+
+  private async call<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+    const headers: Record<string, string> = {};
+    if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    let statusCode: number;
+    let text: string;
+    try {
+      const timeout = this.options.timeoutMs ?? 30_000;
+      const response = await request(this.url + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+      });
+      statusCode = response.statusCode;
+      text = await response.body.text();
+    } catch (error) {
+      const cause = (error as { code?: string }).code ?? (error as Error).message;
+      throw new AdminUnreachableError(this.url, cause);
+    }
+    const json = parseJson(text);
+    if (statusCode >= 400) {
+      const parsed = AdminErrorBody.safeParse(json);
+      if (parsed.success) throw new AdminApiError(statusCode, parsed.data.error.code, parsed.data.error.message, parsed.data.error.param ?? null);
+      throw new AdminApiError(statusCode, 'http_error', `${method} ${path} answered ${statusCode}: ${text.slice(0, 200)}`, null);
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) {
+      throw new AdminApiError(502, 'bad_response', `${method} ${path} answered an unexpected body: ${parsed.error.issues[0]?.message}`, null);
+    }
+    return parsed.data;
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}

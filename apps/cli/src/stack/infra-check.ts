@@ -1,0 +1,73 @@
+/** Checks that Postgres, Redis and NATS answer before anything is started, naming the one that does not. */
+import net from 'node:net';
+import pg from 'pg';
+import { CliError } from '../cli-error';
+
+export const START_COMMANDS = {
+  PostgreSQL: 'pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start',
+  Redis: 'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no',
+  NATS: 'nats-server -js -a 127.0.0.1 -p 4222 &',
+} as const;
+
+export interface InfraTargets {
+  databaseUrl: string;
+  redisUrl: string;
+  natsUrl: string;
+}
+
+const TIMEOUT_MS = 3000;
+
+async function checkPostgres(databaseUrl: string): Promise<void> {
+  // The server, not the database: the database may not exist until migrate creates it.
+  const url = new URL(databaseUrl);
+  url.pathname = '/postgres';
+  const client = new pg.Client({ connectionString: url.toString(), connectionTimeoutMillis: TIMEOUT_MS });
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Opens a TCP connection, optionally writes `hello`, and resolves when the first bytes match `expect`. */
+function probeTcp(host: string, port: number, expect: RegExp, hello?: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host, port });
+    const fail = (error: Error) => {
+      socket.destroy();
+      reject(error);
+    };
+    socket.setTimeout(TIMEOUT_MS, () => fail(new Error('timed out')));
+    socket.once('error', fail);
+    socket.once('connect', () => hello && socket.write(hello));
+    socket.once('data', (data) => {
+      socket.destroy();
+      if (expect.test(data.toString('utf8'))) resolve();
+      else reject(new Error(`unexpected greeting "${data.toString('utf8').slice(0, 40).trim()}"`));
+    });
+  });
+}
+
+function hostPort(url: string, defaultPort: number): { host: string; port: number } {
+  const parsed = new URL(url.split(',')[0]!.trim());
+  return { host: parsed.hostname || '127.0.0.1', port: Number(parsed.port || defaultPort) };
+}
+
+export async function checkInfrastructure(targets: InfraTargets): Promise<void> {
+  const redis = hostPort(targets.redisUrl, 6379);
+  const nats = hostPort(targets.natsUrl, 4222);
+  const checks: [keyof typeof START_COMMANDS, string, () => Promise<void>][] = [
+    ['PostgreSQL', new URL(targets.databaseUrl).host, () => checkPostgres(targets.databaseUrl)],
+    ['Redis', `${redis.host}:${redis.port}`, () => probeTcp(redis.host, redis.port, /^(\+PONG|-NOAUTH)/, 'PING\r\n')],
+    ['NATS', `${nats.host}:${nats.port}`, () => probeTcp(nats.host, nats.port, /^INFO /)],
+  ];
+  for (const [name, where, check] of checks) {
+    try {
+      await check();
+    } catch (error) {
+      const reason = (error as { code?: string }).code ?? (error as Error).message;
+      throw CliError.failure(`${name} does not answer at ${where} (${reason}); start it with: ${START_COMMANDS[name]}`);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+/**
+ * Launches the whole gateway as separate processes (sandbox, services, one or more edge replicas) with one
+ * consistent environment, waits until every edge is ready, and stops it all again. Used by `gatewayctl up`,
+ * the e2e global setup and the benches.
+ */
+import { existsSync } from 'node:fs';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { CliError } from '../cli-error';
+import { AppProcess, type LogSink } from './app-process';
+import { freePorts } from './free-port';
+import { checkInfrastructure } from './infra-check';
+import { entryOf, REPO_ROOT, sharedEnv, STACK_APPS, type EdgeEndpoint, type ResolvedStack, type StackApp, type StackOptions } from './stack-options';
+
+export interface RunningStack extends ResolvedStack {
+  /** The first edge replica. */
+  baseUrl: string;
+  adminUrl: string;
+  processes: AppProcess[];
+  /** Resolves when any app exits on its own (a crash after start-up). */
+  firstExit: Promise<AppProcess>;
+  stop(): Promise<void>;
+}
+
+const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${line}\n`);
+
+async function resolveStack(options: StackOptions): Promise<{ resolved: ResolvedStack; sandboxPort: number }> {
+  const host = options.host ?? '127.0.0.1';
+  const replicas = options.edgePorts?.length ?? options.edgeReplicas ?? 1;
+  const picked = await freePorts(replicas * 2 + 1, host);
+  const ports = options.edgePorts ?? picked.slice(0, replicas);
+  const adminPorts = options.adminPorts ?? picked.slice(replicas, replicas * 2);
+  if (adminPorts.length !== ports.length) throw CliError.usage('one admin port per edge replica is needed');
+  const sandboxPort = options.sandboxPort ?? picked[replicas * 2]!;
+  const edges: EdgeEndpoint[] = ports.map((port, i) => ({
+    name: i === 0 ? 'edge' : `edge-${i + 1}`,
+    port,
+    adminPort: adminPorts[i]!,
+    baseUrl: `http://${host}:${port}`,
+    adminUrl: `http://${host}:${adminPorts[i]}`,
+  }));
+  const base = {
+    repoRoot: options.repoRoot ?? REPO_ROOT,
+    host,
+    edges,
+    sandboxUrl: `http://${host}:${sandboxPort}`,
+    natsUrl: options.natsUrl ?? process.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+    natsPrefix: options.natsPrefix ?? process.env.NATS_PREFIX ?? '',
+    databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway',
+    redisUrl: options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    adminToken: options.adminToken,
+  };
+  return { resolved: { ...base, env: sharedEnv(options, base, sandboxPort) }, sandboxPort };
+}
+
+function tcpOpen(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port }, () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+async function httpStatus(url: string, token?: string): Promise<number | null> {
+  try {
+    const response = await request(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, headersTimeout: 2000, bodyTimeout: 2000 });
+    await response.body.dump();
+    return response.statusCode;
+  } catch {
+    return null;
+  }
+}
+
+/** Polls until `ready()` holds; fails at the deadline, or at once when an app has died. */
+async function waitFor(what: string, ready: () => Promise<boolean>, processes: AppProcess[], deadline: number): Promise<void> {
+  for (;;) {
+    const dead = processes.find((p) => !p.running);
+    if (dead) throw CliError.failure(`${dead.name} exited during start-up; its last output:\n${dead.lastLines()}`);
+    if (await ready()) return;
+    if (Date.now() > deadline) throw CliError.failure(`${what} was not ready in time`);
+    await sleep(200);
+  }
+}
+
+export async function launchStack(options: StackOptions = {}): Promise<RunningStack> {
+  const { resolved, sandboxPort } = await resolveStack(options);
+  const apps = options.apps ?? STACK_APPS;
+  for (const app of apps) {
+    if (!existsSync(entryOf(resolved.repoRoot, app))) throw CliError.failure(`${entryOf(resolved.repoRoot, app)} is missing; run npm run build first`);
+  }
+  if (options.checkInfra !== false) await checkInfrastructure(resolved);
+  if (options.migrate !== false && apps.some((app) => app === 'accounts' || app === 'chat')) {
+    const { migrateDatabase } = await import('@gateway/db');
+    await migrateDatabase(resolved.databaseUrl).catch((error: Error) => {
+      throw CliError.failure(`migrating ${resolved.databaseUrl} failed: ${error.message}`);
+    });
+  }
+  const sink = options.sink ?? consoleSink;
+  const processes: AppProcess[] = [];
+  const start = (app: StackApp, name: string, env: NodeJS.ProcessEnv) =>
+    processes.push(new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink));
+  const stop = async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+  };
+  try {
+    for (const app of apps) {
+      if (app !== 'edge') start(app, app, resolved.env);
+    }
+    if (apps.includes('edge')) {
+      for (const edge of resolved.edges) start('edge', edge.name, { ...resolved.env, PORT: String(edge.port), ADMIN_PORT: String(edge.adminPort) });
+    }
+    const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
+    if (apps.includes('sandbox')) await waitFor('sandbox', () => tcpOpen(resolved.host, sandboxPort), processes, deadline);
+    if (apps.includes('edge')) {
+      for (const edge of resolved.edges) {
+        await waitFor(`${edge.name} ${edge.baseUrl}/readyz`, async () => (await httpStatus(`${edge.baseUrl}/readyz`)) === 200, processes, deadline);
+        await waitFor(`${edge.name} admin API ${edge.adminUrl}`, () => tcpOpen(resolved.host, edge.adminPort), processes, deadline);
+      }
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  const firstExit = Promise.race(processes.map((p) => p.exited.then(() => p)));
+  return { ...resolved, baseUrl: resolved.edges[0]!.baseUrl, adminUrl: resolved.edges[0]!.adminUrl, processes, firstExit, stop };
+}

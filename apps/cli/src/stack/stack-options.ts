@@ -1,0 +1,85 @@
+/** What a stack launch may be told, and the environment every app of it shares. */
+import path from 'node:path';
+import type { LogSink } from './app-process';
+
+/** Every app, in start order; the edge goes last so its readiness means every service is there. */
+export const STACK_APPS = ['sandbox', 'accounts', 'chat', 'media', 'music', 'files', 'edge'] as const;
+export type StackApp = (typeof STACK_APPS)[number];
+
+export const REPO_ROOT = path.resolve(__dirname, '..', '..', '..', '..');
+
+export interface StackOptions {
+  repoRoot?: string;
+  /** Address the edge (public and admin) and the sandbox bind to. */
+  host?: string;
+  /** One public port per edge replica; when absent, `edgeReplicas` free ports are picked. */
+  edgePorts?: number[];
+  /** One admin port per edge replica, same length as the public ports. */
+  adminPorts?: number[];
+  edgeReplicas?: number;
+  sandboxPort?: number;
+  natsUrl?: string;
+  natsPrefix?: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  storageDir?: string;
+  adminToken?: string;
+  logLevel?: 'debug' | 'info' | 'warn' | 'error';
+  /** Extra variables for every app; they win over everything else. */
+  env?: Record<string, string>;
+  /** A subset of apps to start (default: all of them). */
+  apps?: readonly StackApp[];
+  sink?: LogSink;
+  readyTimeoutMs?: number;
+  /** Check Postgres/Redis/NATS first (default true). */
+  checkInfra?: boolean;
+  /** Create the database if missing and apply migrations (default true). */
+  migrate?: boolean;
+}
+
+export interface EdgeEndpoint {
+  name: string;
+  baseUrl: string;
+  adminUrl: string;
+  port: number;
+  adminPort: number;
+}
+
+export interface ResolvedStack {
+  repoRoot: string;
+  host: string;
+  edges: EdgeEndpoint[];
+  sandboxUrl: string;
+  natsUrl: string;
+  natsPrefix: string;
+  databaseUrl: string;
+  redisUrl: string;
+  adminToken?: string;
+  /** The environment every app gets (each edge replica adds its own PORT and ADMIN_PORT). */
+  env: NodeJS.ProcessEnv;
+}
+
+export function entryOf(repoRoot: string, app: StackApp): string {
+  return path.join(repoRoot, 'apps', app, 'dist', 'main.js');
+}
+
+export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, 'env'>, sandboxPort: number): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NATS_URL: resolved.natsUrl,
+    NATS_PREFIX: resolved.natsPrefix,
+    DATABASE_URL: resolved.databaseUrl,
+    REDIS_URL: resolved.redisUrl,
+    STORAGE_DIR: options.storageDir ?? process.env.STORAGE_DIR ?? path.join(resolved.repoRoot, '.data', 'objects'),
+    LOG_LEVEL: options.logLevel ?? process.env.LOG_LEVEL ?? 'info',
+    HOST: resolved.host,
+    ADMIN_HOST: resolved.host,
+    SANDBOX_HOST: resolved.host,
+    SANDBOX_PORT: String(sandboxPort),
+    SANDBOX_URL: resolved.sandboxUrl,
+    ...options.env,
+  };
+  if (resolved.adminToken) env.ADMIN_TOKEN = resolved.adminToken;
+  else delete env.ADMIN_TOKEN;
+  return env;
+}

@@ -1,0 +1,57 @@
+/**
+ * Starts the whole gateway once per e2e run: a fresh database, its own NATS prefix and admin token,
+ * two edge replicas on free ports, the sandbox catalog applied. App output goes to a log file.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { createTestDatabase } from '@gateway/db';
+import { AdminClient, launchStack, loadConfigFile, REPO_ROOT } from '@gateway/cli';
+import { E2E_ENV_FILE, type E2eEnv } from './support/e2e-env';
+import { setE2eRun } from './support/e2e-run';
+
+export default async function globalSetup(): Promise<void> {
+  const stamp = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const logFile = path.join(os.tmpdir(), `gateway-e2e-${stamp}.log`);
+  const log = createWriteStream(logFile);
+  process.stderr.write(`\ngateway e2e: app logs in ${logFile}\n`);
+  const db = await createTestDatabase(undefined, 'e2e');
+  const natsPrefix = `e2e${stamp}.`;
+  const adminToken = randomBytes(16).toString('hex');
+  let stack;
+  try {
+    stack = await launchStack({
+      edgeReplicas: 2,
+      natsPrefix,
+      adminToken,
+      databaseUrl: db.url,
+      storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-e2e-objects-')),
+      migrate: false,
+      env: { NO_COLOR: '1' },
+      sink: (app, line) => log.write(`[${app}] ${line}\n`),
+    });
+    const admin = new AdminClient({ url: stack.adminUrl, token: adminToken });
+    const configFile = path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml');
+    await admin.apply(await loadConfigFile(configFile, stack.env));
+  } catch (error) {
+    await stack?.stop();
+    await db.drop().catch(() => undefined);
+    log.end();
+    throw new Error(`e2e stack failed to start (logs: ${logFile}): ${(error as Error).message}`);
+  }
+  const env: E2eEnv = {
+    GW_E2E_BASE_URL: stack.edges[0]!.baseUrl,
+    GW_E2E_BASE_URL_2: stack.edges[1]!.baseUrl,
+    GW_E2E_ADMIN_URL: stack.adminUrl,
+    GW_E2E_ADMIN_TOKEN: adminToken,
+    GW_E2E_SANDBOX_URL: stack.sandboxUrl,
+    GW_E2E_DATABASE_URL: db.url,
+    GW_E2E_NATS_PREFIX: natsPrefix,
+    GW_E2E_NATS_URL: stack.natsUrl,
+  };
+  Object.assign(process.env, env);
+  await writeFile(E2E_ENV_FILE, JSON.stringify(env, null, 2));
+  setE2eRun({ stack, db, log, logFile });
+}
