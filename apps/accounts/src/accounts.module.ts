@@ -1,0 +1,33 @@
+// The accounts service: tenants, keys, subscriptions, balance, the model catalog and declarative config.
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BalanceModule } from './balance/balance.module';
+import { CatalogModule } from './catalog/catalog.module';
+import { ConfigModule } from './config/config.module';
+import { EventsModule } from './events/events.module';
+import { KeysModule } from './keys/keys.module';
+import { PrismaModule } from './prisma/prisma.module';
+import { SubscriptionsModule } from './subscriptions/subscriptions.module';
+import { TenantsModule } from './tenants/tenants.module';
+
+export interface AccountsOptions {
+  databaseUrl: string;
+}
+
+@Module({})
+export class AccountsModule {
+  static forRoot(options: AccountsOptions): DynamicModule {
+    return {
+      module: AccountsModule,
+      imports: [
+        PrismaModule.forUrl(options.databaseUrl),
+        EventsModule,
+        TenantsModule,
+        KeysModule,
+        CatalogModule,
+        SubscriptionsModule,
+        BalanceModule,
+        ConfigModule,
+      ],
+    };
+  }
+}

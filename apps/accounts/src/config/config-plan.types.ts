@@ -1,0 +1,94 @@
+import type { ApplyResult, BillingMode } from '@gateway/contracts';
+
+/** Plain rows the apply planner compares; the repository maps them to and from Prisma. */
+export interface ProviderRow {
+  id: string;
+  protocol: string;
+  baseUrl: string;
+  apiKey: string | null;
+  apiKeyEnv: string | null;
+}
+
+export interface ModelRow {
+  id: string;
+  displayName: string;
+  capability: string;
+  isPublic: boolean;
+  createdAt: Date;
+  inputMicrosPerMTok: bigint;
+  outputMicrosPerMTok: bigint;
+  perImageMicros: bigint;
+  perSecondMicros: bigint;
+  perTaskMicros: bigint;
+  defaultMaxTokens: number;
+}
+
+export interface ChannelRow {
+  id: string;
+  modelId: string;
+  providerId: string;
+  upstreamModel: string;
+  priority: number;
+  weight: number;
+}
+
+export interface PlanRow {
+  name: string;
+  quotaMicros: bigint | null;
+  quotaRequests: number | null;
+  periodSeconds: number;
+}
+
+export interface TenantRow {
+  slug: string;
+  name: string;
+  billing: BillingMode;
+  featureControls: Record<string, boolean>;
+}
+
+export interface SubscriptionRow {
+  kind: BillingMode;
+  planName: string | null;
+  expiresAt: Date | null;
+}
+
+export interface CurrentTenant extends TenantRow {
+  subscription: SubscriptionRow | null;
+  grants: string[];
+}
+
+/** What the database holds now, as far as the file can touch it. */
+export interface CurrentState {
+  providers: Map<string, ProviderRow>;
+  models: Map<string, ModelRow>;
+  channelsByModel: Map<string, ChannelRow[]>;
+  plans: Map<string, PlanRow>;
+  tenants: Map<string, CurrentTenant>;
+}
+
+export interface ApplyPlan {
+  providers: { create: ProviderRow[]; update: ProviderRow[] };
+  models: { create: ModelRow[]; update: ModelRow[] };
+  channels: { create: Omit<ChannelRow, 'id'>[]; update: Pick<ChannelRow, 'id' | 'priority' | 'weight'>[]; delete: string[] };
+  plans: { create: PlanRow[]; update: PlanRow[] };
+  tenants: { create: TenantRow[]; update: TenantRow[] };
+  subscriptions: (SubscriptionRow & { slug: string })[];
+  grants: { slug: string; add: string[]; remove: string[] }[];
+  /** Slugs of tenants whose cached keys or model lists must be dropped. */
+  touchedTenants: string[];
+  result: ApplyResult;
+}
+
+export function emptyPlan(): ApplyPlan {
+  return {
+    providers: { create: [], update: [] },
+    models: { create: [], update: [] },
+    channels: { create: [], update: [], delete: [] },
+    plans: { create: [], update: [] },
+    tenants: { create: [], update: [] },
+    subscriptions: [],
+    grants: [],
+    touchedTenants: [],
+    result: { created: 0, updated: 0, unchanged: 0, changes: [] },
+  };
+}

@@ -1,0 +1,98 @@
+import { PrismaClient, type Prisma } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+import { storedFeatureControls } from '../tenants/feature-controls';
+import type { ApplyPlan, ChannelRow, CurrentState, CurrentTenant } from './config-plan.types';
+
+type Tx = Prisma.TransactionClient;
+
+// A large catalog applied over a slow link must not hit Prisma's 5 s interactive default.
+const APPLY_TIMEOUT_MS = 60_000;
+
+@Injectable()
+export class ConfigRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  /**
+   * Reads the current state, lets `decide` plan against it, and writes the plan, all in one serializable
+   * transaction: two concurrent applies cannot interleave. Returns the plan and the touched tenants' ids.
+   */
+  applyInTransaction(tenantSlugs: string[], decide: (state: CurrentState) => ApplyPlan): Promise<{ plan: ApplyPlan; touchedTenantIds: string[] }> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        const plan = decide(await this.loadState(tx, tenantSlugs));
+        await this.writeCatalog(tx, plan);
+        await this.writeAccounts(tx, plan);
+        const touched = await tx.tenant.findMany({ where: { slug: { in: plan.touchedTenants } }, select: { id: true } });
+        return { plan, touchedTenantIds: touched.map((t) => t.id) };
+      },
+      { isolationLevel: 'Serializable', timeout: APPLY_TIMEOUT_MS, maxWait: APPLY_TIMEOUT_MS },
+    );
+  }
+
+  private async loadState(tx: Tx, tenantSlugs: string[]): Promise<CurrentState> {
+    const [providers, models, channels, plans, tenants] = await Promise.all([
+      tx.provider.findMany(),
+      tx.model.findMany(),
+      tx.channel.findMany(),
+      tx.plan.findMany(),
+      tx.tenant.findMany({ where: { slug: { in: tenantSlugs } }, include: { subscription: { include: { plan: true } }, grants: true } }),
+    ]);
+    const channelsByModel = new Map<string, ChannelRow[]>();
+    for (const channel of channels) channelsByModel.set(channel.modelId, [...(channelsByModel.get(channel.modelId) ?? []), channel]);
+    return {
+      providers: new Map(providers.map((p) => [p.id, p])),
+      models: new Map(models.map((m) => [m.id, m])),
+      channelsByModel,
+      plans: new Map(plans.map((p) => [p.name, p])),
+      tenants: new Map(
+        tenants.map((t): [string, CurrentTenant] => [
+          t.slug,
+          {
+            slug: t.slug,
+            name: t.name,
+            billing: t.billing,
+            featureControls: storedFeatureControls(t.featureControls),
+            subscription: t.subscription ? { kind: t.subscription.kind, planName: t.subscription.plan?.name ?? null, expiresAt: t.subscription.expiresAt } : null,
+            grants: t.grants.map((g) => g.modelId),
+          },
+        ]),
+      ),
+    };
+  }
+
+  private async writeCatalog(tx: Tx, plan: ApplyPlan): Promise<void> {
+    if (plan.providers.create.length) await tx.provider.createMany({ data: plan.providers.create });
+    for (const { id, ...data } of plan.providers.update) await tx.provider.update({ where: { id }, data });
+    if (plan.models.create.length) await tx.model.createMany({ data: plan.models.create });
+    for (const { id, ...data } of plan.models.update) await tx.model.update({ where: { id }, data });
+    if (plan.channels.delete.length) await tx.channel.deleteMany({ where: { id: { in: plan.channels.delete } } });
+    for (const { id, ...data } of plan.channels.update) await tx.channel.update({ where: { id }, data });
+    if (plan.channels.create.length) await tx.channel.createMany({ data: plan.channels.create });
+    if (plan.plans.create.length) await tx.plan.createMany({ data: plan.plans.create });
+    for (const { name, ...data } of plan.plans.update) await tx.plan.update({ where: { name }, data });
+  }
+
+  private async writeAccounts(tx: Tx, plan: ApplyPlan): Promise<void> {
+    if (plan.tenants.create.length) await tx.tenant.createMany({ data: plan.tenants.create });
+    for (const { slug, ...data } of plan.tenants.update) await tx.tenant.update({ where: { slug }, data });
+    for (const { slug, kind, planName, expiresAt } of plan.subscriptions) {
+      const tenant = await tx.tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+      const planRow = planName ? await tx.plan.findUniqueOrThrow({ where: { name: planName } }) : null;
+      // The subscription keeps its own copy of the plan's quota, so later plan edits do not rewrite running periods.
+      const data = {
+        kind,
+        planId: planRow?.id ?? null,
+        expiresAt,
+        quotaMicros: planRow?.quotaMicros ?? null,
+        quotaRequests: planRow?.quotaRequests ?? null,
+        periodSeconds: planRow?.periodSeconds ?? null,
+      };
+      await tx.subscription.upsert({ where: { tenantId: tenant.id }, create: { tenantId: tenant.id, ...data }, update: data });
+    }
+    for (const { slug, add, remove } of plan.grants) {
+      const tenant = await tx.tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+      if (remove.length) await tx.tenantModel.deleteMany({ where: { tenantId: tenant.id, modelId: { in: remove } } });
+      if (add.length) await tx.tenantModel.createMany({ data: add.map((modelId) => ({ tenantId: tenant.id, modelId })) });
+    }
+  }
+}

@@ -1,0 +1,45 @@
+import {
+  KeyCreateRequest,
+  KeyIdRequest,
+  KeyListRequest,
+  KeyResolveRequest,
+  parseOrThrow,
+  SUBJECTS,
+  type KeyContext,
+  type KeyCreated,
+  type KeyView,
+} from '@gateway/contracts';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { KeysService } from './keys.service';
+
+@Controller()
+export class KeysHandler {
+  constructor(@Inject(KeysService) private readonly keys: KeysService) {}
+
+  @MessagePattern(SUBJECTS.accounts.keys.resolve)
+  resolve(@Payload() payload: unknown): Promise<KeyContext | null> {
+    return this.keys.resolve(parseOrThrow(KeyResolveRequest, payload).keyHash);
+  }
+
+  @MessagePattern(SUBJECTS.accounts.keys.create)
+  create(@Payload() payload: unknown): Promise<KeyCreated> {
+    const request = parseOrThrow(KeyCreateRequest, payload);
+    return this.keys.create(request.tenant, request.name);
+  }
+
+  @MessagePattern(SUBJECTS.accounts.keys.regenerate)
+  regenerate(@Payload() payload: unknown): Promise<KeyCreated> {
+    return this.keys.regenerate(parseOrThrow(KeyIdRequest, payload).id);
+  }
+
+  @MessagePattern(SUBJECTS.accounts.keys.revoke)
+  revoke(@Payload() payload: unknown): Promise<KeyView> {
+    return this.keys.revoke(parseOrThrow(KeyIdRequest, payload).id);
+  }
+
+  @MessagePattern(SUBJECTS.accounts.keys.list)
+  list(@Payload() payload: unknown): Promise<KeyView[]> {
+    return this.keys.list(parseOrThrow(KeyListRequest, payload).tenant);
+  }
+}

@@ -1,0 +1,9 @@
+// Owns API keys: issuing (plain key shown once, only its hash stored), rotation, revocation, and resolution for the edge.
+import { Module } from '@nestjs/common';
+import { TenantsModule } from '../tenants/tenants.module';
+import { KeysHandler } from './keys.handler';
+import { KeysRepository } from './keys.repository';
+import { KeysService } from './keys.service';
+
+@Module({ imports: [TenantsModule], controllers: [KeysHandler], providers: [KeysService, KeysRepository] })
+export class KeysModule {}

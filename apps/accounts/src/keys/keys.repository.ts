@@ -1,0 +1,45 @@
+import { BillingMode, PrismaClient } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+
+const withTenant = { tenant: { select: { slug: true } } } as const;
+
+export interface NewKey {
+  tenantId: string;
+  name: string;
+  kind: BillingMode;
+  hash: string;
+  masked: string;
+}
+
+@Injectable()
+export class KeysRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  /** The one query behind a cache miss at the edge: key, tenant and subscription together. */
+  findForResolve(hash: string) {
+    return this.prisma.apiKey.findUnique({ where: { hash }, include: { tenant: { include: { subscription: true } } } });
+  }
+
+  findById(id: string) {
+    return this.prisma.apiKey.findUnique({ where: { id }, include: withTenant });
+  }
+
+  create(key: NewKey) {
+    return this.prisma.apiKey.create({ data: key, include: withTenant });
+  }
+
+  replaceSecret(id: string, hash: string, masked: string) {
+    return this.prisma.apiKey.update({ where: { id }, data: { hash, masked, rotatedAt: new Date() }, include: withTenant });
+  }
+
+  revoke(id: string) {
+    return this.prisma.apiKey.update({ where: { id }, data: { status: 'revoked', revokedAt: new Date() }, include: withTenant });
+  }
+
+  listByTenant(tenantId: string) {
+    return this.prisma.apiKey.findMany({ where: { tenantId }, orderBy: [{ createdAt: 'asc' }, { id: 'asc' }], include: withTenant });
+  }
+}
+
+export type KeyRecord = NonNullable<Awaited<ReturnType<KeysRepository['findById']>>>;
+export type ResolvableKey = NonNullable<Awaited<ReturnType<KeysRepository['findForResolve']>>>;

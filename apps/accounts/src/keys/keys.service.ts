@@ -1,0 +1,87 @@
+import { GatewayError, type KeyContext, type KeyCreated, type KeyView } from '@gateway/contracts';
+import { Inject, Injectable } from '@nestjs/common';
+import { InvalidationPublisher } from '../events/invalidation.publisher';
+import { effectiveFeatureControls } from '../tenants/feature-controls';
+import { TenantsService } from '../tenants/tenants.service';
+import { issueKey } from './key-secret';
+import { KeysRepository, type KeyRecord, type ResolvableKey } from './keys.repository';
+
+function toKeyView(key: KeyRecord): KeyView {
+  return {
+    id: key.id,
+    name: key.name,
+    kind: key.kind,
+    masked: key.masked,
+    status: key.status,
+    tenant: key.tenant.slug,
+    created_at: key.createdAt.toISOString(),
+  };
+}
+
+/** Subscription-backed keys stop at their subscription's expiry; pay-as-you-go keys never expire. */
+function keyExpiry(key: ResolvableKey): Date | null {
+  if (key.kind === 'payg') return null;
+  return key.tenant.subscription?.expiresAt ?? null;
+}
+
+@Injectable()
+export class KeysService {
+  constructor(
+    @Inject(KeysRepository) private readonly keys: KeysRepository,
+    @Inject(TenantsService) private readonly tenants: TenantsService,
+    @Inject(InvalidationPublisher) private readonly invalidation: InvalidationPublisher,
+  ) {}
+
+  async resolve(keyHash: string, now = new Date()): Promise<KeyContext | null> {
+    const key = await this.keys.findForResolve(keyHash);
+    if (!key || key.status !== 'active') return null;
+    const expiresAt = keyExpiry(key);
+    if (expiresAt && expiresAt.getTime() <= now.getTime()) return null;
+    return {
+      keyId: key.id,
+      keyName: key.name,
+      kind: key.kind,
+      tenantId: key.tenantId,
+      tenantSlug: key.tenant.slug,
+      billing: key.tenant.billing,
+      expiresAt: expiresAt?.toISOString() ?? null,
+      featureControls: effectiveFeatureControls(key.tenant.featureControls),
+    };
+  }
+
+  async create(tenantSlug: string, name = 'default'): Promise<KeyCreated> {
+    const tenant = await this.tenants.requireBySlug(tenantSlug);
+    const issued = issueKey(tenant.billing);
+    const key = await this.keys.create({ tenantId: tenant.id, name, kind: tenant.billing, hash: issued.hash, masked: issued.masked });
+    // An edge may have cached this hash as unknown (a client tried it before it existed).
+    this.invalidation.publish({ keyHashes: [issued.hash] });
+    return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug };
+  }
+
+  async regenerate(id: string): Promise<KeyCreated> {
+    const existing = await this.requireKey(id);
+    if (existing.status === 'revoked') throw GatewayError.invalid(`key "${id}" is revoked; create a new key instead`, 'id');
+    const issued = issueKey(existing.kind);
+    const key = await this.keys.replaceSecret(id, issued.hash, issued.masked);
+    this.invalidation.publish({ keyHashes: [existing.hash, issued.hash] });
+    return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug };
+  }
+
+  async revoke(id: string): Promise<KeyView> {
+    const existing = await this.requireKey(id);
+    const key = existing.status === 'revoked' ? existing : await this.keys.revoke(id);
+    this.invalidation.publish({ keyHashes: [existing.hash] });
+    return toKeyView(key);
+  }
+
+  async list(tenantSlug: string): Promise<KeyView[]> {
+    const tenant = await this.tenants.requireBySlug(tenantSlug);
+    return (await this.keys.listByTenant(tenant.id)).map(toKeyView);
+  }
+
+  private async requireKey(id: string): Promise<KeyRecord> {
+    const key = await this.keys.findById(id);
+    if (!key) throw GatewayError.notFound(`key "${id}" does not exist`, 'id');
+    return key;
+  }
+}

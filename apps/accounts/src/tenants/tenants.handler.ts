@@ -1,0 +1,19 @@
+import { parseOrThrow, SUBJECTS, TenantCreateRequest, TenantGetRequest, type TenantView } from '@gateway/contracts';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { TenantsService } from './tenants.service';
+
+@Controller()
+export class TenantsHandler {
+  constructor(@Inject(TenantsService) private readonly tenants: TenantsService) {}
+
+  @MessagePattern(SUBJECTS.accounts.tenants.create)
+  create(@Payload() payload: unknown): Promise<TenantView> {
+    return this.tenants.create(parseOrThrow(TenantCreateRequest, payload));
+  }
+
+  @MessagePattern(SUBJECTS.accounts.tenants.get)
+  get(@Payload() payload: unknown): Promise<TenantView> {
+    return this.tenants.get(parseOrThrow(TenantGetRequest, payload).slug);
+  }
+}

@@ -1,0 +1,50 @@
+import { BillingMode, PrismaClient, type PlanModel } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+
+export interface NewTenant {
+  slug: string;
+  name: string;
+  billing: BillingMode;
+  subscription: { plan: PlanModel | null; expiresAt: Date | null } | null;
+}
+
+const withSubscription = { subscription: { include: { plan: true } } } as const;
+
+@Injectable()
+export class TenantsRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  findBySlug(slug: string) {
+    return this.prisma.tenant.findUnique({ where: { slug }, include: withSubscription });
+  }
+
+  findPlanByName(name: string) {
+    return this.prisma.plan.findUnique({ where: { name } });
+  }
+
+  create(tenant: NewTenant) {
+    const sub = tenant.subscription;
+    return this.prisma.tenant.create({
+      data: {
+        slug: tenant.slug,
+        name: tenant.name,
+        billing: tenant.billing,
+        subscription: sub
+          ? {
+              create: {
+                kind: tenant.billing,
+                planId: sub.plan?.id ?? null,
+                expiresAt: sub.expiresAt,
+                quotaMicros: sub.plan?.quotaMicros ?? null,
+                quotaRequests: sub.plan?.quotaRequests ?? null,
+                periodSeconds: sub.plan?.periodSeconds ?? null,
+              },
+            }
+          : undefined,
+      },
+      include: withSubscription,
+    });
+  }
+}
+
+export type TenantRecord = NonNullable<Awaited<ReturnType<TenantsRepository['findBySlug']>>>;
