@@ -6,3 +6,5 @@ export * from './money';
 export * from './routes';
 export * from './families/oaic';
 export * from './families/room';
+export * from './families/msgc';
+export * from './families/genc';

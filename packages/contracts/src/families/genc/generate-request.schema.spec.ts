@@ -1,0 +1,53 @@
+import { GatewayError, parseOrThrow } from '../../errors';
+import { fileUriProblem, GenerateContentRequest } from './generate-request.schema';
+
+function failure(input: unknown): GatewayError {
+  try {
+    parseOrThrow(GenerateContentRequest, input);
+  } catch (error) {
+    return error as GatewayError;
+  }
+  throw new Error('expected a failure');
+}
+
+const text = { role: 'user', parts: [{ text: 'hello' }] };
+
+describe('GenerateContentRequest', () => {
+  it('accepts parts of every kind with generation config and safety settings', () => {
+    const body = parseOrThrow(GenerateContentRequest, {
+      contents: [
+        { role: 'user', parts: [{ text: 'see' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }, { fileData: { mimeType: 'image/jpeg', fileUri: 'https://example.com/cat.jpg' } }] },
+        { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
+        { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temp: 18 } } }] },
+      ],
+      tools: [{ functionDeclarations: [{ name: 'get_weather', description: 'w', parameters: { type: 'object' } }] }],
+      generationConfig: { temperature: 0.2, topK: 3, maxOutputTokens: 50, stopSequences: ['END'], responseModalities: ['TEXT', 'IMAGE'] },
+      safetySettings: [{ category: 'HARM_CATEGORY_HARASSMENT', threshold: 'BLOCK_NONE' }],
+    });
+    expect(body.contents).toHaveLength(3);
+  });
+
+  it('needs a text part somewhere in contents', () => {
+    const error = failure({ contents: [{ role: 'user', parts: [{ inlineData: { mimeType: 'image/png', data: 'AAAA' } }] }] });
+    expect(error.param).toBe('contents');
+    expect(error.message).toContain('text part');
+  });
+
+  it('refuses IMAGE without TEXT', () => {
+    expect(failure({ contents: [text], generationConfig: { responseModalities: ['IMAGE'] } }).param).toBe('generationConfig.responseModalities');
+  });
+
+  it('refuses a part with two kinds or none', () => {
+    expect(failure({ contents: [{ parts: [{ text: 'a', functionCall: { name: 'f' } }] }] }).param).toBe('contents[0].parts[0]');
+    expect(failure({ contents: [{ parts: [{}] }] }).param).toBe('contents[0].parts[0]');
+  });
+
+  it('takes only public HTTPS file URIs', () => {
+    expect(fileUriProblem('https://example.com/a.png')).toBeNull();
+    expect(fileUriProblem('http://example.com/a.png')).toContain('HTTPS');
+    expect(fileUriProblem('https://127.0.0.1/a.png')).toContain('private');
+    expect(fileUriProblem('https://localhost/a.png')).toContain('public');
+    const error = failure({ contents: [{ parts: [{ text: 'a' }, { fileData: { mimeType: 'image/png', fileUri: 'https://10.0.0.2/x.png' } }] }] });
+    expect(error.param).toBe('contents[0].parts[1].fileData.fileUri');
+  });
+});

@@ -1,0 +1,2 @@
+export * from './generate-request.schema';
+export * from './generate-response.schema';

@@ -1,0 +1,2 @@
+export * from './messages-request.schema';
+export * from './messages-response.schema';
