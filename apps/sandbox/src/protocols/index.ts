@@ -1,0 +1,6 @@
+// Every protocol the sandbox speaks, each mounted under its own prefix. A new vendor is one more folder
+// and one more line here.
+import type { SandboxProtocol } from '../core/protocol';
+import { openaiProtocol } from './openai/openai.protocol';
+
+export const PROTOCOLS: readonly SandboxProtocol[] = [openaiProtocol];

@@ -1,0 +1,60 @@
+// Builds the sandbox upstream: a plain Fastify server (no Nest: it is also the benchmark baseline) with
+// every protocol mounted under its prefix, plus the /_sandbox control routes (stats, generated files).
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { randomUUID } from 'node:crypto';
+import { Exchange } from './core/exchange';
+import { FileShelf } from './core/file-shelf';
+import { SandboxStats } from './core/stats';
+import { PROTOCOLS } from './protocols';
+
+export interface SandboxAppOptions {
+  latencyMs?: number;
+  chunkDelayMs?: number;
+  logLevel?: string;
+}
+
+// Gateways forward large inline images (data URLs of 10 MB and more).
+const BODY_LIMIT = 64 * 1024 * 1024;
+
+export interface SandboxApp {
+  app: FastifyInstance;
+  stats: SandboxStats;
+}
+
+export async function buildSandboxApp(options: SandboxAppOptions = {}): Promise<SandboxApp> {
+  const app = Fastify({
+    logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
+    bodyLimit: BODY_LIMIT,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Hung calls are part of the simulation; closing the server must not wait for them.
+    forceCloseConnections: true,
+    keepAliveTimeout: 65_000,
+  });
+  const stats = new SandboxStats();
+  const exchange = new Exchange(stats, { latencyMs: options.latencyMs ?? 0, chunkDelayMs: options.chunkDelayMs ?? 0 });
+  const files = new FileShelf();
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024 } });
+
+  app.get('/_sandbox/stats', async () => stats.snapshot());
+  app.post('/_sandbox/stats/reset', async () => {
+    stats.reset();
+    return { ok: true };
+  });
+  app.get<{ Params: { name: string } }>('/_sandbox/files/:name', async (request, reply) => {
+    const file = files.get(request.params.name);
+    if (!file) return reply.code(404).send({ error: 'not found' });
+    return reply.header('content-type', file.contentType).send(file.bytes);
+  });
+  app.get('/healthz', async () => ({ status: 'ok' }));
+
+  for (const protocol of PROTOCOLS) {
+    await app.register(protocol.plugin, { prefix: protocol.prefix, exchange, files });
+  }
+  return { app, stats };
+}
