@@ -64,9 +64,9 @@ function tcpOpen(host: string, port: number): Promise<boolean> {
   });
 }
 
-async function httpStatus(url: string, token?: string): Promise<number | null> {
+async function httpStatus(url: string): Promise<number | null> {
   try {
-    const response = await request(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, headersTimeout: 2000, bodyTimeout: 2000 });
+    const response = await request(url, { headersTimeout: 2000, bodyTimeout: 2000 });
     await response.body.dump();
     return response.statusCode;
   } catch {
@@ -75,8 +75,9 @@ async function httpStatus(url: string, token?: string): Promise<number | null> {
 }
 
 /** Polls until `ready()` holds; fails at the deadline, or at once when an app has died. */
-async function waitFor(what: string, ready: () => Promise<boolean>, processes: AppProcess[], deadline: number): Promise<void> {
+async function waitFor(what: string, ready: () => Promise<boolean>, processes: AppProcess[], deadline: number, signal?: AbortSignal): Promise<void> {
   for (;;) {
+    if (signal?.aborted) throw CliError.failure('start-up interrupted');
     const dead = processes.find((p) => !p.running);
     if (dead) throw CliError.failure(`${dead.name} exited during start-up; its last output:\n${dead.lastLines()}`);
     if (await ready()) return;
@@ -113,11 +114,11 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
       for (const edge of resolved.edges) start('edge', edge.name, { ...resolved.env, PORT: String(edge.port), ADMIN_PORT: String(edge.adminPort) });
     }
     const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
-    if (apps.includes('sandbox')) await waitFor('sandbox', () => tcpOpen(resolved.host, sandboxPort), processes, deadline);
+    if (apps.includes('sandbox')) await waitFor('sandbox', () => tcpOpen(resolved.host, sandboxPort), processes, deadline, options.signal);
     if (apps.includes('edge')) {
       for (const edge of resolved.edges) {
-        await waitFor(`${edge.name} ${edge.baseUrl}/readyz`, async () => (await httpStatus(`${edge.baseUrl}/readyz`)) === 200, processes, deadline);
-        await waitFor(`${edge.name} admin API ${edge.adminUrl}`, () => tcpOpen(resolved.host, edge.adminPort), processes, deadline);
+        await waitFor(`${edge.name} ${edge.baseUrl}/readyz`, async () => (await httpStatus(`${edge.baseUrl}/readyz`)) === 200, processes, deadline, options.signal);
+        await waitFor(`${edge.name} admin API ${edge.adminUrl}`, () => tcpOpen(resolved.host, edge.adminPort), processes, deadline, options.signal);
       }
     }
   } catch (error) {

@@ -35,6 +35,8 @@ export interface StackOptions {
   checkInfra?: boolean;
   /** Create the database if missing and apply migrations (default true). */
   migrate?: boolean;
+  /** Aborting it ends the wait for readiness (e.g. Ctrl-C during start-up). */
+  signal?: AbortSignal;
 }
 
 export interface EdgeEndpoint {

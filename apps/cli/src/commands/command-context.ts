@@ -1,0 +1,44 @@
+/** Shared plumbing of the admin commands: the client from global options, local validation, --json. */
+import { GatewayError, parseOrThrow } from '@gateway/contracts';
+import type { Command } from 'commander';
+import type { z } from 'zod';
+import { AdminClient } from '../admin/admin-client';
+import { CliError } from '../cli-error';
+import type { Io } from '../output/output';
+
+export interface GlobalOptions {
+  adminUrl: string;
+  adminToken?: string;
+  json?: boolean;
+}
+
+export function adminFrom(command: Command): AdminClient {
+  const options = command.optsWithGlobals<GlobalOptions>();
+  return new AdminClient({ url: options.adminUrl, token: options.adminToken || undefined });
+}
+
+export function wantsJson(command: Command): boolean {
+  return command.optsWithGlobals<GlobalOptions>().json === true;
+}
+
+/** Adds --json to a leaf command. */
+export function withJson(command: Command): Command {
+  return command.option('--json', 'print machine-readable JSON');
+}
+
+/**
+ * Validates input with the admin contract before sending it, so a typo fails here with the flag's name.
+ * `flags` maps a schema field to how the operator wrote it (`expires` → `--expires`).
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown, flags: Record<string, string>): z.infer<S> {
+  try {
+    return parseOrThrow(schema, input);
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error;
+    const flag = error.param ? (flags[error.param.split(/[.[]/)[0]!] ?? error.param) : null;
+    const message = error.message.replace(/^Invalid value for '[^']*': /, '').replace(/^Missing required parameter: '[^']*'\.?/, 'missing');
+    throw CliError.usage(flag ? `invalid ${flag}: ${message}` : message);
+  }
+}
+
+export type CommandFactory = (program: Command, io: Io) => void;

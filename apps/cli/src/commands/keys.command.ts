@@ -1,0 +1,57 @@
+/** `gatewayctl keys create|regenerate|revoke|list`: the plain key is printed only by create and regenerate. */
+import { KeyCreateRequest, KeyIdRequest, KeyListRequest, type KeyCreated } from '@gateway/contracts';
+import type { Command } from 'commander';
+import { emit, table, type Io } from '../output/output';
+import { adminFrom, validate, wantsJson, withJson } from './command-context';
+
+const ID_FLAGS = { id: 'ID' };
+
+function shownOnce(key: KeyCreated, verb: string): string {
+  return [`${verb} key ${key.id} for tenant ${key.tenant} (${key.kind})`, `  key:    ${key.key}`, `  masked: ${key.masked}`, 'Store the key now: it is not shown again.'].join('\n');
+}
+
+export function registerKeys(program: Command, io: Io): void {
+  const keys = program.command('keys').description('create, regenerate, revoke and list API keys');
+
+  withJson(keys.command('create'))
+    .description('create an API key for a tenant; prints {id, key, masked, kind}')
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .option('--name <name>', 'key name')
+    .action(async (options: { tenant: string; name?: string }, command: Command) => {
+      const body = validate(KeyCreateRequest, { tenant: options.tenant, name: options.name }, { tenant: '--tenant', name: '--name' });
+      const key = await adminFrom(command).createKey(body);
+      const { id, key: plain, masked, kind } = key;
+      emit(io, wantsJson(command), { id, key: plain, masked, kind, tenant: key.tenant }, () => shownOnce(key, 'created'));
+    });
+
+  withJson(keys.command('regenerate'))
+    .description('replace a key secret; the old key stops working at once')
+    .argument('<id>', 'key id')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      validate(KeyIdRequest, { id }, ID_FLAGS);
+      const key = await adminFrom(command).regenerateKey(id);
+      emit(io, wantsJson(command), key, () => shownOnce(key, 'regenerated'));
+    });
+
+  withJson(keys.command('revoke'))
+    .description('revoke a key')
+    .argument('<id>', 'key id')
+    .action(async (id: string, _options: unknown, command: Command) => {
+      validate(KeyIdRequest, { id }, ID_FLAGS);
+      const key = await adminFrom(command).revokeKey(id);
+      emit(io, wantsJson(command), key, () => `key ${key.id} (${key.masked}) of tenant ${key.tenant} is ${key.status}`);
+    });
+
+  withJson(keys.command('list'))
+    .description("list a tenant's keys (masked)")
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .action(async (options: { tenant: string }, command: Command) => {
+      const { tenant } = validate(KeyListRequest, options, { tenant: '--tenant' });
+      const list = await adminFrom(command).listKeys(tenant);
+      emit(io, wantsJson(command), { data: list }, () =>
+        list.length === 0
+          ? `tenant ${tenant} has no keys`
+          : table([['ID', 'NAME', 'KIND', 'MASKED', 'STATUS', 'CREATED'], ...list.map((k) => [k.id, k.name, k.kind, k.masked, k.status, k.created_at])]),
+      );
+    });
+}

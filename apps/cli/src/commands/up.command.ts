@@ -1,0 +1,95 @@
+/**
+ * `gatewayctl up` (what `npm start` runs): checks Postgres/Redis/NATS, migrates, starts every app, applies
+ * the config, prints a demo key, and stops everything on Ctrl-C / SIGTERM.
+ */
+import path from 'node:path';
+import type { Command } from 'commander';
+import { z } from 'zod';
+import { AdminClient } from '../admin/admin-client';
+import { CliError } from '../cli-error';
+import { loadConfigFile } from '../config/config-file';
+import { emit, type Io } from '../output/output';
+import { ensureDemoTenant } from '../stack/demo-tenant';
+import { launchStack, type RunningStack } from '../stack/stack-launcher';
+import { REPO_ROOT } from '../stack/stack-options';
+import { withJson } from './command-context';
+
+const Port = z.coerce.number().int().min(1).max(65535);
+const UpEnv = z.object({
+  HOST: z.string().default('127.0.0.1'),
+  PORT: Port.default(8080),
+  ADMIN_PORT: Port.default(8081),
+  SANDBOX_PORT: Port.default(8090),
+  ADMIN_TOKEN: z.string().min(1).optional(),
+  GATEWAY_CONFIG: z.string().min(1).optional(),
+});
+
+function banner(stack: RunningStack, key: string, config: string): string {
+  const base = stack.baseUrl;
+  return [
+    '',
+    'Gateway is up.',
+    `  base URL   ${base}`,
+    `  admin API  ${stack.adminUrl}`,
+    `  sandbox    ${stack.sandboxUrl}`,
+    `  config     ${config}`,
+    `  demo key   ${key}`,
+    '',
+    'Try:',
+    `  curl -s ${base}/oaic/v1/models -H "Authorization: Bearer ${key}"`,
+    `  curl -s ${base}/oaic/v1/chat/completions -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" \\`,
+    `    -d '{"model":"sandbox-gpt","messages":[{"role":"user","content":"Hello"}]}'`,
+    '',
+    'Ctrl-C stops everything.',
+    '',
+  ].join('\n');
+}
+
+export function registerUp(program: Command, io: Io): void {
+  withJson(program.command('up'))
+    .description('start the whole gateway locally (sandbox, services, edge) and print a demo key')
+    .option('-c, --config <file>', 'config to apply (env GATEWAY_CONFIG; default infra/config/sandbox.yaml)')
+    .option('--replicas <n>', 'edge replicas (ports PORT, PORT+2, ...; admin ADMIN_PORT, ADMIN_PORT+2, ...)', '1')
+    .action(async (options: { config?: string; replicas: string; json?: boolean }) => {
+      const env = UpEnv.safeParse(io.env);
+      if (!env.success) throw CliError.usage(`invalid environment variable ${String(env.error.issues[0]!.path[0])}: ${env.error.issues[0]!.message}`);
+      const replicas = Port.max(16).safeParse(options.replicas);
+      if (!replicas.success) throw CliError.usage('invalid --replicas: a number from 1 to 16');
+      const config = path.resolve(options.config ?? env.data.GATEWAY_CONFIG ?? path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'));
+      const range = (start: number) => Array.from({ length: replicas.data }, (_, i) => start + i * 2);
+
+      const abort = new AbortController();
+      let stack: RunningStack | undefined;
+      let stopping: Promise<void> | undefined;
+      const shutdown = (code: number) => {
+        abort.abort();
+        stopping ??= (stack?.stop() ?? Promise.resolve()).then(() => process.exit(code));
+      };
+      process.once('SIGINT', () => shutdown(0));
+      process.once('SIGTERM', () => shutdown(0));
+
+      stack = await launchStack({
+        host: env.data.HOST,
+        edgePorts: range(env.data.PORT),
+        adminPorts: range(env.data.ADMIN_PORT),
+        sandboxPort: env.data.SANDBOX_PORT,
+        adminToken: env.data.ADMIN_TOKEN,
+        signal: abort.signal,
+      });
+      try {
+        const admin = new AdminClient({ url: stack.adminUrl, token: env.data.ADMIN_TOKEN });
+        const result = await admin.apply(await loadConfigFile(config, stack.env));
+        (options.json ? io.err : io.out)(`applied ${config}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged\n`);
+        const key = await ensureDemoTenant(admin);
+        const summary = { baseUrl: stack.baseUrl, adminUrl: stack.adminUrl, sandboxUrl: stack.sandboxUrl, edges: stack.edges, demoKey: key.key, config };
+        emit(io, options.json === true, summary, () => banner(stack!, key.key, config));
+      } catch (error) {
+        await stack.stop();
+        throw error;
+      }
+      const crashed = await stack.firstExit;
+      if (stopping) return;
+      io.err(`error: ${crashed.name} exited unexpectedly; stopping the gateway\n`);
+      shutdown(1);
+    });
+}
