@@ -1,0 +1,116 @@
+import {
+  GatewayError,
+  KeyCreated,
+  KeyListReply,
+  KeyResolveReply,
+  KeyView,
+  SubscriptionView,
+  SUBJECTS,
+  TenantView,
+  ApplyResult,
+  DEFAULT_FEATURE_CONTROLS,
+} from '@gateway/contracts';
+import { createHash } from 'node:crypto';
+import { catalogConfig, startAccountsHarness, type AccountsHarness } from './accounts.harness';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const S = SUBJECTS.accounts;
+
+describe('accounts keys, tenants and subscriptions over NATS', () => {
+  let h: AccountsHarness;
+  const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as GatewayError);
+  const resolve = (key: string) => h.bus.request(S.keys.resolve, { keyHash: sha256(key) }, KeyResolveReply);
+
+  beforeAll(async () => {
+    h = await startAccountsHarness('accounts_keys');
+  }, 60_000);
+
+  afterAll(async () => {
+    await h?.stop();
+  });
+
+  it('creates a tenant once and refuses a second with the same slug', async () => {
+    const tenant = await h.bus.request(S.tenants.create, { slug: 'acme', name: 'Acme Inc' }, TenantView);
+    expect(tenant).toMatchObject({ slug: 'acme', name: 'Acme Inc', billing: 'payg', plan: null, expires: null, featureControls: DEFAULT_FEATURE_CONTROLS });
+    await expect(h.bus.request(S.tenants.get, { slug: 'acme' }, TenantView)).resolves.toEqual(tenant);
+    const duplicate = await failure(h.bus.request(S.tenants.create, { slug: 'acme' }, TenantView));
+    expect(duplicate).toMatchObject({ code: 'invalid_request', param: 'slug', message: 'tenant "acme" already exists' });
+    expect(await failure(h.bus.request(S.tenants.get, { slug: 'nobody' }, TenantView))).toMatchObject({ code: 'not_found', param: 'slug' });
+  });
+
+  it('refuses a plan tenant whose plan does not exist', async () => {
+    const error = await failure(h.bus.request(S.tenants.create, { slug: 'planless', billing: 'plan', plan: 'gold' }, TenantView));
+    expect(error).toMatchObject({ code: 'invalid_request', param: 'plan' });
+    expect((error as GatewayError).message).toContain('gold');
+  });
+
+  it('issues, resolves, lists, regenerates and revokes a key, broadcasting each change', async () => {
+    const created = await h.bus.request(S.keys.create, { tenant: 'acme', name: 'ci' }, KeyCreated);
+    expect(created.key).toMatch(/^sk-[0-9A-Za-z]{48}$/);
+    expect(created).toMatchObject({ kind: 'payg', tenant: 'acme', masked: `sk-${created.key.slice(3, 7)}…${created.key.slice(-4)}` });
+    await h.nextEvent((e) => e.keyHashes.includes(sha256(created.key)));
+
+    const context = await resolve(created.key);
+    expect(context).toMatchObject({ keyId: created.id, keyName: 'ci', kind: 'payg', tenantSlug: 'acme', billing: 'payg', expiresAt: null });
+    expect(context!.featureControls).toEqual(DEFAULT_FEATURE_CONTROLS);
+    await expect(resolve('sk-not-a-real-key')).resolves.toBeNull();
+
+    const listed = await h.bus.request(S.keys.list, { tenant: 'acme' }, KeyListReply);
+    expect(listed).toEqual([expect.objectContaining({ id: created.id, name: 'ci', masked: created.masked, status: 'active', tenant: 'acme' })]);
+    const listedText = JSON.stringify(listed);
+    expect(listedText).not.toContain(created.key);
+    expect(listedText).not.toContain(sha256(created.key));
+
+    const rotated = await h.bus.request(S.keys.regenerate, { id: created.id }, KeyCreated);
+    expect(rotated.id).toBe(created.id);
+    expect(rotated.key).not.toBe(created.key);
+    const rotation = await h.nextEvent((e) => e.keyHashes.includes(sha256(rotated.key)));
+    expect(rotation.keyHashes).toEqual([sha256(created.key), sha256(rotated.key)]);
+    await expect(resolve(created.key)).resolves.toBeNull();
+    await expect(resolve(rotated.key)).resolves.toMatchObject({ keyId: created.id });
+
+    const before = h.events.length;
+    const revoked = await h.bus.request(S.keys.revoke, { id: created.id }, KeyView);
+    expect(revoked).toMatchObject({ id: created.id, status: 'revoked', masked: rotated.masked });
+    await h.nextEvent((e) => h.events.indexOf(e) >= before && e.keyHashes.includes(sha256(rotated.key)));
+    await expect(resolve(rotated.key)).resolves.toBeNull();
+    expect(await failure(h.bus.request(S.keys.regenerate, { id: created.id }, KeyCreated))).toMatchObject({ code: 'invalid_request', param: 'id' });
+  });
+
+  it('answers not_found naming an unknown tenant or key', async () => {
+    const noTenant = await failure(h.bus.request(S.keys.create, { tenant: 'ghost' }, KeyCreated));
+    expect(noTenant).toMatchObject({ code: 'not_found', param: 'tenant' });
+    expect((noTenant as GatewayError).message).toContain('ghost');
+    const id = '00000000-0000-4000-8000-000000000000';
+    expect(await failure(h.bus.request(S.keys.revoke, { id }, KeyView))).toMatchObject({ code: 'not_found', param: 'id' });
+    expect(await failure(h.bus.request(S.keys.resolve, { keyHash: 'short' }, KeyResolveReply))).toMatchObject({ code: 'invalid_request', param: 'keyHash' });
+  });
+
+  it('stops a subscription key at its expiry and broadcasts the tenant on every change', async () => {
+    await h.bus.request(S.config.apply, { plans: catalogConfig().plans }, ApplyResult);
+    const future = new Date(Date.now() + 86400_000).toISOString();
+    const tenant = await h.bus.request(S.tenants.create, { slug: 'initech', billing: 'plan', plan: 'starter', expires: future }, TenantView);
+    expect(tenant).toMatchObject({ billing: 'plan', plan: 'starter', expires: future });
+    const key = await h.bus.request(S.keys.create, { tenant: 'initech' }, KeyCreated);
+    expect(key.key).toMatch(/^sk-plan-[0-9A-Za-z]{48}$/);
+    await expect(resolve(key.key)).resolves.toMatchObject({ kind: 'plan', expiresAt: future, tenantId: tenant.id });
+
+    const past = new Date(Date.now() - 60_000).toISOString();
+    const view = await h.bus.request(S.subscriptions.set, { tenant: 'initech', expires: past }, SubscriptionView);
+    expect(view).toEqual({ tenant: 'initech', kind: 'plan', plan: 'starter', expires: past });
+    await h.nextEvent((e) => e.tenantIds.includes(tenant.id));
+    await expect(resolve(key.key)).resolves.toBeNull();
+
+    const renewed = new Date(Date.now() + 7 * 86400_000).toISOString();
+    await h.bus.request(S.subscriptions.set, { tenant: 'initech', expires: renewed }, SubscriptionView);
+    await expect(resolve(key.key)).resolves.toMatchObject({ expiresAt: renewed });
+    expect(h.events.filter((e) => e.tenantIds.includes(tenant.id))).toHaveLength(2);
+  });
+
+  it('gives custom tenants sk-custom- keys', async () => {
+    await h.bus.request(S.tenants.create, { slug: 'umbrella', billing: 'custom' }, TenantView);
+    const key = await h.bus.request(S.keys.create, { tenant: 'umbrella' }, KeyCreated);
+    expect(key).toMatchObject({ kind: 'custom', masked: expect.stringMatching(/^sk-custom-[0-9A-Za-z]{4}…[0-9A-Za-z]{4}$/) });
+    await expect(resolve(key.key)).resolves.toMatchObject({ kind: 'custom', billing: 'custom', expiresAt: null });
+  });
+});
