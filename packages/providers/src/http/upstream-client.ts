@@ -1,0 +1,107 @@
+// The one place that talks HTTP to upstreams: a shared keep-alive undici Agent (a connection pool per
+// origin), a first-byte deadline, an overall deadline, and cancellation by the caller's signal. Network
+// failures become GatewayErrors without any URL, host or key in their message.
+import type { Readable } from 'node:stream';
+import { GatewayError } from '@gateway/contracts';
+import { Agent, type Dispatcher, errors as undiciErrors, request } from 'undici';
+import type { UpstreamRequest, UpstreamResponse } from '../provider.types';
+
+export interface SendOptions {
+  /** Aborting it cancels the call (and the body, if already flowing). */
+  signal?: AbortSignal;
+  /** Deadline for the status line and headers. */
+  firstByteTimeoutMs?: number;
+  /** Longest silence between body chunks once the answer has started. */
+  idleTimeoutMs?: number;
+  /** Deadline for the whole call, body included: for non-streamed calls; streams rely on the two above. */
+  timeoutMs?: number;
+}
+
+const DEFAULT_FIRST_BYTE_TIMEOUT_MS = 60_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+
+let sharedAgent: Agent | null = null;
+
+function agent(): Agent {
+  sharedAgent ??= new Agent({ keepAliveTimeout: 30_000, keepAliveMaxTimeout: 600_000, connect: { timeout: 10_000 } });
+  return sharedAgent;
+}
+
+/** Closes pooled connections (for graceful shutdown and test teardown). */
+export async function closeUpstreamConnections(): Promise<void> {
+  const current = sharedAgent;
+  sharedAgent = null;
+  if (current) await current.close();
+}
+
+function errorCode(error: unknown): string | undefined {
+  const own = (error as { code?: unknown })?.code;
+  if (typeof own === 'string') return own;
+  const cause = (error as { cause?: { code?: unknown } })?.cause?.code;
+  return typeof cause === 'string' ? cause : undefined;
+}
+
+/** A network-level failure as a GatewayError; never includes the URL. */
+export function toNetworkError(error: unknown, deadlineMs: number | undefined): GatewayError {
+  if (error instanceof GatewayError) return error;
+  if (error instanceof undiciErrors.HeadersTimeoutError || error instanceof undiciErrors.BodyTimeoutError) {
+    return new GatewayError('upstream_timeout', 'The upstream did not answer in time.');
+  }
+  if (error instanceof undiciErrors.ConnectTimeoutError) return new GatewayError('upstream_timeout', 'Connecting to the upstream timed out.');
+  if ((error as { name?: string })?.name === 'TimeoutError') {
+    return new GatewayError('upstream_timeout', `The upstream did not answer within ${deadlineMs ?? '?'} ms.`);
+  }
+  const code = errorCode(error);
+  return new GatewayError('upstream_error', `Could not reach the upstream${code ? ` (${code})` : ''}.`);
+}
+
+export async function sendUpstream(req: UpstreamRequest, options: SendOptions = {}): Promise<UpstreamResponse> {
+  const signals: AbortSignal[] = [];
+  if (options.signal) signals.push(options.signal);
+  const deadline = options.timeoutMs !== undefined ? AbortSignal.timeout(options.timeoutMs) : undefined;
+  if (deadline) signals.push(deadline);
+  const signal = signals.length > 1 ? AbortSignal.any(signals) : signals[0];
+  if (options.signal?.aborted) throw new GatewayError('upstream_error', 'The upstream call was cancelled.');
+  try {
+    const response = await request(req.url, {
+      dispatcher: agent(),
+      method: req.method,
+      headers: req.headers,
+      body: req.body as Dispatcher.DispatchOptions['body'],
+      signal,
+      headersTimeout: options.firstByteTimeoutMs ?? options.timeoutMs ?? DEFAULT_FIRST_BYTE_TIMEOUT_MS,
+      bodyTimeout: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS,
+    });
+    return { status: response.statusCode, headers: response.headers, body: response.body as unknown as Readable };
+  } catch (error) {
+    if (options.signal?.aborted) throw new GatewayError('upstream_error', 'The upstream call was cancelled.');
+    if (deadline?.aborted) throw new GatewayError('upstream_timeout', `The upstream did not answer within ${options.timeoutMs} ms.`);
+    throw toNetworkError(error, options.timeoutMs);
+  }
+}
+
+/** Reads a whole (small) body as text, e.g. an error answer; aborting `signal` stops it. */
+export async function readBodyText(body: Readable, maxBytes = 1_000_000): Promise<string> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of body) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    size += buffer.length;
+    if (size > maxBytes) {
+      body.destroy();
+      break;
+    }
+    chunks.push(buffer);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Reads and JSON-parses a body; a body that is not JSON is an upstream error. */
+export async function readBodyJson(body: Readable, maxBytes = 256_000_000): Promise<unknown> {
+  const text = await readBodyText(body, maxBytes);
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new GatewayError('upstream_error', 'The upstream answered with a body that is not JSON.');
+  }
+}

@@ -1,0 +1,5 @@
+export * from './openai.adapter';
+export * from './openai-error.map';
+export * from './openai-operations';
+export * from './openai-response.schema';
+export * from './openai-stream.parser';
