@@ -1,0 +1,75 @@
+import { KeyResolveReply, SUBJECTS, type KeyContext } from '@gateway/contracts';
+import { NatsBus } from '@gateway/platform';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { followInvalidations } from '../cache/invalidation-feed';
+import { EDGE_ENV } from '../config/edge-env.token';
+import type { EdgeEnv } from '../config/edge-env';
+import { KeyCache } from './key-cache';
+
+export type KeyResolution = { status: 'valid'; context: KeyContext } | { status: 'unknown' } | { status: 'expired' };
+
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key).digest('hex');
+}
+
+/**
+ * Resolves API keys to their context: from memory when cached, otherwise one request to accounts per
+ * key hash however many requests wait for it. Invalidation broadcasts drop entries at once.
+ */
+@Injectable()
+export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
+  readonly cache: KeyCache;
+  private readonly inFlight = new Map<string, Promise<KeyContext | null>>();
+  /** Bumped on every invalidation so a lookup that raced one does not cache what it fetched. */
+  private generation = 0;
+  private stopFeed: () => void = () => undefined;
+
+  constructor(
+    private readonly bus: NatsBus,
+    @Inject(EDGE_ENV) env: EdgeEnv,
+  ) {
+    this.cache = new KeyCache(env.KEY_CACHE_TTL_SECONDS * 1000, env.NEGATIVE_KEY_CACHE_SECONDS * 1000);
+  }
+
+  onModuleInit(): void {
+    this.stopFeed = followInvalidations(this.bus, (event) => {
+      this.generation++;
+      if (event === 'all') return this.cache.clear();
+      this.cache.dropKeys(event.keyHashes);
+      this.cache.dropTenants(event.tenantIds);
+    });
+  }
+
+  onModuleDestroy(): void {
+    this.stopFeed();
+  }
+
+  async resolve(key: string, requestId?: string): Promise<KeyResolution> {
+    const keyHash = hashApiKey(key);
+    const cached = this.cache.lookup(keyHash);
+    const context = cached.hit ? cached.context : await this.fetch(keyHash, requestId);
+    if (context === null) return { status: 'unknown' };
+    if (cached.hit ? cached.expired : isExpired(context)) return { status: 'expired' };
+    return { status: 'valid', context };
+  }
+
+  private fetch(keyHash: string, requestId?: string): Promise<KeyContext | null> {
+    const pending = this.inFlight.get(keyHash);
+    if (pending) return pending;
+    const generation = this.generation;
+    const request = this.bus
+      .request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000, requestId })
+      .then((context) => {
+        if (generation === this.generation) this.cache.store(keyHash, context);
+        return context;
+      })
+      .finally(() => this.inFlight.delete(keyHash));
+    this.inFlight.set(keyHash, request);
+    return request;
+  }
+}
+
+function isExpired(context: KeyContext): boolean {
+  return context.expiresAt !== null && Date.parse(context.expiresAt) <= Date.now();
+}

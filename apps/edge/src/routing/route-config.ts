@@ -1,0 +1,16 @@
+import type { Family } from '@gateway/contracts';
+
+/** What every registered Fastify route carries in its config: read by the error handler and metrics. */
+export interface EdgeRouteConfig {
+  routeId: string;
+  family: Family;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Route id for metrics; set on every edge route. */
+    routeId?: string;
+    /** Error dialect; set on contract routes, absent on ops routes (which fall back to the path prefix). */
+    family?: Family;
+  }
+}

@@ -1,0 +1,33 @@
+import { connectNats } from '@gateway/platform';
+import type { NatsConnection } from 'nats';
+import { EdgeEnv } from '../config/edge-env';
+import { createEdgeApp, type EdgeApp } from '../edge.app';
+import { FakeAccounts } from './fake-accounts';
+
+export interface TestEdge {
+  edge: EdgeApp;
+  accounts: FakeAccounts;
+  connection: NatsConnection;
+  prefix: string;
+  stop(): Promise<void>;
+}
+
+/** An edge on random ports and its own NATS prefix, with a fake accounts service behind it. */
+export async function startTestEdge(env: Record<string, string> = {}): Promise<TestEdge> {
+  const prefix = FakeAccounts.prefix();
+  const connection = await connectNats('nats://127.0.0.1:4222', 'edge-test-accounts');
+  const accounts = new FakeAccounts(connection, prefix);
+  await connection.flush();
+  const edge = await createEdgeApp(EdgeEnv.parse({ NATS_PREFIX: prefix, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error', ...env }));
+  return {
+    edge,
+    accounts,
+    connection,
+    prefix,
+    async stop() {
+      await edge.close();
+      accounts.close();
+      await connection.drain();
+    },
+  };
+}
