@@ -107,6 +107,23 @@ describe('accounts keys, tenants and subscriptions over NATS', () => {
     expect(h.events.filter((e) => e.tenantIds.includes(tenant.id))).toHaveLength(2);
   });
 
+  it('binds a pay-as-you-go tenant keys to a subscription expiry an operator sets', async () => {
+    const tenant = await h.bus.request(S.tenants.create, { slug: 'payg-expiring' }, TenantView);
+    const key = await h.bus.request(S.keys.create, { tenant: 'payg-expiring' }, KeyCreated);
+    await expect(resolve(key.key)).resolves.toMatchObject({ kind: 'payg', expiresAt: null });
+    const past = new Date(Date.now() - 1000).toISOString();
+    await expect(h.bus.request(S.subscriptions.set, { tenant: 'payg-expiring', expires: past }, SubscriptionView)).resolves.toEqual({
+      tenant: 'payg-expiring',
+      kind: 'payg',
+      plan: null,
+      expires: past,
+    });
+    await h.nextEvent((e) => e.tenantIds.includes(tenant.id));
+    await expect(resolve(key.key)).resolves.toBeNull();
+    const dated = await h.bus.request(S.tenants.create, { slug: 'payg-dated', expires: '2040-01-01T00:00:00.000Z' }, TenantView);
+    expect(dated).toMatchObject({ billing: 'payg', plan: null, expires: '2040-01-01T00:00:00.000Z' });
+  });
+
   it('gives custom tenants sk-custom- keys', async () => {
     await h.bus.request(S.tenants.create, { slug: 'umbrella', billing: 'custom' }, TenantView);
     const key = await h.bus.request(S.keys.create, { tenant: 'umbrella' }, KeyCreated);

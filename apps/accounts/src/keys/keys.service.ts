@@ -18,9 +18,11 @@ function toKeyView(key: KeyRecord): KeyView {
   };
 }
 
-/** Subscription-backed keys stop at their subscription's expiry; pay-as-you-go keys never expire. */
+/**
+ * Keys stop at their tenant's subscription expiry. Plan and custom tenants have one from the start; a
+ * pay-as-you-go tenant only when an operator set one, and then it is meant to bind its keys too.
+ */
 function keyExpiry(key: ResolvableKey): Date | null {
-  if (key.kind === 'payg') return null;
   return key.tenant.subscription?.expiresAt ?? null;
 }
 

@@ -34,9 +34,7 @@ export class TenantsService {
 
   async create(request: z.output<typeof TenantCreateRequest>): Promise<TenantView> {
     if (await this.tenants.findBySlug(request.slug)) throw GatewayError.invalid(`tenant "${request.slug}" already exists`, 'slug');
-    if (request.billing === 'payg' && (request.plan || request.expires)) {
-      throw GatewayError.invalid('pay-as-you-go tenants take no plan or expiry', request.plan ? 'plan' : 'expires');
-    }
+    if (request.billing === 'payg' && request.plan) throw GatewayError.invalid('pay-as-you-go tenants take no plan', 'plan');
     const plan = await this.resolvePlan(request);
     let expiresAt = request.expires ? new Date(request.expires) : null;
     // A plan subscription without an explicit expiry runs for one period of its plan.
@@ -46,7 +44,7 @@ export class TenantsService {
         slug: request.slug,
         name: request.name ?? request.slug,
         billing: request.billing,
-        subscription: request.billing === 'payg' ? null : { plan, expiresAt },
+        subscription: request.billing === 'payg' && !expiresAt ? null : { plan, expiresAt },
       });
       return toTenantView(created);
     } catch (error) {
