@@ -3,7 +3,7 @@
 
 const BEARER = /Bearer\s+[^\s"',]+/gi;
 const URL_CREDENTIALS = /(\w+:\/\/)[^/\s:@]+:[^/\s@]+@/g;
-const KEY_LIKE = /\b(sk|rk|pk|key|api[-_]?key)[-_][A-Za-z0-9*._-]{6,}/gi;
+const KEY_LIKE = /\b(sk|rk)-[A-Za-z0-9*_-]{6,}/g;
 
 export function redactSecrets(text: string, secrets: readonly (string | null | undefined)[] = []): string {
   let out = text;
