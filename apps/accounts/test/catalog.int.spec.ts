@@ -112,6 +112,18 @@ describe('accounts catalog, config apply and balance over NATS', () => {
     expect(await prisma.model.count({ where: { id: { in: ['orphan', 'x'] } } })).toBe(0);
   });
 
+  it('runs concurrent applies one after another, each against the state the previous one left', async () => {
+    const slugs = Array.from({ length: 6 }, (_, i) => `parallel-${i}`);
+    const results = await Promise.all(slugs.map((slug) => apply({ ...catalogConfig(), tenants: [{ slug, models: ['acme-private'] }] })));
+    // The first to run puts back the channels an earlier test replaced; the rest find nothing left to do there.
+    const restoring = results.filter((r) => r.updated === 1);
+    expect(restoring).toHaveLength(1);
+    expect(restoring[0]).toMatchObject({ created: 1, unchanged: 4 });
+    expect(restoring[0]!.changes).toContain('model acme-private: updated (+channel sandbox/gpt-a, +channel sandbox/gpt-b, -channel sandbox/gpt-c)');
+    results.filter((r) => r.updated === 0).forEach((r) => expect(r).toMatchObject({ created: 1, unchanged: 5, changes: [expect.stringMatching(/^tenant parallel-\d: created$/)] }));
+    expect(await prisma.tenantModel.count({ where: { tenant: { slug: { in: slugs } } } })).toBe(6);
+  });
+
   it('keys a tenant whose feature controls came from the file', async () => {
     await apply({ tenants: [{ slug: 'hooli', billing: 'custom', featureControls: { mediaAuthorizedAssets: true, beta: true } }] });
     const key = await h.bus.request(S.keys.create, { tenant: 'hooli' }, KeyCreated);

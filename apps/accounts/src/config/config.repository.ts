@@ -7,25 +7,29 @@ type Tx = Prisma.TransactionClient;
 
 // A large catalog applied over a slow link must not hit Prisma's 5 s interactive default.
 const APPLY_TIMEOUT_MS = 60_000;
+/** Any fixed 64-bit number; only config applies take this lock. */
+const APPLY_LOCK_KEY = 4_242_001n;
 
 @Injectable()
 export class ConfigRepository {
   constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
 
   /**
-   * Reads the current state, lets `decide` plan against it, and writes the plan, all in one serializable
-   * transaction: two concurrent applies cannot interleave. Returns the plan and the touched tenants' ids.
+   * Reads the current state, lets `decide` plan against it, and writes the plan, all in one transaction.
+   * Applies take a transaction-scoped advisory lock first, so concurrent applies queue instead of
+   * planning against state the other is changing. Returns the plan and the touched tenants' ids.
    */
   applyInTransaction(tenantSlugs: string[], decide: (state: CurrentState) => ApplyPlan): Promise<{ plan: ApplyPlan; touchedTenantIds: string[] }> {
     return this.prisma.$transaction(
       async (tx) => {
+        await tx.$executeRaw`SELECT pg_advisory_xact_lock(${APPLY_LOCK_KEY})`;
         const plan = decide(await this.loadState(tx, tenantSlugs));
         await this.writeCatalog(tx, plan);
         await this.writeAccounts(tx, plan);
         const touched = await tx.tenant.findMany({ where: { slug: { in: plan.touchedTenants } }, select: { id: true } });
         return { plan, touchedTenantIds: touched.map((t) => t.id) };
       },
-      { isolationLevel: 'Serializable', timeout: APPLY_TIMEOUT_MS, maxWait: APPLY_TIMEOUT_MS },
+      { timeout: APPLY_TIMEOUT_MS, maxWait: APPLY_TIMEOUT_MS },
     );
   }
 
