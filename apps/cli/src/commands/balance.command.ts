@@ -12,7 +12,7 @@ export function registerBalance(program: Command, io: Io): void {
     .requiredOption('--tenant <slug>', 'tenant slug')
     .requiredOption('--amount <decimal>', 'amount, e.g. 10.00 (at most 6 decimals)')
     .action(async (options: { tenant: string; amount: string }, command: Command) => {
-      validate(BalanceTopupRequest, options, { tenant: '--tenant', amount: '--amount' });
+      validate(BalanceTopupRequest, { tenant: options.tenant, amount: options.amount }, { tenant: '--tenant', amount: '--amount' });
       const view = await adminFrom(command).topup({ tenant: options.tenant, amount: options.amount });
       emit(io, wantsJson(command), view, () => `topped up ${options.amount}; balance of ${view.tenant}: ${view.balance}`);
     });
@@ -21,7 +21,7 @@ export function registerBalance(program: Command, io: Io): void {
     .description('show the prepaid balance')
     .requiredOption('--tenant <slug>', 'tenant slug')
     .action(async (options: { tenant: string }, command: Command) => {
-      const { tenant } = validate(BalanceShowRequest, options, { tenant: '--tenant' });
+      const { tenant } = validate(BalanceShowRequest, { tenant: options.tenant }, { tenant: '--tenant' });
       const view = await adminFrom(command).balance(tenant);
       emit(io, wantsJson(command), view, () => `balance of ${view.tenant}: ${view.balance}`);
     });

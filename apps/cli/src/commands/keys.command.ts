@@ -46,7 +46,7 @@ export function registerKeys(program: Command, io: Io): void {
     .description("list a tenant's keys (masked)")
     .requiredOption('--tenant <slug>', 'tenant slug')
     .action(async (options: { tenant: string }, command: Command) => {
-      const { tenant } = validate(KeyListRequest, options, { tenant: '--tenant' });
+      const { tenant } = validate(KeyListRequest, { tenant: options.tenant }, { tenant: '--tenant' });
       const list = await adminFrom(command).listKeys(tenant);
       emit(io, wantsJson(command), { data: list }, () =>
         list.length === 0

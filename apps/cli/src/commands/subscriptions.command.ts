@@ -12,7 +12,7 @@ export function registerSubscriptions(program: Command, io: Io): void {
     .requiredOption('--tenant <slug>', 'tenant slug')
     .requiredOption('--expires <iso>', 'expiry, ISO-8601 with offset (e.g. 2030-01-01T00:00:00Z)')
     .action(async (options: { tenant: string; expires: string }, command: Command) => {
-      const body = validate(SubscriptionSetRequest, options, { tenant: '--tenant', expires: '--expires' });
+      const body = validate(SubscriptionSetRequest, { tenant: options.tenant, expires: options.expires }, { tenant: '--tenant', expires: '--expires' });
       const view = await adminFrom(command).setSubscription(body);
       emit(io, wantsJson(command), view, () => `subscription of ${view.tenant} (${view.kind}${view.plan ? `, plan ${view.plan}` : ''}) expires ${view.expires ?? 'never'}`);
     });

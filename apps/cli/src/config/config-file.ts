@@ -7,7 +7,7 @@ import { EnvExpansionError, expandEnvDeep } from './env-expansion';
 
 /** Validates already-read YAML text; returns the expanded input object to send (the server parses it again). */
 export function parseConfigText(text: string, source: string, env: NodeJS.ProcessEnv): GatewayConfigInput {
-  const doc = parseDocument(text, { prettyErrors: false });
+  const doc = parseDocument(text, { prettyErrors: true });
   const yamlError = doc.errors[0];
   if (yamlError) {
     const line = yamlError.linePos?.[0];

@@ -53,6 +53,11 @@ export class AppProcess {
     return this.tail.slice(-count).join('\n');
   }
 
+  /** Synchronous last resort for process 'exit' handlers: no waiting possible there. */
+  killNow(): void {
+    if (this.running) this.child.kill('SIGKILL');
+  }
+
   /** SIGTERM, then SIGKILL if it has not exited within `graceMs`. */
   async stop(graceMs = 5000): Promise<void> {
     if (!this.running) return;

@@ -103,8 +103,12 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   const processes: AppProcess[] = [];
   const start = (app: StackApp, name: string, env: NodeJS.ProcessEnv) =>
     processes.push(new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink));
+  // If this process ends without stop() (a crash, process.exit), its children must not outlive it.
+  const killAll = () => processes.forEach((p) => p.killNow());
+  process.once('exit', killAll);
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
+    process.removeListener('exit', killAll);
   };
   try {
     for (const app of apps) {
