@@ -1,4 +1,11 @@
+import { SpeechRequest } from '../families/oaic/audio.schema';
+import { ChatCompletionRequest } from '../families/oaic/chat.schema';
+import { CompletionRequest } from '../families/oaic/completions.schema';
+import { EmbeddingRequest } from '../families/oaic/embeddings.schema';
+import { ImageGenerationRequest } from '../families/oaic/images.schema';
 import { ModelListQuery } from '../families/oaic/models.schema';
+import { ModerationRequest } from '../families/oaic/moderations.schema';
+import { ResponseCreateRequest } from '../families/oaic/responses.schema';
 import { RoomModelsQuery } from '../families/room/room.schema';
 import type { AuthScheme, Family, HttpMethod, RouteDef, RouteStatus } from './route.types';
 
@@ -45,16 +52,16 @@ export const ROUTES: readonly RouteDef[] = [
   route('oaic.models.list', 'GET', '/oaic/v1/models', 'oaic', 'Stable', 'List the models this key may use', true, { query: ModelListQuery }),
   route('msgc.models.list', 'GET', '/msgc/v1/models', 'msgc', 'Stable', 'List the models this key may use', true, { query: ModelListQuery }),
 
-  ...oaic('oaic.chat', 'POST', '/chat/completions', 'Stable', 'Create a chat completion', false, true),
-  ...oaic('oaic.completions', 'POST', '/completions', 'Stable', 'Create a text completion', false, true),
-  ...oaic('oaic.responses.create', 'POST', '/responses', 'Stable', 'Create a response', false, true),
-  ...oaic('oaic.responses.get', 'GET', '/responses/{response_id}', 'Beta', 'Retrieve a stored response', false, true),
-  ...oaic('oaic.embeddings', 'POST', '/embeddings', 'Stable', 'Create embeddings', false, true),
-  ...oaic('oaic.moderations', 'POST', '/moderations', 'Stable', 'Classify text for moderation', false, true),
-  ...oaic('oaic.images.generations', 'POST', '/images/generations', 'Stable', 'Generate images', false, false),
-  ...oaic('oaic.audio.speech', 'POST', '/audio/speech', 'Stable', 'Synthesize speech', false, false),
-  ...oaic('oaic.audio.transcriptions', 'POST', '/audio/transcriptions', 'Stable', 'Transcribe audio', false, false, { multipart: true }),
-  ...oaic('oaic.audio.translations', 'POST', '/audio/translations', 'Stable', 'Translate audio into English text', false, false, { multipart: true }),
+  ...oaic('oaic.chat', 'POST', '/chat/completions', 'Stable', 'Create a chat completion', true, true, { body: ChatCompletionRequest }),
+  ...oaic('oaic.completions', 'POST', '/completions', 'Stable', 'Create a text completion', true, true, { body: CompletionRequest }),
+  ...oaic('oaic.responses.create', 'POST', '/responses', 'Stable', 'Create a response', true, true, { body: ResponseCreateRequest }),
+  ...oaic('oaic.responses.get', 'GET', '/responses/{response_id}', 'Beta', 'Retrieve a stored response', true, true),
+  ...oaic('oaic.embeddings', 'POST', '/embeddings', 'Stable', 'Create embeddings', true, true, { body: EmbeddingRequest }),
+  ...oaic('oaic.moderations', 'POST', '/moderations', 'Stable', 'Classify text for moderation', true, true, { body: ModerationRequest }),
+  ...oaic('oaic.images.generations', 'POST', '/images/generations', 'Stable', 'Generate images', true, false, { body: ImageGenerationRequest }),
+  ...oaic('oaic.audio.speech', 'POST', '/audio/speech', 'Stable', 'Synthesize speech', true, false, { body: SpeechRequest }),
+  ...oaic('oaic.audio.transcriptions', 'POST', '/audio/transcriptions', 'Stable', 'Transcribe audio', true, false, { multipart: true }),
+  ...oaic('oaic.audio.translations', 'POST', '/audio/translations', 'Stable', 'Translate audio into English text', true, false, { multipart: true }),
 
   ...oaic('oaic.files.list', 'GET', '/files', 'Stable', 'List files', false, false),
   ...oaic('oaic.files.create', 'POST', '/files', 'Stable', 'Upload a file', false, false, { multipart: true }),

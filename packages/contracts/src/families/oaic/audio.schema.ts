@@ -22,13 +22,3 @@ export type TranscriptionFields = z.infer<typeof TranscriptionFields>;
 
 export const TranslationFields = TranscriptionFields.omit({ language: true });
 export type TranslationFields = z.infer<typeof TranslationFields>;
-
-/** The multipart body as the route index and OpenAPI document describe it. */
-export const AudioUploadForm = z.looseObject({
-  file: z.string().meta({ format: 'binary', description: 'audio file (wav, mp3, m4a, webm, ...)' }),
-  model: z.string(),
-  language: z.string().optional(),
-  prompt: z.string().optional(),
-  response_format: z.string().optional(),
-  temperature: z.number().optional(),
-});

@@ -1,0 +1,15 @@
+import type { StorageEnv } from '@gateway/storage';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { CatalogModule } from './catalog/catalog.module';
+import type { ChatEnv } from './config/chat-env';
+import { InfraModule } from './config/infra.module';
+import { OaicModule } from './oaic/oaic.module';
+import { UsageModule } from './usage/usage.module';
+
+/** The chat service: model routing and execution for the chat families, stored responses, durable usage. */
+@Module({})
+export class ChatModule {
+  static forRoot(env: ChatEnv, storage: StorageEnv): DynamicModule {
+    return { module: ChatModule, imports: [InfraModule.forRoot(env, storage), CatalogModule, UsageModule, OaicModule] };
+  }
+}

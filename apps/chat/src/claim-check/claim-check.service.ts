@@ -1,0 +1,19 @@
+import { GatewayError, type OaicCallPayload } from '@gateway/contracts';
+import { Injectable } from '@nestjs/common';
+import Redis from 'ioredis';
+
+/**
+ * Reads bodies that came by claim check: the edge parked them in Redis because they exceed what one
+ * NATS message may carry. The key is taken once (GETDEL) so large bodies do not linger.
+ */
+@Injectable()
+export class ClaimCheckService {
+  constructor(private readonly redis: Redis) {}
+
+  async body(payload: OaicCallPayload): Promise<unknown> {
+    if (!payload.bodyRef) return payload.body;
+    const text = await this.redis.getdel(payload.bodyRef.key);
+    if (text === null) throw new GatewayError('invalid_request', 'The request body expired before it could be processed; retry the request.');
+    return JSON.parse(text) as unknown;
+  }
+}

@@ -1,0 +1,15 @@
+import { BaseEnv } from '@gateway/platform';
+import { z } from 'zod';
+
+/** The chat service's settings, validated at boot; addresses default to this machine. */
+export const ChatEnv = BaseEnv.extend({
+  DATABASE_URL: z.string().min(1).default('postgresql://postgres@127.0.0.1:5432/gateway'),
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  /** How long one upstream attempt may take to start answering before the next channel is tried. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
+  /** How long a model's channels stay cached when no invalidation arrives. */
+  CATALOG_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+});
+export type ChatEnv = z.infer<typeof ChatEnv>;
+
+export const CHAT_ENV = Symbol('CHAT_ENV');

@@ -1,0 +1,33 @@
+import { createPrismaClient, PrismaClient } from '@gateway/db';
+import { createObjectStore, type ObjectStore, type StorageEnv } from '@gateway/storage';
+import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import Redis from 'ioredis';
+import { CHAT_ENV, type ChatEnv } from './chat-env';
+
+export const OBJECT_STORE = Symbol('OBJECT_STORE');
+
+/** Owns the chat service's connections: env, Postgres (Prisma), Redis (claim checks) and object storage. */
+@Global()
+@Module({})
+export class InfraModule implements OnApplicationShutdown {
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  static forRoot(env: ChatEnv, storage: StorageEnv): DynamicModule {
+    return {
+      module: InfraModule,
+      providers: [
+        { provide: CHAT_ENV, useValue: env },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(env.DATABASE_URL) },
+        { provide: Redis, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) },
+        { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(storage) },
+      ],
+      exports: [CHAT_ENV, PrismaClient, Redis, OBJECT_STORE],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.moduleRef.get(PrismaClient).$disconnect();
+    this.moduleRef.get(Redis).disconnect();
+  }
+}

@@ -1,0 +1,33 @@
+import { extractUsage, fromUpstream, readBodyJson, toUpstream } from '@gateway/providers';
+import { Injectable } from '@nestjs/common';
+import { ResponsesService } from '../responses/responses.service';
+import { UsagePublisher } from '../usage/usage.publisher';
+import type { JsonOperation } from './oaic-operation';
+import type { PreparedCall } from './oaic-request.service';
+import { UpstreamCallService } from './upstream-call.service';
+
+/** Unary oaic operations: one upstream answer, parsed, usage recorded durably, then the reply. */
+@Injectable()
+export class OaicJsonService {
+  constructor(
+    private readonly upstream: UpstreamCallService,
+    private readonly usage: UsagePublisher,
+    private readonly responses: ResponsesService,
+  ) {}
+
+  async execute(op: Exclude<JsonOperation, 'speech'>, call: PreparedCall, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { channel, response } = await this.upstream.open(
+      call.channels,
+      (ch) => toUpstream(op, call.body, ch, { stream: false }),
+      signal,
+    );
+    call.meter.channelId = channel.id;
+    let answer = fromUpstream(op, await readBodyJson(response.body), call.modelId);
+    const usage = extractUsage(answer);
+    if (usage) call.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
+    else if (op === 'images') call.meter.tokens = { prompt: 0, completion: Array.isArray(answer.data) ? answer.data.length : 0 };
+    if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer);
+    await this.usage.record(call.meter.ok());
+    return answer;
+  }
+}

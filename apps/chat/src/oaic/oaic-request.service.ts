@@ -1,0 +1,41 @@
+import { OaicCallPayload, parseOrThrow, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
+import { orderChannels } from '@gateway/providers';
+import { Injectable } from '@nestjs/common';
+import { CatalogService, type ModelRoute } from '../catalog/catalog.service';
+import { ClaimCheckService } from '../claim-check/claim-check.service';
+import { UsageMeter } from '../usage/usage-meter';
+import { OPERATIONS, type JsonOperation } from './oaic-operation';
+
+export interface PreparedCall {
+  caller: OaicCaller;
+  body: Record<string, unknown>;
+  modelId: string;
+  route: ModelRoute;
+  /** The order to try them in (providers' priority and weight rules), fixed for this request. */
+  channels: CatalogChannel[];
+  meter: UsageMeter;
+}
+
+/** Turns a NATS payload into a checked request: body redeemed and parsed, model visible to the tenant, channels known. */
+@Injectable()
+export class OaicRequestService {
+  constructor(
+    private readonly claimCheck: ClaimCheckService,
+    private readonly catalog: CatalogService,
+  ) {}
+
+  parseCaller(payload: unknown): OaicCallPayload {
+    return parseOrThrow(OaicCallPayload, payload);
+  }
+
+  /** `meter` is filled as far as known, so a failure here is still recorded. */
+  async prepare(op: JsonOperation, payload: OaicCallPayload, meter: UsageMeter): Promise<PreparedCall> {
+    const spec = OPERATIONS[op];
+    const body = parseOrThrow(spec.schema, await this.claimCheck.body(payload));
+    const requested = typeof body.model === 'string' ? body.model : undefined;
+    const modelId = requested ?? (await this.catalog.defaultModel(payload.tenantId, spec.capability));
+    meter.modelId = modelId;
+    const route = await this.catalog.route(payload.tenantId, modelId, spec.capability);
+    return { caller: payload, body, modelId, route, channels: orderChannels(route.channels), meter };
+  }
+}

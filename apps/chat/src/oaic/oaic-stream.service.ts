@@ -1,0 +1,127 @@
+import { GatewayError, type CatalogChannel } from '@gateway/contracts';
+import { extractUsage, isRetryableError, parseSse, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
+import { Injectable } from '@nestjs/common';
+import { UsagePublisher } from '../usage/usage.publisher';
+import type { PreparedCall } from './oaic-request.service';
+import { deltaText, estimateTokens, isFinalEvent, publicModelRewriter } from './stream-delta';
+import { UpstreamCallService } from './upstream-call.service';
+
+type StreamOperation = 'chat' | 'completions' | 'responses';
+
+const encoder = new TextEncoder();
+const DONE = encoder.encode('data: [DONE]\n\n');
+
+interface OpenStream {
+  channel: CatalogChannel;
+  events: AsyncGenerator<SseEvent>;
+  first: SseEvent;
+  destroy(): void;
+}
+
+function parseEvent(data: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(data);
+    return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+function errorOf(event: Record<string, unknown>): GatewayError | null {
+  const error = event.error as { message?: unknown } | string | undefined;
+  if (!error) return null;
+  const message = typeof error === 'string' ? error : typeof error.message === 'string' ? error.message : 'The upstream stream reported an error.';
+  return new GatewayError('upstream_error', message);
+}
+
+/**
+ * Streamed oaic operations: each upstream SSE event is relayed as one NATS frame the moment it arrives.
+ * Failover covers everything before the first event; after that a failure ends the stream with an
+ * error event. Usage is recorded (and acknowledged) before `[DONE]`, and on cancellation counts what
+ * reached the client.
+ */
+@Injectable()
+export class OaicStreamService {
+  constructor(
+    private readonly upstream: UpstreamCallService,
+    private readonly usage: UsagePublisher,
+  ) {}
+
+  async open(op: StreamOperation, call: PreparedCall, signal: AbortSignal): Promise<AsyncGenerator<Uint8Array>> {
+    const stream = await this.firstEvent(op, call, signal);
+    call.meter.channelId = stream.channel.id;
+    return this.relay(op, call, stream, signal);
+  }
+
+  /** Opens channels in order until one produces its first event. */
+  private async firstEvent(op: StreamOperation, call: PreparedCall, signal: AbortSignal): Promise<OpenStream> {
+    let channels = call.channels;
+    for (;;) {
+      const { channel, response } = await this.upstream.open(channels, (ch) => toUpstream(op, call.body, ch, { stream: true }), signal);
+      const events = parseSse(response.body);
+      const rest = channels.slice(channels.indexOf(channel) + 1);
+      let failure: GatewayError;
+      try {
+        const first = await events.next();
+        const error = first.done ? null : errorOf(parseEvent(first.value.data) ?? {});
+        if (!first.done && !error) return { channel, events, first: first.value, destroy: () => response.body.destroy() };
+        failure = error ?? new GatewayError('upstream_error', 'The upstream stream ended before sending anything.');
+      } catch (error) {
+        if (signal.aborted || !(error instanceof GatewayError)) throw error;
+        failure = error;
+      }
+      response.body.destroy();
+      if (rest.length === 0 || !isRetryableError(failure)) throw failure;
+      channels = rest;
+    }
+  }
+
+  private async *relay(op: StreamOperation, call: PreparedCall, stream: OpenStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+    const rewrite = publicModelRewriter(stream.channel.upstreamModel, call.modelId);
+    let delivered = '';
+    let usage: TokenUsage | null = null;
+    let complete = false;
+    let settled = false;
+    const tokens = () => ({
+      prompt: usage?.promptTokens ?? estimateTokens(JSON.stringify(call.body.messages ?? call.body.prompt ?? call.body.input ?? '')),
+      completion: Math.max(usage?.completionTokens ?? 0, estimateTokens(delivered)),
+    });
+    try {
+      let event: SseEvent | undefined = stream.first;
+      while (event) {
+        const json = parseEvent(event.data);
+        if (json) {
+          const error = errorOf(json);
+          if (error) throw error;
+          usage = extractUsage(json) ?? usage;
+          complete ||= isFinalEvent(op, json);
+        }
+        const data = rewrite(event.data);
+        yield encoder.encode(event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`);
+        if (json) delivered += deltaText(op, json);
+        const next: IteratorResult<SseEvent> = await stream.events.next();
+        event = next.done ? undefined : next.value;
+      }
+      if (!complete) throw new GatewayError('upstream_error', 'The upstream stream ended before the answer was complete.');
+      call.meter.tokens = tokens();
+      settled = true;
+      await this.usage.record(call.meter.ok());
+      if (op !== 'responses') yield DONE;
+    } catch (error) {
+      if (!settled && !signal.aborted) {
+        settled = true;
+        call.meter.tokens = tokens();
+        await this.usage.record(call.meter.failed(error));
+        throw error;
+      }
+      if (!signal.aborted) throw error;
+    } finally {
+      stream.destroy();
+      if (!settled) {
+        // The client went away: what it received is what it used.
+        call.meter.tokens = tokens();
+        await this.usage.record(call.meter.event('cancelled', 499));
+      }
+    }
+  }
+}

@@ -1,0 +1,68 @@
+import { OaicAudioPayload, ResponseGetPayload, SUBJECTS, parseOrThrow } from '@gateway/contracts';
+import { RpcContext } from '@gateway/platform';
+import { Controller } from '@nestjs/common';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
+import { ResponsesService } from '../responses/responses.service';
+import { OaicService } from './oaic.service';
+
+const OAIC = SUBJECTS.chat.oaic;
+
+/** NATS entry points of the oaic family; each parses its payload and hands it to the service. */
+@Controller()
+export class OaicHandler {
+  constructor(
+    private readonly oaic: OaicService,
+    private readonly responses: ResponsesService,
+  ) {}
+
+  @MessagePattern(OAIC.chat)
+  chat(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.run('chat', payload, ctx.signal);
+  }
+
+  @MessagePattern(OAIC.completions)
+  completions(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.run('completions', payload, ctx.signal);
+  }
+
+  @MessagePattern(OAIC.responses)
+  createResponse(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.run('responses', payload, ctx.signal);
+  }
+
+  @MessagePattern(OAIC.responseGet)
+  getResponse(@Payload() payload: unknown) {
+    const { tenantId, responseId } = parseOrThrow(ResponseGetPayload, payload);
+    return this.responses.get(tenantId, responseId);
+  }
+
+  @MessagePattern(OAIC.embeddings)
+  embeddings(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.run('embeddings', payload, ctx.signal);
+  }
+
+  @MessagePattern(OAIC.moderations)
+  moderations(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.run('moderations', payload, ctx.signal);
+  }
+
+  @MessagePattern(OAIC.images)
+  images(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.run('images', payload, ctx.signal);
+  }
+
+  @MessagePattern(OAIC.speech)
+  speech(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.run('speech', payload, ctx.signal);
+  }
+
+  @MessagePattern(OAIC.transcriptions)
+  transcriptions(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.transcribe('transcriptions', parseOrThrow(OaicAudioPayload, payload), ctx.signal);
+  }
+
+  @MessagePattern(OAIC.translations)
+  translations(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
+    return this.oaic.transcribe('translations', parseOrThrow(OaicAudioPayload, payload), ctx.signal);
+  }
+}

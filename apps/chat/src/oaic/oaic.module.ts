@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module';
+import { ClaimCheckModule } from '../claim-check/claim-check.module';
+import { ResponsesModule } from '../responses/responses.module';
+import { UsageModule } from '../usage/usage.module';
+import { OaicAudioService } from './oaic-audio.service';
+import { OaicHandler } from './oaic.handler';
+import { OaicJsonService } from './oaic-json.service';
+import { OaicRequestService } from './oaic-request.service';
+import { OaicService } from './oaic.service';
+import { OaicStreamService } from './oaic-stream.service';
+import { UpstreamCallService } from './upstream-call.service';
+
+/** The oaic family in the chat service: routing to channels, failover, unary/stream/audio execution. */
+@Module({
+  imports: [CatalogModule, ClaimCheckModule, ResponsesModule, UsageModule],
+  controllers: [OaicHandler],
+  providers: [OaicService, OaicRequestService, OaicJsonService, OaicStreamService, OaicAudioService, UpstreamCallService],
+})
+export class OaicModule {}

@@ -1,0 +1,50 @@
+import type { OaicAudioPayload } from '@gateway/contracts';
+import { Injectable } from '@nestjs/common';
+import { UsageMeter } from '../usage/usage-meter';
+import { UsagePublisher } from '../usage/usage.publisher';
+import { OaicAudioService } from './oaic-audio.service';
+import { OaicJsonService } from './oaic-json.service';
+import type { JsonOperation } from './oaic-operation';
+import { OaicRequestService } from './oaic-request.service';
+import { OaicStreamService } from './oaic-stream.service';
+
+const FAMILY = 'oaic';
+
+/**
+ * Runs one oaic request: prepare (body, model, channels), then the unary, streamed or audio path.
+ * Any failure before an answer is still recorded as usage, with its outcome and status.
+ */
+@Injectable()
+export class OaicService {
+  constructor(
+    private readonly requests: OaicRequestService,
+    private readonly json: OaicJsonService,
+    private readonly streams: OaicStreamService,
+    private readonly audio: OaicAudioService,
+    private readonly usage: UsagePublisher,
+  ) {}
+
+  async run(op: JsonOperation, payload: unknown, signal: AbortSignal): Promise<unknown> {
+    const caller = this.requests.parseCaller(payload);
+    const meter = new UsageMeter(caller, FAMILY);
+    try {
+      const call = await this.requests.prepare(op, caller, meter);
+      if (op === 'speech') return await this.audio.speech(call, signal);
+      if ((op === 'chat' || op === 'completions' || op === 'responses') && call.body.stream === true) return await this.streams.open(op, call, signal);
+      return await this.json.execute(op, call, signal);
+    } catch (error) {
+      await this.usage.record(meter.failed(error));
+      throw error;
+    }
+  }
+
+  async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, signal: AbortSignal): Promise<unknown> {
+    const meter = new UsageMeter(payload, FAMILY);
+    try {
+      return await this.audio.transcribe(op, payload, meter, signal);
+    } catch (error) {
+      await this.usage.record(meter.failed(error));
+      throw error;
+    }
+  }
+}

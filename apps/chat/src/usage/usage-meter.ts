@@ -1,0 +1,72 @@
+import { GatewayError, type OaicCaller } from '@gateway/contracts';
+import type { UsageEvent } from './usage-event.schema';
+
+export interface Tokens {
+  prompt: number;
+  completion: number;
+}
+
+/** Collects one request's usage facts as they become known, then renders the event. */
+export class UsageMeter {
+  private readonly startedAt = Date.now();
+  modelId: string;
+  channelId: string | null = null;
+  tokens: Tokens = { prompt: 0, completion: 0 };
+
+  constructor(
+    private readonly caller: OaicCaller,
+    private readonly family: string,
+    modelId = '',
+  ) {
+    this.modelId = modelId;
+  }
+
+  event(outcome: string, status: number): UsageEvent {
+    return {
+      requestId: this.caller.requestId,
+      tenantId: this.caller.tenantId,
+      keyId: this.caller.keyId,
+      modelId: this.modelId,
+      channelId: this.channelId,
+      family: this.family,
+      route: this.caller.route,
+      promptTokens: this.tokens.prompt,
+      completionTokens: this.tokens.completion,
+      latencyMs: Date.now() - this.startedAt,
+      outcome,
+      status,
+      at: new Date(this.startedAt).toISOString(),
+    };
+  }
+
+  ok(): UsageEvent {
+    return this.event('ok', 200);
+  }
+
+  failed(error: unknown): UsageEvent {
+    if (!(error instanceof GatewayError)) return this.event('error', 500);
+    const outcome = error.code === 'upstream_error' || error.code === 'upstream_timeout' ? 'upstream_error' : 'error';
+    return this.event(outcome, error.upstreamStatus ?? statusOf(error.code));
+  }
+}
+
+function statusOf(code: GatewayError['code']): number {
+  switch (code) {
+    case 'invalid_request':
+      return 400;
+    case 'model_not_found':
+    case 'not_found':
+      return 404;
+    case 'rate_limited':
+    case 'insufficient_quota':
+      return 429;
+    case 'upstream_timeout':
+      return 504;
+    case 'unavailable':
+      return 503;
+    case 'upstream_error':
+      return 502;
+    default:
+      return 500;
+  }
+}

@@ -1,0 +1,40 @@
+import { encodeJson, NatsBus } from '@gateway/platform';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { nanos, RetentionPolicy, StorageType, type JetStreamClient } from 'nats';
+import { usageStreamNames, type UsageEvent } from './usage-event.schema';
+
+const WEEK_NS = nanos(7 * 24 * 3600 * 1000);
+
+/**
+ * Makes usage durable: each event is stored by JetStream (file storage) and acknowledged before the
+ * caller finishes its reply, so a crash afterwards loses nothing. The msgID dedupes retried publishes.
+ */
+@Injectable()
+export class UsagePublisher implements OnModuleInit {
+  private js!: JetStreamClient;
+  readonly names: ReturnType<typeof usageStreamNames>;
+
+  constructor(private readonly bus: NatsBus) {
+    this.names = usageStreamNames(bus.prefix);
+  }
+
+  async onModuleInit(): Promise<void> {
+    const jsm = await this.bus.connection.jetstreamManager();
+    const { stream, subject } = this.names;
+    try {
+      await jsm.streams.info(stream);
+    } catch {
+      await jsm.streams
+        .add({ name: stream, subjects: [subject], retention: RetentionPolicy.Workqueue, storage: StorageType.File, max_age: WEEK_NS })
+        .catch(async (error: unknown) => {
+          // Another replica may have created it first.
+          await jsm.streams.info(stream).catch(() => Promise.reject(error));
+        });
+    }
+    this.js = this.bus.connection.jetstream();
+  }
+
+  async record(event: UsageEvent): Promise<void> {
+    await this.js.publish(this.names.subject, encodeJson(event), { msgID: event.requestId, expect: { streamName: this.names.stream } });
+  }
+}

@@ -1,0 +1,80 @@
+import {
+  GatewayError,
+  parseOrThrow,
+  SpeechReply,
+  TranscriptionFields,
+  TranscriptionReply,
+  TranslationFields,
+  type OaicAudioPayload,
+  type StoredFileRef,
+} from '@gateway/contracts';
+import { NatsBus } from '@gateway/platform';
+import type { ObjectStore } from '@gateway/storage';
+import { Inject, Injectable } from '@nestjs/common';
+import type { MultipartFile } from '@fastify/multipart';
+import type { RouteRequest } from '../routing/route-request';
+import { OAIC_ENV, OAIC_OBJECT_STORE, type OaicEnv } from './oaic-env';
+import { callerOf, OaicRelayService } from './oaic-relay.service';
+
+type MultipartRequest = { isMultipart(): boolean; parts(): AsyncIterableIterator<MultipartFile | { type: 'field'; fieldname: string; value: unknown }> };
+
+/**
+ * Audio over object storage: uploads stream from the client into storage and travel to the chat
+ * service as a reference; synthesized speech comes back the same way and streams out with its type.
+ */
+@Injectable()
+export class OaicAudioService {
+  constructor(
+    private readonly bus: NatsBus,
+    private readonly relay: OaicRelayService,
+    @Inject(OAIC_OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(OAIC_ENV) private readonly env: OaicEnv,
+  ) {}
+
+  async speech(subject: string, request: RouteRequest): Promise<undefined> {
+    const result = SpeechReply.parse(await this.relay.json(subject, request));
+    const audio = await this.store.get(result.objectKey);
+    audio.once('close', () => void this.store.delete(result.objectKey).catch(() => undefined));
+    void request.reply.type(result.contentType).header('content-length', String(result.size)).send(audio);
+    return undefined;
+  }
+
+  async transcribe(subject: string, request: RouteRequest, translation: boolean): Promise<unknown> {
+    const raw = request.raw as unknown as MultipartRequest;
+    if (typeof raw.isMultipart !== 'function' || !raw.isMultipart()) {
+      throw GatewayError.invalid('This route takes multipart/form-data with a file and a model.', 'file');
+    }
+    const fields: Record<string, string> = {};
+    let file: StoredFileRef | undefined;
+    try {
+      for await (const part of raw.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || file) {
+            part.file.resume();
+            continue;
+          }
+          const filename = part.filename || 'audio';
+          const key = `uploads/${request.requestId}/${filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+          const info = await this.store.put(key, part.file, part.mimetype || 'application/octet-stream');
+          if (part.file.truncated) throw new GatewayError('payload_too_large', 'The uploaded file is too large.', 'file');
+          file = { key, filename, contentType: info.contentType, size: info.size };
+        } else if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value;
+        }
+      }
+      if (!file) throw GatewayError.invalid("Missing required parameter: 'file'.", 'file');
+      parseOrThrow(translation ? TranslationFields : TranscriptionFields, fields);
+      const payload: OaicAudioPayload = { ...callerOf(request), fields, file };
+      const result = TranscriptionReply.parse(
+        await this.bus.request(subject, payload, TranscriptionReply, { requestId: request.requestId, timeoutMs: this.env.CHAT_TIMEOUT_MS }),
+      );
+      if (typeof result.body === 'string') {
+        void request.reply.type(result.contentType).send(result.body);
+        return undefined;
+      }
+      return result.body;
+    } finally {
+      if (file) void this.store.delete(file.key).catch(() => undefined);
+    }
+  }
+}

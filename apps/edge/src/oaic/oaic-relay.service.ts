@@ -1,0 +1,81 @@
+import { GatewayError, OaicJsonReply, type OaicCallPayload, type OaicCaller } from '@gateway/contracts';
+import { NatsBus } from '@gateway/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import type { ServerResponse } from 'node:http';
+import { toDialectError } from '../errors/error-dialect';
+import type { RouteRequest } from '../routing/route-request';
+import { ClaimCheckStore } from './claim-check.store';
+import { OAIC_ENV, type OaicEnv } from './oaic-env';
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
+
+export function callerOf(request: RouteRequest): OaicCaller {
+  return { requestId: request.requestId, tenantId: request.key.tenantId, keyId: request.key.keyId, keyKind: request.key.kind, route: request.route.id };
+}
+
+/**
+ * Carries oaic requests to the chat service over NATS: unary JSON replies, and SSE streams relayed
+ * frame by frame as they arrive. A client that goes away aborts the stream, which cancels the upstream.
+ */
+@Injectable()
+export class OaicRelayService {
+  constructor(
+    private readonly bus: NatsBus,
+    private readonly claimCheck: ClaimCheckStore,
+    @Inject(OAIC_ENV) private readonly env: OaicEnv,
+  ) {}
+
+  /** The NATS payload; a body over the claim-check threshold travels as a Redis reference. */
+  async payload(request: RouteRequest): Promise<OaicCallPayload> {
+    const caller = callerOf(request);
+    const declared = Number(request.raw.headers['content-length']);
+    if (Number.isFinite(declared) && declared < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
+    const json = JSON.stringify(request.body);
+    if (Buffer.byteLength(json) < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
+    return { ...caller, bodyRef: await this.claimCheck.park(request.requestId, json) };
+  }
+
+  async json(subject: string, request: RouteRequest, payload?: unknown): Promise<OaicJsonReply> {
+    return this.bus.request(subject, payload ?? (await this.payload(request)), OaicJsonReply, {
+      requestId: request.requestId,
+      timeoutMs: this.env.CHAT_TIMEOUT_MS,
+    });
+  }
+
+  /**
+   * Relays a streamed reply as SSE. Until the first frame arrives nothing is written, so an early
+   * failure (bad model, all channels down) still becomes a normal error response with its status.
+   */
+  async sse(subject: string, request: RouteRequest): Promise<undefined> {
+    const abort = new AbortController();
+    const frames = this.bus.stream(subject, await this.payload(request), { requestId: request.requestId, signal: abort.signal });
+    const { reply } = request;
+    const raw: ServerResponse = reply.raw;
+    raw.on('close', () => {
+      if (!raw.writableFinished) abort.abort();
+    });
+    const first = await frames.next();
+    reply.hijack();
+    raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
+    raw.flushHeaders();
+    try {
+      if (!first.done && first.value.kind === 'data') raw.write(first.value.data);
+      if (!first.done && first.value.kind !== 'end') {
+        for await (const frame of frames) {
+          if (frame.kind === 'data') raw.write(frame.data);
+        }
+      }
+    } catch (error) {
+      if (!abort.signal.aborted) raw.write(this.errorEvent(error, request.requestId));
+    } finally {
+      if (!raw.writableEnded) raw.end();
+    }
+    return undefined;
+  }
+
+  /** A failure after the stream began: one SSE event in the oaic dialect, which the SDKs raise as an error. */
+  private errorEvent(error: unknown, requestId: string): string {
+    const gatewayError = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error');
+    return `data: ${JSON.stringify(toDialectError('oaic', gatewayError, requestId).body)}\n\n`;
+  }
+}

@@ -1,0 +1,47 @@
+import { loadEnv } from '@gateway/platform';
+import { createObjectStore, StorageEnv } from '@gateway/storage';
+import multipart from '@fastify/multipart';
+import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import Redis from 'ioredis';
+import { ClaimCheckStore } from './claim-check.store';
+import { OaicAudioService } from './oaic-audio.service';
+import { OAIC_ENV, OAIC_OBJECT_STORE, OAIC_REDIS, OaicEnv } from './oaic-env';
+import { OaicHandler } from './oaic.handler';
+import { OaicRelayService } from './oaic-relay.service';
+
+/** Largest audio upload accepted (the common upstream limit). */
+const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
+
+/**
+ * The oaic family at the edge: chat, completions, responses, embeddings, moderations, images and
+ * audio routes, relayed to the chat service; owns the claim-check store and audio object traffic.
+ */
+@Module({
+  providers: [
+    { provide: OAIC_ENV, useFactory: () => loadEnv(OaicEnv) },
+    { provide: OAIC_OBJECT_STORE, useFactory: () => createObjectStore(loadEnv(StorageEnv)) },
+    { provide: OAIC_REDIS, inject: [OAIC_ENV], useFactory: (env: OaicEnv) => new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 }) },
+    ClaimCheckStore,
+    OaicRelayService,
+    OaicAudioService,
+    OaicHandler,
+  ],
+})
+export class OaicModule implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(OAIC_REDIS) private readonly redis: Redis,
+    private readonly adapterHost: HttpAdapterHost,
+  ) {}
+
+  /** Audio uploads arrive as multipart/form-data; files stream to storage, never buffered whole. */
+  onModuleInit(): void {
+    const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
+    void fastify.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
+  }
+
+  onApplicationShutdown(): void {
+    this.redis.disconnect();
+  }
+}
