@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { GatewayError } from '@gateway/contracts';
+import { GatewayError, ROUTES, type RouteDef } from '@gateway/contracts';
 import { connectNats, logLevels, NatsBus } from '@gateway/platform';
 import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -28,6 +28,8 @@ export interface EdgeAppOptions {
   /** Reuse a connection (tests); otherwise the edge connects to env.NATS_URL and drains it on close. */
   connection?: NatsConnection;
   handlerModules?: readonly Type[];
+  /** The route table to serve; the contract's by default (tests serve fixtures). */
+  routes?: readonly RouteDef[];
 }
 
 export interface EdgeApp {
@@ -83,25 +85,28 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   installErrorHandlers(fastify, logger);
 
   const module = EdgeModule.forRoot(env, bus, options.handlerModules ?? HANDLER_MODULES);
-  const app = await NestFactory.create<NestFastifyApplication>(module, new EdgeFastifyAdapter(fastify), {
-    logger: logLevels(env.LOG_LEVEL),
-    bodyParser: false,
-    abortOnError: false,
-  });
-  await app.init();
-  registerOpsRoutes(fastify, app.get(ReadinessService), metrics);
-  const count = app.get(RouteRegistrar).register(fastify);
-
   const admin = createAdminServer(bus, env.ADMIN_TOKEN);
+  let app: NestFastifyApplication | undefined;
+  let count: number;
   try {
+    app = await NestFactory.create<NestFastifyApplication>(module, new EdgeFastifyAdapter(fastify), {
+      logger: logLevels(env.LOG_LEVEL),
+      bodyParser: false,
+      abortOnError: false,
+    });
+    await app.init();
+    registerOpsRoutes(fastify, app.get(ReadinessService), metrics);
+    count = app.get(RouteRegistrar).register(fastify, options.routes ?? ROUTES);
     await app.listen(env.PORT, env.HOST);
     await admin.listen({ port: env.ADMIN_PORT, host: env.ADMIN_HOST });
   } catch (error) {
-    await app.close().catch(() => undefined);
+    // A failed start leaves nothing behind: no listener, no subscription, no connection we opened.
+    await app?.close().catch(() => undefined);
     await admin.close().catch(() => undefined);
     if (ownConnection) await connection.close();
     throw error;
   }
+  const started = app;
   const url = baseUrl(fastify.server.address());
   const adminUrl = baseUrl(admin.server.address());
   logger.debug(`${count} public routes registered`);
@@ -109,8 +114,8 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      await Promise.allSettled([app.close(), admin.close()]);
+      await Promise.allSettled([started.close(), admin.close()]);
       if (ownConnection) await connection.drain().catch(() => undefined);
     })());
-  return { app, admin, bus, url, adminUrl, close };
+  return { app: started, admin, bus, url, adminUrl, close };
 }

@@ -1,7 +1,7 @@
 import { connectNats } from '@gateway/platform';
 import type { NatsConnection } from 'nats';
 import { EdgeEnv } from '../config/edge-env';
-import { createEdgeApp, type EdgeApp } from '../edge.app';
+import { createEdgeApp, type EdgeApp, type EdgeAppOptions } from '../edge.app';
 import { FakeAccounts } from './fake-accounts';
 
 export interface TestEdge {
@@ -13,12 +13,12 @@ export interface TestEdge {
 }
 
 /** An edge on random ports and its own NATS prefix, with a fake accounts service behind it. */
-export async function startTestEdge(env: Record<string, string> = {}): Promise<TestEdge> {
+export async function startTestEdge(env: Record<string, string> = {}, options: Omit<EdgeAppOptions, 'connection'> = {}): Promise<TestEdge> {
   const prefix = FakeAccounts.prefix();
   const connection = await connectNats('nats://127.0.0.1:4222', 'edge-test-accounts');
   const accounts = new FakeAccounts(connection, prefix);
   await connection.flush();
-  const edge = await createEdgeApp(EdgeEnv.parse({ NATS_PREFIX: prefix, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error', ...env }));
+  const edge = await createEdgeApp(EdgeEnv.parse({ NATS_PREFIX: prefix, PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error', ...env }), options);
   return {
     edge,
     accounts,
