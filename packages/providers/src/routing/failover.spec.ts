@@ -42,6 +42,12 @@ describe('executeWithFailover', () => {
     expect(result.attempts.map((a) => a.status ?? a.error)).toEqual([500, 429, 'upstream_error', 'upstream_timeout', 200]);
   });
 
+  it('moves on when a channel refuses its own key or does not know its model', async () => {
+    const statuses: Record<string, number> = { a: 401, b: 404, c: 200 };
+    const result = await executeWithFailover(['a', 'b', 'c'].map((id) => channel(id)), async (c) => answer(statuses[c.id]!), { toError });
+    expect(result.attempts.map((a) => a.status)).toEqual([401, 404, 200]);
+  });
+
   it('stops at once on a client error: another channel would refuse it too', async () => {
     const tried: string[] = [];
     const run = executeWithFailover([channel('a'), channel('b')], async (c) => {

@@ -1,5 +1,6 @@
 // Tries a model's channels in order until one answers 2xx. A connection error, a timeout, a 429 or a 5xx
-// moves on to the next channel; this happens before any byte of the answer is passed on, because the
+// moves on to the next channel, and so do 401/403/404/408, which describe that channel (its key, its model
+// name), not the client's request; this happens before any byte of the answer is passed on, because the
 // winning response is returned unread. Any other non-2xx (a 400 would fail the same way everywhere) stops
 // at once. When every channel fails, the last error is thrown: the call never hangs past the per-attempt
 // deadlines the attempt function applies.
@@ -28,8 +29,10 @@ export interface FailoverOptions<C extends ChannelTarget = ChannelTarget> {
 }
 
 /** Failures worth another channel: the next upstream may well succeed. */
+const CHANNEL_FAULTS = new Set([401, 403, 404, 408, 429]);
+
 export function isRetryableStatus(status: number): boolean {
-  return status === 429 || status >= 500;
+  return CHANNEL_FAULTS.has(status) || status >= 500;
 }
 
 export function isRetryableError(error: GatewayError): boolean {
