@@ -1,0 +1,112 @@
+import { SUBJECTS, type KeyView, type TenantView } from '@gateway/contracts';
+import { randomUUID } from 'node:crypto';
+import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
+
+const TOKEN = 'admin-secret-token';
+
+const tenant: TenantView = { id: randomUUID(), slug: 'acme', name: 'Acme', billing: 'payg', plan: null, expires: null, featureControls: {} };
+const keyView: KeyView = { id: randomUUID(), name: 'default', kind: 'payg', masked: 'sk-…abcd', status: 'active', tenant: 'acme', created_at: new Date().toISOString() };
+
+describe('admin API', () => {
+  let t: TestEdge;
+
+  beforeAll(async () => {
+    t = await startTestEdge({ ADMIN_TOKEN: TOKEN });
+    t.accounts.on(SUBJECTS.accounts.tenants.create, () => tenant);
+    t.accounts.on(SUBJECTS.accounts.tenants.get, (p) => {
+      if ((p as { slug: string }).slug !== 'acme') throw Object.assign(new Error('No tenant "ghost"'), { code: 'not_found' });
+      return tenant;
+    });
+    t.accounts.on(SUBJECTS.accounts.keys.create, () => ({ id: keyView.id, key: 'sk-plain', masked: keyView.masked, kind: 'payg', tenant: 'acme' }));
+    t.accounts.on(SUBJECTS.accounts.keys.list, () => [keyView]);
+    t.accounts.on(SUBJECTS.accounts.keys.regenerate, () => ({ id: keyView.id, key: 'sk-new', masked: keyView.masked, kind: 'payg', tenant: 'acme' }));
+    t.accounts.on(SUBJECTS.accounts.keys.revoke, () => ({ ...keyView, status: 'revoked' }));
+    t.accounts.on(SUBJECTS.accounts.subscriptions.set, (p) => ({ tenant: 'acme', kind: 'plan', plan: 'pro', expires: (p as { expires: string }).expires }));
+    t.accounts.on(SUBJECTS.accounts.balance.topup, (p) => ({ tenant: 'acme', balance: '10.500000', balanceMicros: (p as { amountMicros: string }).amountMicros }));
+    t.accounts.on(SUBJECTS.accounts.balance.show, () => ({ tenant: 'acme', balance: '0.000000', balanceMicros: '0' }));
+    t.accounts.on(SUBJECTS.accounts.config.apply, () => ({ created: 1, updated: 0, unchanged: 0, changes: ['provider sandbox created'] }));
+    await t.connection.flush();
+  });
+  afterAll(() => t.stop());
+
+  const call = (method: string, path: string, body?: unknown, token: string | null = TOKEN) =>
+    fetch(t.edge.adminUrl + path, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('refuses requests without the admin token, or with a wrong one', async () => {
+    for (const token of [null, 'wrong']) {
+      const res = await call('GET', '/admin/healthz', undefined, token);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toEqual({ error: { code: 'authentication_failed', message: expect.stringContaining('ADMIN_TOKEN'), param: null } });
+    }
+    expect(t.accounts.count(SUBJECTS.accounts.tenants.create)).toBe(0);
+    expect((await call('POST', '/admin/tenants', { slug: 'acme' }, null)).status).toBe(401);
+    expect(t.accounts.count(SUBJECTS.accounts.tenants.create)).toBe(0);
+  });
+
+  it('answers health with the token', async () => {
+    expect(await (await call('GET', '/admin/healthz')).json()).toEqual({ status: 'ok' });
+  });
+
+  it('creates and reads tenants', async () => {
+    const created = await call('POST', '/admin/tenants', { slug: 'acme', billing: 'payg' });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toEqual(tenant);
+    expect((await call('GET', '/admin/tenants/acme')).status).toBe(200);
+    const missing = await call('GET', '/admin/tenants/ghost');
+    expect(missing.status).toBe(404);
+    expect(await missing.json()).toMatchObject({ error: { code: 'not_found' } });
+  });
+
+  it('validates bodies with the contract schemas before any NATS hop', async () => {
+    const before = t.accounts.count(SUBJECTS.accounts.tenants.create);
+    const res = await call('POST', '/admin/tenants', { slug: 'Bad Slug!' });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_request', param: 'slug' } });
+    expect(t.accounts.count(SUBJECTS.accounts.tenants.create)).toBe(before);
+    const badId = await call('POST', '/admin/keys/not-a-uuid/revoke');
+    expect(await badId.json()).toMatchObject({ error: { code: 'invalid_request', param: 'id' } });
+  });
+
+  it('manages keys', async () => {
+    const created = await call('POST', '/admin/keys', { tenant: 'acme', name: 'ci' });
+    expect(created.status).toBe(201);
+    expect(await created.json()).toMatchObject({ key: 'sk-plain' });
+    expect(await (await call('GET', '/admin/keys?tenant=acme')).json()).toEqual({ data: [keyView] });
+    expect(await (await call('POST', `/admin/keys/${keyView.id}/regenerate`)).json()).toMatchObject({ key: 'sk-new' });
+    expect(await (await call('POST', `/admin/keys/${keyView.id}/revoke`)).json()).toMatchObject({ status: 'revoked' });
+  });
+
+  it('sets subscriptions and tops up balances in micro-units', async () => {
+    const expires = '2030-01-01T00:00:00Z';
+    expect(await (await call('PUT', '/admin/subscriptions', { tenant: 'acme', expires })).json()).toMatchObject({ expires });
+    const topup = await call('POST', '/admin/balance/topup', { tenant: 'acme', amount: '10.5' });
+    expect(await topup.json()).toMatchObject({ balanceMicros: '10500000' });
+    expect(t.accounts.calls.get(SUBJECTS.accounts.balance.topup)).toEqual([{ tenant: 'acme', amountMicros: '10500000' }]);
+    const bad = await call('POST', '/admin/balance/topup', { tenant: 'acme', amount: '1.2345678' });
+    expect(await bad.json()).toMatchObject({ error: { code: 'invalid_request', param: 'amount' } });
+    expect(await (await call('GET', '/admin/balance?tenant=acme')).json()).toMatchObject({ balanceMicros: '0' });
+  });
+
+  it('validates a config and forwards it as written', async () => {
+    const config = { providers: [{ id: 'sandbox', protocol: 'openai', baseUrl: 'http://127.0.0.1:9999/v1' }], models: [] };
+    const res = await call('POST', '/admin/config/apply', config);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ created: 1 });
+    expect(t.accounts.calls.get(SUBJECTS.accounts.config.apply)).toEqual([config]);
+    const bad = await call('POST', '/admin/config/apply', { providers: [{ id: 'x', protocol: 'nope', baseUrl: 'http://a' }] });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: 'invalid_request', param: 'providers[0].protocol' } });
+  });
+
+  it('answers unknown admin routes with 404 and a silent accounts service with 503', async () => {
+    expect((await call('GET', '/admin/nope')).status).toBe(404);
+    t.accounts.close();
+    const res = await call('GET', '/admin/balance?tenant=acme');
+    expect(res.status).toBe(503);
+    expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+  });
+});
