@@ -11,6 +11,7 @@ import {
   fromUpstream,
   fromUpstreamError,
   parseChatStream,
+  readBodyBuffer,
   readBodyJson,
   readBodyText,
   sendUpstream,
@@ -120,8 +121,9 @@ describe('OpenAI adapter against the sandbox', () => {
 
     const speech = await sendUpstream(toUpstream('speech', { model: 't', input: 'hello', voice: 'alloy' }, channel('sandbox-tts'), { stream: false }));
     expect(speech.headers['content-type']).toBe('audio/wav');
-    const audio = Buffer.from(await readBodyText(speech.body), 'latin1');
+    const audio = await readBodyBuffer(speech.body);
     expect(audio.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    expect(audio.readUInt32LE(40)).toBe(audio.length - 44);
 
     const file = { filename: 'clip.wav', contentType: 'audio/wav', data: Readable.from([Buffer.alloc(1000, 1), Buffer.alloc(600, 2)]) };
     const transcription = await sendUpstream(toUpstream('transcriptions', { model: 'w', language: 'en' }, channel('sandbox-whisper'), { stream: false, file }));

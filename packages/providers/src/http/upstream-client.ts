@@ -80,8 +80,8 @@ export async function sendUpstream(req: UpstreamRequest, options: SendOptions = 
   }
 }
 
-/** Reads a whole (small) body as text, e.g. an error answer; aborting `signal` stops it. */
-export async function readBodyText(body: Readable, maxBytes = 1_000_000): Promise<string> {
+/** Reads a whole body into memory, up to `maxBytes` (the rest is dropped and the body destroyed). */
+export async function readBodyBuffer(body: Readable, maxBytes = 1_000_000): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of body) {
@@ -93,7 +93,12 @@ export async function readBodyText(body: Readable, maxBytes = 1_000_000): Promis
     }
     chunks.push(buffer);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+/** Reads a whole (small) body as text, e.g. an error answer. */
+export async function readBodyText(body: Readable, maxBytes = 1_000_000): Promise<string> {
+  return (await readBodyBuffer(body, maxBytes)).toString('utf8');
 }
 
 /** Reads and JSON-parses a body; a body that is not JSON is an upstream error. */
