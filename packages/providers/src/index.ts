@@ -6,3 +6,6 @@ export * from './http/redact';
 export * from './routing/channel-order';
 export * from './routing/failover';
 export * from './registry';
+export * from './chat-ir';
+export * from './anthropic';
+export * from './gemini';

@@ -1,0 +1,3 @@
+export * from './gemini-request.transform';
+export * from './gemini-response.transform';
+export * from './gemini-error.transform';
