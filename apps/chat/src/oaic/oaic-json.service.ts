@@ -4,6 +4,7 @@ import { ResponsesService } from '../responses/responses.service';
 import { UsagePublisher } from '../usage/usage.publisher';
 import type { JsonOperation } from './oaic-operation';
 import type { PreparedCall } from './oaic-request.service';
+import { estimateTokens } from './stream-delta';
 import { UpstreamCallService } from './upstream-call.service';
 
 /** Unary oaic operations: one upstream answer, parsed, usage recorded durably, then the reply. */
@@ -25,7 +26,8 @@ export class OaicJsonService {
     let answer = fromUpstream(op, await readBodyJson(response.body), call.modelId);
     const usage = extractUsage(answer);
     if (usage) call.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
-    else if (op === 'images') call.meter.tokens = { prompt: 0, completion: Array.isArray(answer.data) ? answer.data.length : 0 };
+    else if (op === 'images') call.meter.tokens = { prompt: estimateTokens(String(call.body.prompt)), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
+    else call.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
     if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer);
     await this.usage.record(call.meter.ok());
     return answer;

@@ -1,4 +1,5 @@
 import type { OaicAudioPayload } from '@gateway/contracts';
+import { FailoverError } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { UsageMeter } from '../usage/usage-meter';
 import { UsagePublisher } from '../usage/usage.publisher';
@@ -33,7 +34,7 @@ export class OaicService {
       if ((op === 'chat' || op === 'completions' || op === 'responses') && call.body.stream === true) return await this.streams.open(op, call, signal);
       return await this.json.execute(op, call, signal);
     } catch (error) {
-      await this.usage.record(meter.failed(error));
+      await this.recordFailure(meter, error);
       throw error;
     }
   }
@@ -43,8 +44,14 @@ export class OaicService {
     try {
       return await this.audio.transcribe(op, payload, meter, signal);
     } catch (error) {
-      await this.usage.record(meter.failed(error));
+      await this.recordFailure(meter, error);
       throw error;
     }
+  }
+
+  /** A failure is recorded too, naming the last channel tried when every channel failed. */
+  private async recordFailure(meter: UsageMeter, error: unknown): Promise<void> {
+    if (error instanceof FailoverError && error.attempts.length > 0) meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
+    await this.usage.record(meter.failed(error));
   }
 }

@@ -1,0 +1,145 @@
+/** The other oaic routes through the running gateway with the official openai SDK: completions, responses, embeddings, moderations, images, audio. */
+import OpenAI, { toFile } from 'openai';
+import { baseUrl, bearer, createTenantWithKey, http, openaiClient, type TenantWithKey } from './support/gateway';
+import { wavTone } from './support/oaic-fixtures';
+
+describe('oaic routes', () => {
+  let tenant: TenantWithKey;
+  let other: TenantWithKey;
+  let client: OpenAI;
+  let alias: OpenAI;
+
+  beforeAll(async () => {
+    [tenant, other] = await Promise.all([createTenantWithKey({ label: 'routes' }), createTenantWithKey({ label: 'routes-other' })]);
+    client = openaiClient(tenant.key);
+    alias = new OpenAI({ apiKey: tenant.key, baseURL: `${baseUrl()}/v1`, maxRetries: 0 });
+  });
+
+  it('completions, prefixed and under /v1', async () => {
+    for (const sdk of [client, alias]) {
+      const completion = await sdk.completions.create({ model: 'sandbox-gpt', prompt: 'Say something' });
+      expect(completion.object).toBe('text_completion');
+      expect(completion.choices[0]!.index).toBe(0);
+      expect(completion.choices[0]!.text).toContain('Say something');
+    }
+  });
+
+  it('streams completions', async () => {
+    const whole = await client.completions.create({ model: 'sandbox-gpt', prompt: 'Stream this' });
+    let joined = '';
+    for await (const chunk of await client.completions.create({ model: 'sandbox-gpt', prompt: 'Stream this', stream: true })) joined += chunk.choices[0]?.text ?? '';
+    expect(joined).toBe(whole.choices[0]!.text);
+  });
+
+  it('creates a response, retrieves it, and hides it from another tenant', async () => {
+    const created = await client.responses.create({ model: 'sandbox-gpt', input: 'Remember this' });
+    expect(created.object).toBe('response');
+    expect(created.status).toBe('completed');
+    expect(created.output_text).toContain('Remember this');
+    const fetched = await client.responses.retrieve(created.id);
+    expect(fetched.id).toBe(created.id);
+    expect(fetched.output_text).toBe(created.output_text);
+    const viaAlias = await alias.responses.retrieve(created.id);
+    expect(viaAlias.id).toBe(created.id);
+    const foreign = await openaiClient(other.key).responses.retrieve(created.id).catch((e: unknown) => e);
+    expect(foreign).toBeInstanceOf(OpenAI.NotFoundError);
+    const unknown = await client.responses.retrieve('resp_doesnotexist').catch((e: unknown) => e);
+    expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
+  });
+
+  it('streams a response', async () => {
+    const events: string[] = [];
+    let text = '';
+    for await (const event of await client.responses.create({ model: 'sandbox-gpt', input: 'Stream a response', stream: true })) {
+      events.push(event.type);
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(events[0]).toBe('response.created');
+    expect(events).toContain('response.completed');
+    expect(text).toContain('Stream a response');
+  });
+
+  it('embeddings with array input and dimensions, prefixed and under /v1', async () => {
+    for (const sdk of [client, alias]) {
+      const result = await sdk.embeddings.create({ model: 'sandbox-embedding', input: ['first text', 'second text'], dimensions: 8 });
+      expect(result.object).toBe('list');
+      expect(result.model).toBe('sandbox-embedding');
+      expect(result.data.map((d) => d.index)).toEqual([0, 1]);
+      for (const item of result.data) expect(item.embedding).toHaveLength(8);
+      expect(result.data[0]!.embedding).not.toEqual(result.data[1]!.embedding);
+      expect(result.usage.total_tokens).toBeGreaterThan(0);
+    }
+  });
+
+  it('moderations, prefixed and under /v1', async () => {
+    for (const sdk of [client, alias]) {
+      const result = await sdk.moderations.create({ model: 'sandbox-moderation', input: 'a friendly sentence' });
+      expect(result.id).toEqual(expect.any(String));
+      expect(result.model).toEqual(expect.any(String));
+      expect(typeof result.results[0]!.flagged).toBe('boolean');
+      expect(result.results[0]!.categories).toEqual(expect.any(Object));
+      expect(result.results[0]!.category_scores).toEqual(expect.any(Object));
+    }
+  });
+
+  it('image generation returns a PNG', async () => {
+    const result = await client.images.generate({ model: 'sandbox-image', prompt: 'a lighthouse', size: '256x256', response_format: 'b64_json' });
+    const png = Buffer.from(result.data![0]!.b64_json!, 'base64');
+    expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
+  });
+
+  it('speech streams back audio bytes with an audio content type', async () => {
+    const response = await client.audio.speech.create({ model: 'sandbox-tts', input: 'Hello from the gateway', voice: 'alloy', response_format: 'wav' });
+    expect(response.headers.get('content-type')).toMatch(/^audio\//);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    expect(bytes.subarray(0, 4).toString('ascii')).toBe('RIFF');
+    expect(bytes.subarray(8, 12).toString('ascii')).toBe('WAVE');
+  });
+
+  it('transcribes and translates a small WAV upload', async () => {
+    const wav = wavTone();
+    const transcription = await client.audio.transcriptions.create({ model: 'sandbox-whisper', file: await toFile(wav, 'tone.wav', { type: 'audio/wav' }) });
+    expect(transcription.text).toContain(`${wav.length} bytes`);
+    const translation = await client.audio.translations.create({ model: 'sandbox-whisper', file: await toFile(wav, 'tone.wav', { type: 'audio/wav' }) });
+    expect(translation.text).toContain(`${wav.length} bytes`);
+    const plain = await client.audio.transcriptions.create({ model: 'sandbox-whisper', file: await toFile(wav, 'tone.wav'), response_format: 'text' });
+    expect(String(plain)).toContain('tone.wav');
+  });
+
+  it('refuses an upload without a file or a model, naming the field', async () => {
+    const noModel = await client.audio.transcriptions.create({ file: await toFile(wavTone(), 'x.wav') } as never).catch((e: unknown) => e);
+    expect(noModel).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((noModel as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
+    const form = new FormData();
+    form.set('model', 'sandbox-whisper');
+    const response = await fetch(`${baseUrl()}/oaic/v1/audio/transcriptions`, { method: 'POST', headers: bearer(tenant.key), body: form });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { param: string } }).error.param).toBe('file');
+  });
+
+  it('refuses a model of the wrong kind for the route', async () => {
+    const error = await client.embeddings.create({ model: 'sandbox-gpt', input: 'x' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
+  });
+
+  it('lists every oaic route it serves as built in the route index', async () => {
+    const index = (await http('GET', `${baseUrl()}/docs/api-endpoints.json`)).body as { routes: { method: string; path: string }[]; planned: { path: string }[] };
+    const built = new Set(index.routes.map((r) => `${r.method} ${r.path}`));
+    for (const route of [
+      'POST /oaic/v1/chat/completions',
+      'POST /v1/chat/completions',
+      'POST /v1/completions',
+      'POST /v1/responses',
+      'GET /v1/responses/{response_id}',
+      'POST /v1/embeddings',
+      'POST /v1/moderations',
+      'POST /oaic/v1/images/generations',
+      'POST /oaic/v1/audio/speech',
+      'POST /oaic/v1/audio/transcriptions',
+      'POST /oaic/v1/audio/translations',
+    ]) {
+      expect(built).toContain(route);
+    }
+  });
+});
