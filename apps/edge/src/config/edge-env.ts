@@ -9,7 +9,8 @@ export const EdgeEnv = BaseEnv.extend({
   PORT: Port.default(8080),
   ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   ADMIN_PORT: Port.default(8081),
-  ADMIN_TOKEN: z.string().min(1).optional(),
+  /** An empty value counts as unset, as launchers often export empty variables. */
+  ADMIN_TOKEN: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   KEY_CACHE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   /** How long an unknown key is remembered as unknown, so a flood of bad keys does not flood accounts. */
   NEGATIVE_KEY_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(5),
