@@ -8,3 +8,4 @@ export * from './families/oaic';
 export * from './families/room';
 export * from './families/msgc';
 export * from './families/genc';
+export * from './billing';

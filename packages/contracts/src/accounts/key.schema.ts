@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { KeyLimits } from '../billing/limits.schema';
 
 export const BillingMode = z.enum(['payg', 'plan', 'custom']);
 export type BillingMode = z.infer<typeof BillingMode>;
@@ -20,6 +21,8 @@ export const KeyContext = z.object({
   /** ISO time after which the key stops working (subscription expiry), or null. */
   expiresAt: z.string().nullable(),
   featureControls: z.record(z.string(), z.boolean()),
+  /** Rate limits of the key and of its tenant; absent or both null means the edge skips limiting. */
+  limits: KeyLimits.optional(),
 });
 export type KeyContext = z.infer<typeof KeyContext>;
 

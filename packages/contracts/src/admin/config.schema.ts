@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { Capability } from '../accounts/catalog.schema';
 import { MoneyAmount } from '../money';
+import { TenantLimitsConfig } from '../billing/limits.schema';
 
 /** Upstream protocols a provider may speak. */
 export const ProviderProtocol = z.enum(['openai', 'anthropic', 'gemini', 'dashscope', 'kling', 'music']);
@@ -92,6 +93,8 @@ export const TenantConfig = z
     /** Private models this tenant may see, beside every public one. */
     models: z.array(ModelId).default([]),
     featureControls: z.record(z.string(), z.boolean()).default({}),
+    /** Rate limits: tenant-wide values and `perKey` defaults for each key. */
+    limits: TenantLimitsConfig.optional(),
   })
   .strict();
 

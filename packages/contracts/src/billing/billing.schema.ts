@@ -1,0 +1,103 @@
+import { z } from 'zod';
+import { BillingMode } from '../accounts/key.schema';
+import { MicrosString, MoneyAmount } from '../money';
+import { TenantLimitsConfig } from './limits.schema';
+
+/** Subjects of the billing context (answered by accounts). */
+export const BILLING_SUBJECTS = {
+  /** {tenantId} → BillingProfile: what a billing client needs to price and meter a tenant's requests. */
+  profile: 'accounts.billing.profile',
+  /** {tenantId} → {micros}: copy the stored balance into Redis when Redis has none for the tenant. */
+  seed: 'accounts.billing.seed',
+  /** Operator settings of a tenant's billing: limits, custom quota, price overrides. */
+  configure: 'accounts.billing.configure',
+  /** Usage grouped by model, key or day. */
+  usageSummary: 'accounts.usage.summary',
+} as const;
+
+/** A price override for one model: any of the catalog's price fields, in micro-units. */
+export const PriceOverride = z
+  .object({
+    inputPerMTok: MicrosString.optional(),
+    outputPerMTok: MicrosString.optional(),
+    perImage: MicrosString.optional(),
+    perSecond: MicrosString.optional(),
+    perTask: MicrosString.optional(),
+  })
+  .strict();
+export type PriceOverride = z.infer<typeof PriceOverride>;
+
+export const SubscriptionProfile = z.object({
+  kind: BillingMode,
+  /** Credit per period in micro-units, or null when the quota counts requests (or there is none). */
+  quotaMicros: MicrosString.nullable(),
+  quotaRequests: z.number().int().positive().nullable(),
+  periodSeconds: z.number().int().positive().nullable(),
+  /** ISO time periods are counted from. */
+  startsAt: z.string(),
+  expiresAt: z.string().nullable(),
+  priceOverrides: z.record(z.string(), PriceOverride),
+});
+export type SubscriptionProfile = z.infer<typeof SubscriptionProfile>;
+
+export const BillingProfileRequest = z.object({ tenantId: z.string().min(1) });
+export const BillingProfile = z.object({ tenantId: z.string(), billing: BillingMode, subscription: SubscriptionProfile.nullable() });
+export type BillingProfile = z.infer<typeof BillingProfile>;
+
+export const BalanceSeedRequest = z.object({ tenantId: z.string().min(1) });
+export const BalanceSeedReply = z.object({ micros: MicrosString });
+
+/** Operator input (admin API): prices as decimals, converted to micro-units before NATS. */
+const PriceOverrideInput = z
+  .object({
+    inputPerMTok: MoneyAmount.optional(),
+    outputPerMTok: MoneyAmount.optional(),
+    perImage: MoneyAmount.optional(),
+    perSecond: MoneyAmount.optional(),
+    perTask: MoneyAmount.optional(),
+  })
+  .strict();
+
+export const BillingConfigureRequest = z
+  .object({
+    tenant: z.string().min(1),
+    limits: TenantLimitsConfig.nullable().optional(),
+    /** A custom subscription's own quota: credit (decimal) or requests, per period. */
+    quota: z
+      .object({ credit: MoneyAmount.optional(), requests: z.number().int().positive().optional(), periodSeconds: z.number().int().positive() })
+      .strict()
+      .optional(),
+    priceOverrides: z.record(z.string(), PriceOverrideInput).optional(),
+  })
+  .strict();
+
+/** The same request as it travels over NATS: micro-units as strings. */
+export const BillingConfigureMessage = z.object({
+  tenant: z.string().min(1),
+  limits: TenantLimitsConfig.nullable().optional(),
+  quota: z.object({ credit: MicrosString.optional(), requests: z.number().int().positive().optional(), periodSeconds: z.number().int().positive() }).optional(),
+  priceOverrides: z.record(z.string(), PriceOverride).optional(),
+});
+export type BillingConfigureMessage = z.infer<typeof BillingConfigureMessage>;
+
+export const BillingConfigureReply = z.object({
+  tenant: z.string(),
+  limits: TenantLimitsConfig.nullable(),
+  subscription: SubscriptionProfile.nullable(),
+});
+
+export const UsageGroupBy = z.enum(['model', 'key', 'day']);
+export const UsageSummaryRequest = z
+  .object({ tenant: z.string().min(1), since: z.iso.datetime({ offset: true }).optional(), by: UsageGroupBy.default('model') })
+  .strict();
+export const UsageSummaryRow = z.object({
+  group: z.string(),
+  requests: z.number().int(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  /** What the ledger charged these requests, in micro-units and as a decimal. */
+  costMicros: MicrosString,
+  cost: z.string(),
+});
+export const UsageSummary = z.object({ tenant: z.string(), since: z.string().nullable(), by: UsageGroupBy, rows: z.array(UsageSummaryRow) });
+export type UsageSummary = z.infer<typeof UsageSummary>;

@@ -1,0 +1,2 @@
+export * from './limits.schema';
+export * from './billing.schema';
