@@ -1,6 +1,8 @@
 // Every protocol the sandbox speaks, each mounted under its own prefix. A new vendor is one more folder
 // and one more line here.
 import type { SandboxProtocol } from '../core/protocol';
+import { anthropicProtocol } from './anthropic/anthropic.protocol';
+import { geminiProtocol } from './gemini/gemini.protocol';
 import { openaiProtocol } from './openai/openai.protocol';
 
-export const PROTOCOLS: readonly SandboxProtocol[] = [openaiProtocol];
+export const PROTOCOLS: readonly SandboxProtocol[] = [openaiProtocol, anthropicProtocol, geminiProtocol];
