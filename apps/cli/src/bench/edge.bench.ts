@@ -1,0 +1,97 @@
+/**
+ * `npm run bench:edge`: GET /oaic/v1/models with a valid key at 50 connections through a freshly launched
+ * stack, beside a bare Fastify route under the same load in the same run; prints RPS, p50, p99 and ratios.
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import autocannon from 'autocannon';
+import { AdminClient } from '../admin/admin-client';
+import { loadConfigFile } from '../config/config-file';
+import { launchStack, type RunningStack } from '../stack/stack-launcher';
+import { REPO_ROOT } from '../stack/stack-options';
+
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 10);
+const WARMUP_S = 3;
+
+interface Measured {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function measure(name: string, url: string, headers: Record<string, string>): Promise<Measured> {
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_S });
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S });
+  return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+}
+
+function startBareServer(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'bare-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
+    createInterface({ input: child.stdout! }).once('line', (port) => resolve({ url: `http://127.0.0.1:${port.trim()}`, stop: () => child.kill('SIGTERM') }));
+  });
+}
+
+function report(edge: Measured, bare: Measured): string {
+  const row = (m: Measured) => `${m.name.padEnd(34)}${m.rps.toFixed(0).padStart(9)}${m.p50.toFixed(2).padStart(9)}${m.p99.toFixed(2).padStart(9)}${String(m.errors).padStart(8)}`;
+  return [
+    `GET /oaic/v1/models, ${CONNECTIONS} connections, ${DURATION_S} s (after ${WARMUP_S} s warm-up), ${os.cpus().length} CPUs`,
+    `${'target'.padEnd(34)}${'RPS'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`,
+    row(edge),
+    row(bare),
+    `edge/bare: RPS ${(edge.rps / bare.rps).toFixed(2)}x, p50 ${(edge.p50 / Math.max(bare.p50, 0.01)).toFixed(2)}x, p99 ${(edge.p99 / Math.max(bare.p99, 0.01)).toFixed(2)}x`,
+    `targets: >= 5000 RPS ${edge.rps >= 5000 ? 'met' : 'NOT met'}, p99 < 5 ms ${edge.p99 < 5 ? 'met' : 'NOT met'}`,
+  ].join('\n');
+}
+
+async function main(): Promise<void> {
+  const stamp = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const logFile = path.join(os.tmpdir(), `gateway-bench-edge-${stamp}.log`);
+  const log = createWriteStream(logFile);
+  const { createTestDatabase } = await import('@gateway/db');
+  const db = await createTestDatabase(undefined, 'bench');
+  const adminToken = randomBytes(12).toString('hex');
+  let stack: RunningStack | undefined;
+  let bare: { url: string; stop: () => void } | undefined;
+  try {
+    process.stdout.write(`launching the stack (logs: ${logFile})\n`);
+    stack = await launchStack({
+      natsPrefix: `bench${stamp}.`,
+      databaseUrl: db.url,
+      adminToken,
+      migrate: false,
+      logLevel: 'warn',
+      env: { NO_COLOR: '1' },
+      sink: (app, line) => log.write(`[${app}] ${line}\n`),
+    });
+    const admin = new AdminClient({ url: stack.adminUrl, token: adminToken });
+    await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
+    await admin.createTenant({ slug: `bench-${stamp}`, billing: 'payg' });
+    const key = await admin.createKey({ tenant: `bench-${stamp}`, name: 'bench' });
+    bare = await startBareServer();
+
+    const auth = { authorization: `Bearer ${key.key}` };
+    const edge = await measure('gateway edge (valid key)', `${stack.baseUrl}/oaic/v1/models`, auth);
+    const baseline = await measure('bare Fastify route', `${bare.url}/oaic/v1/models`, auth);
+    process.stdout.write(`\n${report(edge, baseline)}\n`);
+    if (edge.errors > 0) throw new Error(`${edge.errors} failed requests against the edge`);
+  } finally {
+    bare?.stop();
+    await stack?.stop();
+    await db.drop().catch(() => undefined);
+    log.end();
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`bench:edge failed: ${error.message}\n`);
+  process.exit(1);
+});
