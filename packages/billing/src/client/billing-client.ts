@@ -1,0 +1,106 @@
+import { BalanceSeedReply, BILLING_SUBJECTS, GatewayError, type BillingMode, type CatalogModel } from '@gateway/contracts';
+import type { NatsBus } from '@gateway/platform';
+import { costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
+import { maxUsageOf } from '../pricing/request-estimate';
+import type { ReserveTarget, WalletStore } from '../redis/wallet.store';
+import { ProfileCache } from './profile-cache';
+
+export interface ReserveRequest {
+  requestId: string;
+  tenantId: string;
+  /** The key's kind: `sk-plan-` / `sk-custom-` keys draw on the subscription, `sk-` keys on the balance. */
+  keyKind: BillingMode;
+  model: CatalogModel;
+  body: Record<string, unknown>;
+}
+
+/** What the client remembers of a reservation until its request ends. */
+interface Held {
+  prices: Prices;
+  /** A request-count quota charges one request whatever the tokens. */
+  perRequest: boolean;
+}
+
+export interface BillingClientOptions {
+  enabled: boolean;
+  /** How long a hold lives if its request never ends (the process died); the sweeper then releases it. */
+  holdTtlMs: number;
+}
+
+function quotaExhausted(what: string): GatewayError {
+  return new GatewayError('insufficient_quota', `You exceeded your current quota: ${what}. Check your plan and billing details.`);
+}
+
+/**
+ * The billing side of a request for the service that runs it: reserve the maximum cost before the
+ * upstream call, then settle at actual usage or release. Pay-as-you-go costs one Redis script call;
+ * subscriptions also need the tenant's profile, asked of accounts once and cached.
+ */
+export class BillingClient {
+  private readonly held = new Map<string, Held>();
+
+  constructor(
+    private readonly wallet: WalletStore,
+    private readonly bus: NatsBus,
+    readonly profiles: ProfileCache,
+    private readonly options: BillingClientOptions,
+  ) {}
+
+  get enabled(): boolean {
+    return this.options.enabled;
+  }
+
+  /** Reserves the request's maximum cost; throws insufficient_quota when the balance or quota cannot cover it. */
+  async reserve(request: ReserveRequest): Promise<void> {
+    if (!this.options.enabled) return;
+    const usage = maxUsageOf(request.model.capability, request.body, request.model.defaultMaxTokens);
+    if (request.keyKind === 'payg') return this.reserveBalance(request, effectivePrices(request.model.prices), usage);
+    const profile = await this.profiles.get(request.tenantId);
+    const subscription = profile.subscription;
+    if (subscription?.expiresAt && Date.parse(subscription.expiresAt) <= Date.now()) {
+      throw new GatewayError('authentication_failed', 'This API key has expired: its subscription ended.');
+    }
+    const prices = effectivePrices(request.model.prices, subscription?.priceOverrides[request.model.id]);
+    if (!subscription?.periodSeconds || (subscription.quotaMicros === null && subscription.quotaRequests === null)) {
+      return this.reserveBalance(request, prices, usage);
+    }
+    const periodMs = subscription.periodSeconds * 1000;
+    const elapsed = Math.max(0, Date.now() - Date.parse(subscription.startsAt));
+    const periodIndex = Math.floor(elapsed / periodMs);
+    const ttlSeconds = Math.ceil(((periodIndex + 1) * periodMs - elapsed) / 1000) + 60;
+    const perRequest = subscription.quotaMicros === null;
+    const target: ReserveTarget = perRequest
+      ? { mode: 'quota', unit: 'requests', periodIndex, limit: BigInt(subscription.quotaRequests!), ttlSeconds }
+      : { mode: 'quota', unit: 'micros', periodIndex, limit: BigInt(subscription.quotaMicros!), ttlSeconds };
+    const amount = perRequest ? 1n : costOf(prices, usage);
+    const outcome = await this.wallet.reserve({ requestId: request.requestId, tenantId: request.tenantId, amount, holdTtlMs: this.options.holdTtlMs, target });
+    if (outcome.status !== 'reserved') throw quotaExhausted(perRequest ? 'the requests of this period are used up' : 'the credit of this period is used up');
+    this.held.set(request.requestId, { prices, perRequest });
+  }
+
+  /** Charges what the request used (at most what was reserved) and returns the rest. */
+  async settle(requestId: string, usage: Usage): Promise<void> {
+    const held = this.held.get(requestId);
+    if (!held) return;
+    this.held.delete(requestId);
+    await this.wallet.settle(requestId, held.perRequest ? 1n : costOf(held.prices, usage));
+  }
+
+  /** Returns the whole reservation (the request failed before it was served). */
+  async release(requestId: string): Promise<void> {
+    if (!this.held.delete(requestId)) return;
+    await this.wallet.release(requestId, 'failed');
+  }
+
+  private async reserveBalance(request: ReserveRequest, prices: Prices, usage: Usage): Promise<void> {
+    const input = { requestId: request.requestId, tenantId: request.tenantId, amount: costOf(prices, usage), holdTtlMs: this.options.holdTtlMs, target: { mode: 'balance' } as const };
+    let outcome = await this.wallet.reserve(input);
+    if (outcome.status === 'unseeded') {
+      // First request of the tenant since Redis started: accounts copies the stored balance in (SET NX).
+      await this.bus.request(BILLING_SUBJECTS.seed, { tenantId: request.tenantId }, BalanceSeedReply);
+      outcome = await this.wallet.reserve(input);
+    }
+    if (outcome.status !== 'reserved') throw quotaExhausted('the prepaid balance cannot cover this request');
+    this.held.set(request.requestId, { prices, perRequest: false });
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * Redis key names of one billing namespace. The namespace comes from NATS_PREFIX, so deployments and
+ * test runs sharing a Redis never see each other's holds or events; the hash tag keeps every key of a
+ * namespace in one cluster slot, as the scripts need.
+ */
+export class WalletKeys {
+  readonly tag: string;
+
+  constructor(namespace: string) {
+    this.tag = `{bill:${namespace || 'default'}}`;
+  }
+
+  /** NATS_PREFIX "run42." → namespace "run42"; "" → "default". */
+  static fromPrefix(prefix: string): WalletKeys {
+    return new WalletKeys(prefix.replace(/\.$/, '').replace(/[^A-Za-z0-9_-]/g, '_'));
+  }
+
+  balance(tenantId: string): string {
+    return `${this.tag}:bal:${tenantId}`;
+  }
+
+  quota(tenantId: string, periodIndex: number, unit: 'micros' | 'requests'): string {
+    return `${this.tag}:quota:${tenantId}:${periodIndex}:${unit}`;
+  }
+
+  hold(requestId: string): string {
+    return `${this.tag}:hold:${requestId}`;
+  }
+
+  get holds(): string {
+    return `${this.tag}:holds`;
+  }
+
+  get events(): string {
+    return `${this.tag}:events`;
+  }
+}

@@ -1,0 +1,100 @@
+import Redis from 'ioredis';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { WalletEventReader, WalletKeys, WalletStore, type LedgerEvent } from '../src';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+describe('wallet scripts on a real Redis', () => {
+  let redis: Redis;
+  let keys: WalletKeys;
+  let wallet: WalletStore;
+  let reader: WalletEventReader;
+
+  beforeAll(async () => {
+    redis = new Redis(REDIS_URL);
+    keys = new WalletKeys(`t${Date.now()}${randomBytes(3).toString('hex')}`);
+    wallet = new WalletStore(redis, keys);
+    reader = new WalletEventReader(redis, keys, 'spec');
+    await reader.ensureGroup();
+  });
+
+  afterAll(async () => {
+    const found = await redis.keys(`${keys.tag}*`);
+    if (found.length) await redis.del(...found);
+    redis.disconnect();
+  });
+
+  async function events(): Promise<LedgerEvent[]> {
+    const entries = await reader.read(1000, 10);
+    await reader.ack(entries.map((e) => e.id));
+    return entries.map((e) => e.event!);
+  }
+
+  const reserve = (requestId: string, tenantId: string, amount: bigint, holdTtlMs = 60_000) =>
+    wallet.reserve({ requestId, tenantId, amount, holdTtlMs, target: { mode: 'balance' } });
+
+  it('refuses an unseeded balance, then never lets concurrent holds exceed it', async () => {
+    const tenant = randomUUID();
+    expect(await reserve('r0', tenant, 1n)).toEqual({ status: 'unseeded' });
+    await wallet.seed(tenant, 1000n);
+    const outcomes = await Promise.all(Array.from({ length: 40 }, (_, i) => reserve(`${tenant}-${i}`, tenant, 100n)));
+    expect(outcomes.filter((o) => o.status === 'reserved')).toHaveLength(10);
+    expect(outcomes.filter((o) => o.status === 'refused')).toHaveLength(30);
+    expect(await wallet.balance(tenant)).toBe(0n);
+    const recorded = await events();
+    expect(recorded).toHaveLength(10);
+    expect(recorded.every((e) => e.kind === 'reserve' && e.amount === '-100' && e.tenant === tenant)).toBe(true);
+  });
+
+  it('settles at actual usage, capped at the hold, exactly once', async () => {
+    const tenant = randomUUID();
+    await wallet.seed(tenant, 1000n);
+    await reserve('s1', tenant, 300n);
+    await reserve('s2', tenant, 300n);
+    expect(await wallet.settle('s1', 120n)).toBe(120n);
+    expect(await wallet.settle('s1', 120n)).toBeNull();
+    expect(await wallet.settle('s2', 999n)).toBe(300n);
+    expect(await wallet.release('s2')).toBe(false);
+    expect(await wallet.balance(tenant)).toBe(1000n - 120n - 300n);
+    const recorded = (await events()).filter((e) => e.tenant === tenant);
+    expect(recorded.map((e) => [e.rid, e.kind, e.amount])).toEqual([
+      ['s1', 'reserve', '-300'],
+      ['s2', 'reserve', '-300'],
+      ['s1', 'settle', '180'],
+      ['s2', 'settle', '0'],
+    ]);
+    const sum = recorded.reduce((acc, e) => acc + BigInt(e.amount), 0n);
+    expect(sum).toBe(-420n);
+  });
+
+  it('lists holds past their deadline, and a release returns them whole', async () => {
+    const tenant = randomUUID();
+    await wallet.seed(tenant, 500n);
+    await reserve('late', tenant, 200n, 1);
+    await reserve('fresh', tenant, 100n, 60_000);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(await wallet.dueHolds()).toContain('late');
+    expect(await wallet.dueHolds()).not.toContain('fresh');
+    expect(await wallet.release('late', 'expired')).toBe(true);
+    expect(await wallet.balance(tenant)).toBe(400n);
+    expect(await wallet.dueHolds()).not.toContain('late');
+  });
+
+  it('meters a per-period quota without touching the balance', async () => {
+    const tenant = randomUUID();
+    const target = { mode: 'quota', unit: 'requests', periodIndex: 7, limit: 2n, ttlSeconds: 60 } as const;
+    const results = [];
+    for (const id of ['q1', 'q2', 'q3']) results.push((await wallet.reserve({ requestId: `${tenant}${id}`, tenantId: tenant, amount: 1n, holdTtlMs: 60_000, target })).status);
+    expect(results).toEqual(['reserved', 'reserved', 'refused']);
+    await wallet.release(`${tenant}q2`);
+    expect(await wallet.quotaUsed(tenant, 7, 'requests')).toBe(1n);
+    expect((await wallet.reserve({ requestId: `${tenant}q4`, tenantId: tenant, amount: 1n, holdTtlMs: 60_000, target: { ...target, periodIndex: 8 } })).status).toBe('reserved');
+    expect(await wallet.balance(tenant)).toBeNull();
+  });
+
+  it('credits a top-up on top of the seed once', async () => {
+    const tenant = randomUUID();
+    expect(await wallet.credit(tenant, 50n, 25n)).toBe(75n);
+    expect(await wallet.credit(tenant, 50n, 25n)).toBe(100n);
+  });
+});
