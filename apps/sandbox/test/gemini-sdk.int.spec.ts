@@ -1,5 +1,5 @@
 // Drives the sandbox's Gemini protocol with the official @google/genai SDK, as an upstream client would.
-import { FunctionCallingConfigMode, GoogleGenAI, Modality, type FunctionDeclaration } from '@google/genai';
+import { FunctionCallingConfigMode, GoogleGenAI, Modality, Type, type FunctionDeclaration } from '@google/genai';
 import type { FastifyInstance } from 'fastify';
 import { getGlobalDispatcher } from 'undici';
 import { buildSandboxApp } from '../src/sandbox.app';
@@ -24,7 +24,7 @@ afterAll(async () => {
 const weather: FunctionDeclaration = {
   name: 'get_weather',
   description: 'Weather now',
-  parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } as FunctionDeclaration['parameters'],
+  parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] },
 };
 
 describe('sandbox Gemini protocol via @google/genai', () => {
