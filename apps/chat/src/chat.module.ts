@@ -3,6 +3,8 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { CatalogModule } from './catalog/catalog.module';
 import type { ChatEnv } from './config/chat-env';
 import { InfraModule } from './config/infra.module';
+import { GencModule } from './genc/genc.module';
+import { MsgcModule } from './msgc/msgc.module';
 import { OaicModule } from './oaic/oaic.module';
 import { UsageModule } from './usage/usage.module';
 
@@ -10,6 +12,6 @@ import { UsageModule } from './usage/usage.module';
 @Module({})
 export class ChatModule {
   static forRoot(env: ChatEnv, storage: StorageEnv): DynamicModule {
-    return { module: ChatModule, imports: [InfraModule.forRoot(env, storage), CatalogModule, UsageModule, OaicModule] };
+    return { module: ChatModule, imports: [InfraModule.forRoot(env, storage), CatalogModule, UsageModule, OaicModule, MsgcModule, GencModule] };
   }
 }

@@ -1,0 +1,135 @@
+import { SSE_DONE, estimateTextTokens, FAMILY_CHAT, FailoverError, readBodyJson, UPSTREAM_CHAT, type DecodeContext, type IrStreamEvent, type IrUsage, type SseEvent } from '@gateway/providers';
+import { Injectable } from '@nestjs/common';
+import type { UsageMeter } from '../usage/usage-meter';
+import { UsagePublisher } from '../usage/usage.publisher';
+import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
+import { ChatUpstreamService, type OpenedStream } from './chat-upstream.service';
+import { passThroughAnswer, streamModelRewriter } from './passthrough-request';
+
+const encoder = new TextEncoder();
+
+function decodeContext(call: ChatCall): DecodeContext {
+  let estimate: number | undefined;
+  return {
+    model: call.modelId,
+    fallbackId: fallbackId(call.family),
+    get estimatedInputTokens() {
+      return (estimate ??= estimatedInputTokens(call));
+    },
+  };
+}
+
+/** What an IR event adds to the answer, for counting what reached a client that left early. */
+function producedText(event: IrStreamEvent): string {
+  if (event.type === 'text_delta') return event.text;
+  if (event.type === 'tool_call_delta') return event.arguments;
+  if (event.type === 'tool_call_start') return event.name;
+  return '';
+}
+
+/**
+ * Runs a chat call of any family against any chat protocol. Each upstream answer is decoded into the IR
+ * (which also yields its usage) and written in the family's format; when the protocol is the family's
+ * own, the upstream's bytes go out as they came, only the model renamed. Streams go event by event,
+ * with usage recorded durably before the client sees the end.
+ */
+@Injectable()
+export class ChatExecutionService {
+  constructor(
+    private readonly upstream: ChatUpstreamService,
+    private readonly usage: UsagePublisher,
+  ) {}
+
+  execute(call: ChatCall, signal: AbortSignal): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
+    return call.stream ? this.stream(call, signal) : this.unary(call, signal);
+  }
+
+  async unary(call: ChatCall, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { channel, response } = await this.upstream.open(call, call.channels, signal);
+    call.meter.channelId = channel.id;
+    const protocol = chatProtocolOf(channel);
+    const json = await readBodyJson(response.body);
+    const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call));
+    const answer = isPassThrough(call.family, protocol) ? passThroughAnswer(call.family, json, call.modelId) : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
+    call.meter.tokens = { prompt: ir.usage.inputTokens, completion: ir.usage.outputTokens };
+    await this.usage.record(call.meter.ok());
+    return answer;
+  }
+
+  async stream(call: ChatCall, signal: AbortSignal): Promise<AsyncGenerator<Uint8Array>> {
+    const opened = await this.upstream.openStream(call, signal);
+    call.meter.channelId = opened.channel.id;
+    return this.relay(call, opened, signal);
+  }
+
+  /** A failure is recorded too, naming the last channel tried when every channel failed. */
+  async recordFailure(meter: UsageMeter, error: unknown): Promise<void> {
+    if (error instanceof FailoverError && error.attempts.length > 0) meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
+    await this.usage.record(meter.failed(error));
+  }
+
+  private async *relay(call: ChatCall, opened: OpenedStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+    const protocol = chatProtocolOf(opened.channel);
+    const passThrough = isPassThrough(call.family, protocol);
+    const context = decodeContext(call);
+    const decoder = UPSTREAM_CHAT[protocol].streamDecoder(context);
+    const familyEncoder = FAMILY_CHAT[call.family].streamEncoder(context.fallbackId, call.modelId);
+    const rewrite = streamModelRewriter(call.family, call.modelId);
+    let produced = '';
+    let usage: IrUsage | null = null;
+    let settled = false;
+    const tokens = () => ({
+      prompt: usage?.inputTokens ?? context.estimatedInputTokens,
+      completion: Math.max(usage?.outputTokens ?? 0, estimateTextTokens(produced)),
+    });
+    /** Output for a batch of IR events; usage is made durable before the frames that end the answer. */
+    const emit = async (events: IrStreamEvent[], raw: string): Promise<string> => {
+      let out = raw;
+      for (const event of events) {
+        produced += producedText(event);
+        if (event.type === 'finish') usage = event.usage;
+        if (!passThrough) out += familyEncoder.push(event);
+      }
+      if (usage && !settled) {
+        settled = true;
+        call.meter.tokens = tokens();
+        await this.usage.record(call.meter.ok());
+      }
+      return out;
+    };
+    try {
+      let message: SseEvent | undefined = opened.first;
+      while (message) {
+        const raw = passThrough ? this.frame(message, rewrite) : '';
+        const out = await emit(decoder.push(message), raw);
+        if (out !== '') yield encoder.encode(out);
+        const next: IteratorResult<SseEvent> = await opened.events.next();
+        message = next.done ? undefined : next.value;
+      }
+      let out = await emit(decoder.end(), '');
+      if (passThrough) out += call.family === 'oaic' ? SSE_DONE : '';
+      else out += familyEncoder.end();
+      if (out !== '') yield encoder.encode(out);
+    } catch (error) {
+      if (!settled && !signal.aborted) {
+        settled = true;
+        call.meter.tokens = tokens();
+        await this.usage.record(call.meter.failed(error));
+      }
+      if (!signal.aborted) throw error;
+    } finally {
+      opened.destroy();
+      if (!settled) {
+        // The client went away: what it received is what it used.
+        settled = true;
+        call.meter.tokens = tokens();
+        await this.usage.record(call.meter.event('cancelled', 499));
+      }
+    }
+  }
+
+  private frame(message: SseEvent, rewrite: (data: string) => string): string {
+    const data = rewrite(message.data);
+    return message.event ? `event: ${message.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+  }
+}

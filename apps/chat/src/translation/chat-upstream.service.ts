@@ -1,0 +1,83 @@
+import { GatewayError, type CatalogChannel } from '@gateway/contracts';
+import { executeWithFailover, isRetryableError, parseSse, sendUpstream, UPSTREAM_CHAT, type SseEvent, type UpstreamRequest, type UpstreamResponse } from '@gateway/providers';
+import { Inject, Injectable } from '@nestjs/common';
+import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
+import { chatProtocolOf, isPassThrough, type ChatCall } from './chat-call';
+import { passThroughRequest } from './passthrough-request';
+
+export interface ServedCall {
+  channel: CatalogChannel;
+  response: UpstreamResponse;
+}
+
+export interface OpenedStream {
+  channel: CatalogChannel;
+  events: AsyncGenerator<SseEvent>;
+  first: SseEvent;
+  destroy(): void;
+}
+
+/** An error event inside an upstream stream, in any of the three protocols' shapes. */
+function streamError(data: string): GatewayError | null {
+  if (!data.includes('"error"')) return null;
+  try {
+    const value = JSON.parse(data) as { type?: unknown; error?: { message?: unknown } | string };
+    if (!value || typeof value !== 'object' || value.error === undefined) return null;
+    const error = value.error;
+    const message = typeof error === 'string' ? error : typeof error?.message === 'string' ? error.message : 'The upstream stream reported an error.';
+    return new GatewayError('upstream_error', message);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Calls a chat call's channels in order, each in its own protocol: the client's body untouched when the
+ * protocol is the family's own, the IR encoded for it otherwise. Failover and each protocol's error
+ * dialect come from the providers; only status and headers are awaited before a channel is chosen.
+ */
+@Injectable()
+export class ChatUpstreamService {
+  constructor(@Inject(CHAT_ENV) private readonly env: ChatEnv) {}
+
+  request(call: ChatCall, channel: CatalogChannel): UpstreamRequest {
+    const protocol = chatProtocolOf(channel);
+    if (isPassThrough(call.family, protocol)) return passThroughRequest(protocol, call.body, channel, call.stream);
+    return UPSTREAM_CHAT[protocol].toRequest({ ...call.ir(), stream: call.stream }, channel);
+  }
+
+  async open(call: ChatCall, channels: readonly CatalogChannel[], signal: AbortSignal): Promise<ServedCall> {
+    const { channel, response } = await executeWithFailover(
+      channels,
+      (ch) => sendUpstream(this.request(call, ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS }),
+      {
+        signal,
+        toError: (status, text, ch, headers) => UPSTREAM_CHAT[chatProtocolOf(ch)].fromError(status, text, { headers, secrets: [ch.apiKey] }),
+      },
+    );
+    return { channel, response };
+  }
+
+  /** Opens channels in order until one produces a first event that is not an error: nothing has reached the client before. */
+  async openStream(call: ChatCall, signal: AbortSignal): Promise<OpenedStream> {
+    let channels = call.channels;
+    for (;;) {
+      const { channel, response } = await this.open(call, channels, signal);
+      const events = parseSse(response.body);
+      const rest = channels.slice(channels.indexOf(channel) + 1);
+      let failure: GatewayError;
+      try {
+        const first = await events.next();
+        const error = first.done ? null : streamError(first.value.data);
+        if (!first.done && !error) return { channel, events, first: first.value, destroy: () => response.body.destroy() };
+        failure = error ?? new GatewayError('upstream_error', 'The upstream stream ended before sending anything.');
+      } catch (error) {
+        if (signal.aborted || !(error instanceof GatewayError)) throw error;
+        failure = error;
+      }
+      response.body.destroy();
+      if (rest.length === 0 || !isRetryableError(failure)) throw failure;
+      channels = rest;
+    }
+  }
+}
