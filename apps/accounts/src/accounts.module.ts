@@ -1,10 +1,13 @@
 // The accounts service: tenants, keys, subscriptions, balance, the model catalog and declarative config.
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BalanceModule } from './balance/balance.module';
+import { BillingModule } from './billing/billing.module';
+import { WalletModule } from './billing/wallet.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { ConfigModule } from './config/config.module';
 import { EventsModule } from './events/events.module';
 import { KeysModule } from './keys/keys.module';
+import { LedgerModule } from './ledger/ledger.module';
 import { PrismaModule } from './prisma/prisma.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -27,6 +30,9 @@ export class AccountsModule {
         SubscriptionsModule,
         BalanceModule,
         ConfigModule,
+        WalletModule,
+        LedgerModule,
+        BillingModule,
       ],
     };
   }

@@ -4,6 +4,7 @@ import { InvalidationPublisher } from '../events/invalidation.publisher';
 import { effectiveFeatureControls } from '../tenants/feature-controls';
 import { TenantsService } from '../tenants/tenants.service';
 import { issueKey } from './key-secret';
+import { keyLimits } from '../billing/key-limits';
 import { KeysRepository, type KeyRecord, type ResolvableKey } from './keys.repository';
 
 function toKeyView(key: KeyRecord): KeyView {
@@ -48,6 +49,7 @@ export class KeysService {
       billing: key.tenant.billing,
       expiresAt: expiresAt?.toISOString() ?? null,
       featureControls: effectiveFeatureControls(key.tenant.featureControls),
+      limits: keyLimits(key),
     };
   }
 

@@ -1,0 +1,58 @@
+import { PrismaClient, Prisma } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+
+export interface UsageGroupRow {
+  group: string;
+  requests: bigint;
+  prompt_tokens: bigint;
+  completion_tokens: bigint;
+  cost_micros: bigint;
+}
+
+const GROUP_COLUMN = {
+  model: Prisma.sql`u.model_id`,
+  key: Prisma.sql`u.key_id::text`,
+  day: Prisma.sql`to_char(date_trunc('day', u.created_at), 'YYYY-MM-DD')`,
+} as const;
+
+/** Reads what billing needs from Postgres: subscriptions, stored balances, usage with its charges. */
+@Injectable()
+export class BillingRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  tenantWithSubscription(tenantId: string) {
+    return this.prisma.tenant.findUnique({ where: { id: tenantId }, include: { subscription: true } });
+  }
+
+  async storedBalance(tenantId: string): Promise<bigint> {
+    return (await this.prisma.balance.findUnique({ where: { tenantId } }))?.micros ?? 0n;
+  }
+
+  setTenantLimits(tenantId: string, limits: Prisma.InputJsonValue | typeof Prisma.DbNull) {
+    return this.prisma.tenant.update({ where: { id: tenantId }, data: { limits }, include: { subscription: true } });
+  }
+
+  /** A custom subscription's own quota and price overrides (created with the tenant's kind when missing). */
+  setSubscriptionTerms(
+    tenantId: string,
+    kind: 'payg' | 'plan' | 'custom',
+    terms: { quotaMicros?: bigint | null; quotaRequests?: number | null; periodSeconds?: number | null; priceOverrides?: Prisma.InputJsonValue },
+  ) {
+    return this.prisma.subscription.upsert({ where: { tenantId }, create: { tenantId, kind, ...terms }, update: terms });
+  }
+
+  /** Requests, tokens and what the ledger charged them, grouped; the charge is minus the sum of a request's entries. */
+  usageSummary(tenantId: string, since: Date | null, by: keyof typeof GROUP_COLUMN): Promise<UsageGroupRow[]> {
+    const group = GROUP_COLUMN[by];
+    return this.prisma.$queryRaw<UsageGroupRow[]>`
+      SELECT ${group} AS "group", count(*)::bigint AS requests,
+             coalesce(sum(u.prompt_tokens), 0)::bigint AS prompt_tokens,
+             coalesce(sum(u.completion_tokens), 0)::bigint AS completion_tokens,
+             coalesce(sum(c.charged), 0)::bigint AS cost_micros
+        FROM usage_records u
+        LEFT JOIN (SELECT request_id, -sum(amount_micros) AS charged FROM ledger_entries WHERE tenant_id = ${tenantId}::uuid AND request_id IS NOT NULL GROUP BY request_id) c
+          ON c.request_id = u.request_id
+       WHERE u.tenant_id = ${tenantId}::uuid AND (${since}::timestamp IS NULL OR u.created_at >= ${since}::timestamp)
+       GROUP BY 1 ORDER BY 1`;
+  }
+}

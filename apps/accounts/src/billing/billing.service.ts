@@ -1,0 +1,99 @@
+import {
+  formatMicros,
+  GatewayError,
+  PriceOverride,
+  TenantLimitsConfig,
+  type BillingConfigureMessage,
+  type BillingProfile,
+  type SubscriptionProfile,
+  type UsageSummary,
+} from '@gateway/contracts';
+import { WalletStore } from '@gateway/billing';
+import { Prisma } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+import { z } from 'zod';
+import { InvalidationPublisher } from '../events/invalidation.publisher';
+import { TenantsService } from '../tenants/tenants.service';
+import { BillingRepository } from './billing.repository';
+
+type SubscriptionRow = NonNullable<NonNullable<Awaited<ReturnType<BillingRepository['tenantWithSubscription']>>>['subscription']>;
+
+const StoredOverrides = z.record(z.string(), PriceOverride);
+
+function toSubscriptionProfile(row: SubscriptionRow | null): SubscriptionProfile | null {
+  if (!row) return null;
+  const overrides = StoredOverrides.safeParse(row.priceOverrides ?? {});
+  return {
+    kind: row.kind,
+    quotaMicros: row.quotaMicros?.toString() ?? null,
+    quotaRequests: row.quotaRequests,
+    periodSeconds: row.periodSeconds,
+    startsAt: row.createdAt.toISOString(),
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    // A malformed stored override must not make requests free or fail: the catalog price applies.
+    priceOverrides: overrides.success ? overrides.data : {},
+  };
+}
+
+/** Billing facts accounts answers for: tenants' profiles, balance seeding, operator settings, usage summaries. */
+@Injectable()
+export class BillingService {
+  constructor(
+    @Inject(BillingRepository) private readonly billing: BillingRepository,
+    @Inject(WalletStore) private readonly wallet: WalletStore,
+    @Inject(TenantsService) private readonly tenants: TenantsService,
+    @Inject(InvalidationPublisher) private readonly invalidation: InvalidationPublisher,
+  ) {}
+
+  async profile(tenantId: string): Promise<BillingProfile> {
+    const tenant = z.uuid().safeParse(tenantId).success ? await this.billing.tenantWithSubscription(tenantId) : null;
+    if (!tenant) throw GatewayError.notFound(`tenant "${tenantId}" does not exist`, 'tenantId');
+    return { tenantId, billing: tenant.billing, subscription: toSubscriptionProfile(tenant.subscription) };
+  }
+
+  /** Copies the stored balance into Redis unless Redis already has one (it is then the live truth). */
+  async seed(tenantId: string): Promise<{ micros: string }> {
+    await this.profile(tenantId);
+    await this.wallet.seed(tenantId, await this.billing.storedBalance(tenantId));
+    return { micros: ((await this.wallet.balance(tenantId)) ?? 0n).toString() };
+  }
+
+  async configure(request: BillingConfigureMessage) {
+    const tenant = await this.tenants.requireBySlug(request.tenant);
+    let limits = TenantLimitsConfig.nullable().parse(tenant.limits ?? null);
+    if (request.limits !== undefined) {
+      limits = request.limits;
+      await this.billing.setTenantLimits(tenant.id, limits === null ? Prisma.DbNull : limits);
+    }
+    if (request.quota || request.priceOverrides) {
+      if (tenant.billing !== 'custom') throw GatewayError.invalid(`tenant "${tenant.slug}" is not on a custom subscription`, 'tenant');
+      const quota = request.quota;
+      await this.billing.setSubscriptionTerms(tenant.id, tenant.billing, {
+        ...(quota ? { quotaMicros: quota.credit ? BigInt(quota.credit) : null, quotaRequests: quota.requests ?? null, periodSeconds: quota.periodSeconds } : {}),
+        ...(request.priceOverrides ? { priceOverrides: request.priceOverrides } : {}),
+      });
+    }
+    // Edges cache limits with the key and billing clients cache the profile: both drop the tenant now.
+    this.invalidation.publish({ tenantIds: [tenant.id] });
+    const profile = await this.profile(tenant.id);
+    return { tenant: tenant.slug, limits, subscription: profile.subscription };
+  }
+
+  async usageSummary(tenantSlug: string, since: string | undefined, by: 'model' | 'key' | 'day'): Promise<UsageSummary> {
+    const tenant = await this.tenants.requireBySlug(tenantSlug);
+    const rows = await this.billing.usageSummary(tenant.id, since ? new Date(since) : null, by);
+    return {
+      tenant: tenant.slug,
+      since: since ?? null,
+      by,
+      rows: rows.map((row) => ({
+        group: row.group,
+        requests: Number(row.requests),
+        promptTokens: Number(row.prompt_tokens),
+        completionTokens: Number(row.completion_tokens),
+        costMicros: row.cost_micros.toString(),
+        cost: formatMicros(row.cost_micros),
+      })),
+    };
+  }
+}

@@ -1,0 +1,42 @@
+import type { LedgerEvent } from '@gateway/billing';
+import { PrismaClient } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+
+/** The only writer of wallet events into ledger_entries and balances. */
+@Injectable()
+export class LedgerRepository {
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
+
+  /**
+   * Appends a batch of events and moves each tenant's cached balance by what was actually appended, in
+   * one statement: an event seen twice (same request and kind) is skipped and moves nothing, and one
+   * batch touches each balance row once, however many requests it carries.
+   */
+  async append(events: LedgerEvent[]): Promise<number> {
+    if (events.length === 0) return 0;
+    const tenants = events.map((e) => e.tenant);
+    const kinds = events.map((e) => e.kind);
+    const pools = events.map((e) => e.pool);
+    const amounts = events.map((e) => e.amount);
+    const requests = events.map((e) => e.rid);
+    const notes = events.map((e) => e.note || null);
+    const rows = await this.prisma.$queryRaw<Array<{ appended: bigint }>>`
+      WITH batch AS (
+        SELECT * FROM unnest(${tenants}::text[], ${kinds}::text[], ${pools}::text[], ${amounts}::bigint[], ${requests}::text[], ${notes}::text[])
+          AS b(tenant, kind, pool, amount, rid, note)
+        WHERE EXISTS (SELECT 1 FROM tenants t WHERE t.id::text = b.tenant)
+      ), appended AS (
+        INSERT INTO ledger_entries (tenant_id, kind, pool, amount_micros, request_id, note)
+        SELECT tenant::uuid, kind, pool, amount, rid, note FROM batch
+        ON CONFLICT (request_id, kind) DO NOTHING
+        RETURNING tenant_id, pool, amount_micros
+      ), moved AS (
+        INSERT INTO balances (tenant_id, micros, updated_at)
+        SELECT tenant_id, SUM(amount_micros)::bigint, now() FROM appended WHERE pool = 'balance' GROUP BY tenant_id
+        ON CONFLICT (tenant_id) DO UPDATE SET micros = balances.micros + EXCLUDED.micros, updated_at = now()
+        RETURNING 1
+      )
+      SELECT (SELECT count(*) FROM appended)::bigint AS appended, (SELECT count(*) FROM moved) AS moved`;
+    return Number(rows[0]?.appended ?? 0);
+  }
+}
