@@ -40,6 +40,7 @@ function probeTcp(host: string, port: number, expect: RegExp, hello?: string): P
     };
     socket.setTimeout(TIMEOUT_MS, () => fail(new Error('timed out')));
     socket.once('error', fail);
+    socket.once('close', () => reject(new Error('closed without a greeting')));
     socket.once('connect', () => hello && socket.write(hello));
     socket.once('data', (data) => {
       socket.destroy();
