@@ -1,3 +1,5 @@
+import { BillingClientModule, BillingEnv } from '@gateway/billing';
+import { loadEnv } from '@gateway/platform';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { CatalogModule } from './catalog/catalog.module';
@@ -12,6 +14,6 @@ import { UsageModule } from './usage/usage.module';
 @Module({})
 export class ChatModule {
   static forRoot(env: ChatEnv, storage: StorageEnv): DynamicModule {
-    return { module: ChatModule, imports: [InfraModule.forRoot(env, storage), CatalogModule, UsageModule, OaicModule, MsgcModule, GencModule] };
+    return { module: ChatModule, imports: [InfraModule.forRoot(env, storage), BillingClientModule.forRoot(loadEnv(BillingEnv)), CatalogModule, UsageModule, OaicModule, MsgcModule, GencModule] };
   }
 }

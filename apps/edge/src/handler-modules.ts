@@ -1,5 +1,7 @@
 import type { Type } from '@nestjs/common';
+import { GencModule } from './genc/genc.module';
 import { ModelsModule } from './models/models.module';
+import { MsgcModule } from './msgc/msgc.module';
 import { OaicModule } from './oaic/oaic.module';
 import { RoomModule } from './room/room.module';
 
@@ -7,4 +9,4 @@ import { RoomModule } from './room/room.module';
  * Modules whose providers carry @RouteHandler methods. A family's module joins the edge by being
  * listed here; the registrar finds its handlers by route id.
  */
-export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule];
+export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule, MsgcModule, GencModule];

@@ -9,3 +9,4 @@ export * from './families/room';
 export * from './families/msgc';
 export * from './families/genc';
 export * from './billing';
+export * from './families/chat-family-call.schema';

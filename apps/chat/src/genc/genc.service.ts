@@ -1,3 +1,4 @@
+import { BillingClient } from '@gateway/billing';
 import { GencCallPayload, GenerateContentRequest, parseOrThrow } from '@gateway/contracts';
 import { fromGencRequest, orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
@@ -19,6 +20,7 @@ export class GencService {
     private readonly claimCheck: ClaimCheckService,
     private readonly catalog: CatalogService,
     private readonly execution: ChatExecutionService,
+    private readonly billing: BillingClient,
   ) {}
 
   async generate(payload: unknown, signal: AbortSignal): Promise<unknown> {
@@ -27,6 +29,7 @@ export class GencService {
     try {
       const body = parseOrThrow(GenerateContentRequest, await this.claimCheck.body(caller));
       const route = await this.catalog.route(caller.tenantId, caller.model, 'chat');
+      await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
       const call = createChatCall({
         family: FAMILY,
         caller,

@@ -1,3 +1,4 @@
+import { BillingClient } from '@gateway/billing';
 import { CountTokensRequest, MessagesRequest, MsgcCallPayload, parseOrThrow, type CountTokensResponse } from '@gateway/contracts';
 import { countTokens, fromMsgcRequest, orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
@@ -19,6 +20,7 @@ export class MsgcService {
     private readonly claimCheck: ClaimCheckService,
     private readonly catalog: CatalogService,
     private readonly execution: ChatExecutionService,
+    private readonly billing: BillingClient,
   ) {}
 
   async messages(payload: unknown, signal: AbortSignal): Promise<unknown> {
@@ -28,6 +30,7 @@ export class MsgcService {
       const body = parseOrThrow(MessagesRequest, await this.claimCheck.body(caller));
       meter.modelId = body.model;
       const route = await this.catalog.route(caller.tenantId, body.model, 'chat');
+      await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
       const call = createChatCall({
         family: FAMILY,
         caller,

@@ -46,9 +46,9 @@ export class OaicRelayService {
    * Relays a streamed reply as SSE. Until the first frame arrives nothing is written, so an early
    * failure (bad model, all channels down) still becomes a normal error response with its status.
    */
-  async sse(subject: string, request: RouteRequest): Promise<undefined> {
+  async sse(subject: string, request: RouteRequest, payload?: unknown): Promise<undefined> {
     const abort = new AbortController();
-    const frames = this.bus.stream(subject, await this.payload(request), { requestId: request.requestId, signal: abort.signal });
+    const frames = this.bus.stream(subject, payload ?? (await this.payload(request)), { requestId: request.requestId, signal: abort.signal });
     const { reply } = request;
     const raw: ServerResponse = reply.raw;
     raw.on('close', () => {
@@ -66,16 +66,17 @@ export class OaicRelayService {
         }
       }
     } catch (error) {
-      if (!abort.signal.aborted) raw.write(this.errorEvent(error, request.requestId));
+      if (!abort.signal.aborted) raw.write(this.errorEvent(error, request));
     } finally {
       if (!raw.writableEnded) raw.end();
     }
     return undefined;
   }
 
-  /** A failure after the stream began: one SSE event in the oaic dialect, which the SDKs raise as an error. */
-  private errorEvent(error: unknown, requestId: string): string {
+  /** A failure after the stream began: one SSE event in the route family's dialect, which the SDKs raise as an error. */
+  private errorEvent(error: unknown, request: RouteRequest): string {
     const gatewayError = error instanceof GatewayError ? error : new GatewayError('internal', 'Internal error');
-    return `data: ${JSON.stringify(toDialectError('oaic', gatewayError, requestId).body)}\n\n`;
+    const data = `data: ${JSON.stringify(toDialectError(request.route.family, gatewayError, request.requestId).body)}\n\n`;
+    return request.route.family === 'msgc' ? `event: error\n${data}` : data;
   }
 }

@@ -28,6 +28,7 @@ const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
     OaicAudioService,
     OaicHandler,
   ],
+  exports: [OaicRelayService],
 })
 export class OaicModule implements OnModuleInit, OnApplicationShutdown {
   constructor(

@@ -1,3 +1,6 @@
+import { GencStreamQuery } from '../families/chat-family-call.schema';
+import { GenerateContentRequest } from '../families/genc/generate-request.schema';
+import { CountTokensRequest, MessagesRequest } from '../families/msgc/messages-request.schema';
 import { SpeechRequest } from '../families/oaic/audio.schema';
 import { ChatCompletionRequest } from '../families/oaic/chat.schema';
 import { CompletionRequest } from '../families/oaic/completions.schema';
@@ -91,11 +94,14 @@ export const ROUTES: readonly RouteDef[] = [
   ...oaic('oaic.videos.get', 'GET', '/videos/{video_id}', 'Stable', 'Query a video task', false, false),
   ...oaic('oaic.videos.content', 'GET', '/videos/{video_id}/content', 'Stable', 'Download a completed video', false, false),
 
-  route('msgc.messages', 'POST', '/msgc/v1/messages', 'msgc', 'Stable', 'Create a message', false),
-  route('msgc.count_tokens', 'POST', '/msgc/v1/messages/count_tokens', 'msgc', 'Stable', 'Count the input tokens of a message request', false),
+  route('msgc.messages', 'POST', '/msgc/v1/messages', 'msgc', 'Stable', 'Create a message', true, { body: MessagesRequest }),
+  route('msgc.count_tokens', 'POST', '/msgc/v1/messages/count_tokens', 'msgc', 'Stable', 'Count the input tokens of a message request', true, { body: CountTokensRequest }),
 
-  route('genc.generate', 'POST', '/genc/v1beta/models/{model}:generateContent', 'genc', 'Stable', 'Generate content (text, function calls, images)', false),
-  route('genc.stream', 'POST', '/genc/v1beta/models/{model}:streamGenerateContent', 'genc', 'Stable', 'Stream generated content (requires alt=sse)', false),
+  route('genc.generate', 'POST', '/genc/v1beta/models/{model}:generateContent', 'genc', 'Stable', 'Generate content (text, function calls, images)', true, { body: GenerateContentRequest }),
+  route('genc.stream', 'POST', '/genc/v1beta/models/{model}:streamGenerateContent', 'genc', 'Stable', 'Stream generated content (requires alt=sse)', true, {
+    query: GencStreamQuery,
+    body: GenerateContentRequest,
+  }),
 
   route('dsc.image', 'POST', '/dsc/v1/services/aigc/multimodal-generation/generation', 'dsc', 'Stable', 'Generate an image from a prompt', false),
   route('dsc.video', 'POST', '/dsc/v1/services/aigc/video-generation/video-synthesis', 'dsc', 'Stable', 'Create a video synthesis task', false),
