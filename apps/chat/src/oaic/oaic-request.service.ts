@@ -1,3 +1,4 @@
+import { BillingClient } from '@gateway/billing';
 import { OaicCallPayload, parseOrThrow, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
@@ -22,6 +23,7 @@ export class OaicRequestService {
   constructor(
     private readonly claimCheck: ClaimCheckService,
     private readonly catalog: CatalogService,
+    private readonly billing: BillingClient,
   ) {}
 
   parseCaller(payload: unknown): OaicCallPayload {
@@ -36,6 +38,8 @@ export class OaicRequestService {
     const modelId = requested ?? (await this.catalog.defaultModel(payload.tenantId, spec.capability));
     meter.modelId = modelId;
     const route = await this.catalog.route(payload.tenantId, modelId, spec.capability);
+    // Before any upstream call: a request its balance or quota cannot cover fails here.
+    await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
     return { caller: payload, body, modelId, route, channels: orderChannels(route.channels), meter };
   }
 }

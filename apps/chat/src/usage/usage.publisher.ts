@@ -1,5 +1,6 @@
+import { BillingClient } from '@gateway/billing';
 import { encodeJson, NatsBus } from '@gateway/platform';
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { nanos, RetentionPolicy, StorageType, type JetStreamClient } from 'nats';
 import { usageStreamNames, type UsageEvent } from './usage-event.schema';
 
@@ -14,7 +15,12 @@ export class UsagePublisher implements OnModuleInit {
   private js!: JetStreamClient;
   readonly names: ReturnType<typeof usageStreamNames>;
 
-  constructor(private readonly bus: NatsBus) {
+  private readonly logger = new Logger(UsagePublisher.name);
+
+  constructor(
+    private readonly bus: NatsBus,
+    @Optional() private readonly billing?: BillingClient,
+  ) {
     this.names = usageStreamNames(bus.prefix);
   }
 
@@ -36,5 +42,7 @@ export class UsagePublisher implements OnModuleInit {
 
   async record(event: UsageEvent): Promise<void> {
     await this.js.publish(this.names.subject, encodeJson(event), { msgID: event.requestId, expect: { streamName: this.names.stream } });
+    // Every request ends here exactly once: its reservation is settled at this usage, or released on failure.
+    await this.billing?.finish(event).catch((error: Error) => this.logger.error(`settling ${event.requestId} failed: ${error.message}`));
   }
 }

@@ -17,6 +17,7 @@ export interface ReserveRequest {
 /** What the client remembers of a reservation until its request ends. */
 interface Held {
   prices: Prices;
+  capability: CatalogModel['capability'];
   /** A request-count quota charges one request whatever the tokens. */
   perRequest: boolean;
 }
@@ -75,7 +76,7 @@ export class BillingClient {
     const amount = perRequest ? 1n : costOf(prices, usage);
     const outcome = await this.wallet.reserve({ requestId: request.requestId, tenantId: request.tenantId, amount, holdTtlMs: this.options.holdTtlMs, target });
     if (outcome.status !== 'reserved') throw quotaExhausted(perRequest ? 'the requests of this period are used up' : 'the credit of this period is used up');
-    this.held.set(request.requestId, { prices, perRequest });
+    this.held.set(request.requestId, { prices, perRequest, capability: request.model.capability });
   }
 
   /** Charges what the request used (at most what was reserved) and returns the rest. */
@@ -84,6 +85,22 @@ export class BillingClient {
     if (!held) return;
     this.held.delete(requestId);
     await this.wallet.settle(requestId, held.perRequest ? 1n : costOf(held.prices, usage));
+  }
+
+  /**
+   * Ends a request's billing from its usage record: served (or cut short by the client, which keeps
+   * what it received) settles at the metered tokens; any failure releases the whole hold.
+   */
+  async finish(event: { requestId: string; outcome: string; promptTokens: number; completionTokens: number }): Promise<void> {
+    const held = this.held.get(event.requestId);
+    if (!held) return;
+    if (event.outcome !== 'ok' && event.outcome !== 'cancelled') return this.release(event.requestId);
+    // Image answers count generated images where chat counts completion tokens.
+    const usage: Usage =
+      held.capability === 'image'
+        ? { inputTokens: event.promptTokens, outputTokens: 0, images: event.completionTokens }
+        : { inputTokens: event.promptTokens, outputTokens: event.completionTokens };
+    return this.settle(event.requestId, usage);
   }
 
   /** Returns the whole reservation (the request failed before it was served). */
@@ -101,6 +118,6 @@ export class BillingClient {
       outcome = await this.wallet.reserve(input);
     }
     if (outcome.status !== 'reserved') throw quotaExhausted('the prepaid balance cannot cover this request');
-    this.held.set(request.requestId, { prices, perRequest: false });
+    this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability });
   }
 }

@@ -28,10 +28,17 @@ export function estimateInputTokens(input: unknown): number {
  * max_completion_tokens / max_output_tokens, or the model's default cap.
  */
 export function maxUsageOf(capability: Capability, body: Record<string, unknown>, defaultMaxTokens: number): Usage {
-  const input = estimateInputTokens(body.messages ?? body.prompt ?? body.input ?? body.contents ?? body.system);
+  // oaic messages/prompt/input, msgc messages + system, genc contents + systemInstruction.
+  const input = estimateInputTokens([body.messages ?? body.prompt ?? body.input ?? body.contents, body.system ?? body.systemInstruction]);
   switch (capability) {
     case 'chat': {
-      const cap = positiveInt(body.max_completion_tokens) ?? positiveInt(body.max_tokens) ?? positiveInt(body.max_output_tokens) ?? defaultMaxTokens;
+      const generation = body.generationConfig as { maxOutputTokens?: unknown } | undefined;
+      const cap =
+        positiveInt(body.max_completion_tokens) ??
+        positiveInt(body.max_tokens) ??
+        positiveInt(body.max_output_tokens) ??
+        positiveInt(generation?.maxOutputTokens) ??
+        defaultMaxTokens;
       return { inputTokens: input, outputTokens: cap };
     }
     case 'image':
