@@ -157,6 +157,8 @@ async function main(): Promise<void> {
       models: [{ id: `bench-stream-${stamp}`, displayName: 'Bench stream', capability: 'chat', public: false, provider: 'sandbox-openai', upstreamModel: 'sandbox-gpt@chunk=50', createdAt: '2025-01-01T00:00:00Z' }],
       tenants: [{ slug, billing: 'payg', models: [`bench-stream-${stamp}`], featureControls: {} }],
     });
+    // Every request is billed against the prepaid balance: enough for the whole run.
+    await admin.topup({ tenant: slug, amount: '100000.00' });
     const key = (await admin.createKey({ tenant: slug, name: 'bench' })).key;
     const direct: Target = {
       url: `${stack.sandboxUrl}/openai/v1`,
