@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CatalogModule } from '../catalog/catalog.module';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
 import { ResponsesModule } from '../responses/responses.module';
+import { TranslationModule } from '../translation/translation.module';
 import { UsageModule } from '../usage/usage.module';
 import { OaicAudioService } from './oaic-audio.service';
 import { OaicHandler } from './oaic.handler';
@@ -13,7 +14,7 @@ import { UpstreamCallService } from './upstream-call.service';
 
 /** The oaic family in the chat service: routing to channels, failover, unary/stream/audio execution. */
 @Module({
-  imports: [CatalogModule, ClaimCheckModule, ResponsesModule, UsageModule],
+  imports: [CatalogModule, ClaimCheckModule, ResponsesModule, UsageModule, TranslationModule],
   controllers: [OaicHandler],
   providers: [OaicService, OaicRequestService, OaicJsonService, OaicStreamService, OaicAudioService, UpstreamCallService],
 })

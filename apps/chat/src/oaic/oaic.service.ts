@@ -1,6 +1,8 @@
 import type { OaicAudioPayload } from '@gateway/contracts';
 import { FailoverError } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
+import { ChatExecutionService } from '../translation/chat-execution.service';
+import { oaicChatCall, oaicChatNeedsTranslation } from '../translation/oaic-chat-call';
 import { UsageMeter } from '../usage/usage-meter';
 import { UsagePublisher } from '../usage/usage.publisher';
 import { OaicAudioService } from './oaic-audio.service';
@@ -23,6 +25,7 @@ export class OaicService {
     private readonly streams: OaicStreamService,
     private readonly audio: OaicAudioService,
     private readonly usage: UsagePublisher,
+    private readonly translated: ChatExecutionService,
   ) {}
 
   async run(op: JsonOperation, payload: unknown, signal: AbortSignal): Promise<unknown> {
@@ -31,6 +34,7 @@ export class OaicService {
     try {
       const call = await this.requests.prepare(op, caller, meter);
       if (op === 'speech') return await this.audio.speech(call, signal);
+      if (op === 'chat' && oaicChatNeedsTranslation(call.channels)) return await this.translated.execute(oaicChatCall(call), signal);
       if ((op === 'chat' || op === 'completions' || op === 'responses') && call.body.stream === true) return await this.streams.open(op, call, signal);
       return await this.json.execute(op, call, signal);
     } catch (error) {

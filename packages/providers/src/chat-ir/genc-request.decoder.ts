@@ -8,6 +8,26 @@ interface PendingCall {
   name: string;
 }
 
+/**
+ * Gemini schemas name types in capitals (`OBJECT`, `STRING`); the IR holds JSON Schema, whose type names
+ * are lowercase, so the other protocols accept the declarations.
+ */
+function jsonSchemaOf(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
+  if (schema === null || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // Property names are the client's own: only the schemas under them are rewritten.
+    if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, jsonSchemaOf(property)]));
+    } else if (key === 'type' && typeof value === 'string') out[key] = value.toLowerCase();
+    else if (key === 'type' && Array.isArray(value)) out[key] = value.map((type) => (typeof type === 'string' ? type.toLowerCase() : type));
+    else if (key === 'enum' || key === 'example' || key === 'default' || key === 'const') out[key] = value;
+    else out[key] = jsonSchemaOf(value);
+  }
+  return out;
+}
+
 function imageMime(mimeType: string, where: string): string {
   if (!mimeType.startsWith('image/')) throw GatewayError.invalid(`only image media can reach this model, not ${mimeType}`, where);
   return mimeType;
@@ -79,7 +99,7 @@ export function fromGencRequest(body: GenerateContentRequest, model: string, str
   if ((config.candidateCount ?? 1) > 1) throw GatewayError.invalid('this model answers with one candidate only', 'generationConfig.candidateCount');
   const tools = (body.tools ?? []).flatMap((tool, t) => {
     if (!tool.functionDeclarations) throw GatewayError.invalid('only functionDeclarations tools are supported by this model', `tools[${t}]`);
-    return tool.functionDeclarations.map((fn) => ({ name: fn.name, description: fn.description ?? null, parameters: fn.parameters }));
+    return tool.functionDeclarations.map((fn) => ({ name: fn.name, description: fn.description ?? null, parameters: jsonSchemaOf(fn.parameters) as Record<string, unknown> }));
   });
   return {
     family: 'genc',

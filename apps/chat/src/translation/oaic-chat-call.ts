@@ -1,0 +1,31 @@
+import type { ChatCompletionRequest, CatalogChannel, OaicCaller } from '@gateway/contracts';
+import { fromOaicRequest } from '@gateway/providers';
+import type { UsageMeter } from '../usage/usage-meter';
+import { createChatCall, needsTranslation, type ChatCall } from './chat-call';
+
+interface PreparedOaicChat {
+  caller: OaicCaller;
+  body: Record<string, unknown>;
+  modelId: string;
+  channels: CatalogChannel[];
+  meter: UsageMeter;
+}
+
+/** An oaic chat request whose model has a channel that does not speak the OpenAI protocol: it goes through the IR. */
+export function oaicChatNeedsTranslation(channels: readonly CatalogChannel[]): boolean {
+  return needsTranslation('oaic', channels);
+}
+
+/** The oaic path's prepared chat request (body already checked as a chat completion request) as a cross-family call. */
+export function oaicChatCall(prepared: PreparedOaicChat): ChatCall {
+  return createChatCall({
+    family: 'oaic',
+    caller: prepared.caller,
+    modelId: prepared.modelId,
+    channels: prepared.channels,
+    body: prepared.body,
+    decode: () => fromOaicRequest(prepared.body as ChatCompletionRequest),
+    stream: prepared.body.stream === true,
+    meter: prepared.meter,
+  });
+}
