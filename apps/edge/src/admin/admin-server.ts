@@ -5,6 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { toGatewayError } from '../errors/error-dialect';
 import { httpStatusOf } from '../errors/error-status';
 import { registerAdminRoutes } from './admin-routes';
+import { registerUsageRoutes } from './usage-routes';
 
 function sendAdminError(reply: FastifyReply, thrown: unknown): FastifyReply {
   const error = toGatewayError(thrown);
@@ -35,5 +36,6 @@ export function createAdminServer(bus: NatsBus, adminToken: string | undefined):
     sendAdminError(reply, GatewayError.notFound(`No admin route ${request.method} ${request.url.split('?')[0]}.`)),
   );
   registerAdminRoutes(fastify, bus);
+  registerUsageRoutes(fastify, bus);
   return fastify;
 }

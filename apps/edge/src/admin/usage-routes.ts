@@ -1,0 +1,44 @@
+import {
+  BILLING_SUBJECTS,
+  BillingConfigureReply,
+  BillingConfigureRequest,
+  parseOrThrow,
+  UsageSummary,
+  UsageSummaryRequest,
+  type BillingConfigureMessage,
+} from '@gateway/contracts';
+import type { NatsBus } from '@gateway/platform';
+import type { FastifyInstance } from 'fastify';
+
+const TIMEOUT = { timeoutMs: 30_000 };
+
+/** Decimal prices become micro-unit strings here, once: JSON cannot carry the parsed BigInts. */
+function toMessage(request: ReturnType<typeof BillingConfigureRequest.parse>): BillingConfigureMessage {
+  const micros = (value: bigint | undefined) => (value === undefined ? undefined : value.toString());
+  return {
+    tenant: request.tenant,
+    limits: request.limits,
+    quota: request.quota && { credit: micros(request.quota.credit), requests: request.quota.requests, periodSeconds: request.quota.periodSeconds },
+    priceOverrides:
+      request.priceOverrides &&
+      Object.fromEntries(
+        Object.entries(request.priceOverrides).map(([model, prices]) => [
+          model,
+          Object.fromEntries(Object.entries(prices).flatMap(([field, value]) => (value === undefined ? [] : [[field, value.toString()]]))),
+        ]),
+      ),
+  };
+}
+
+/** Admin routes of billing: usage summaries and a tenant's billing settings (limits, custom quota and prices). */
+export function registerUsageRoutes(fastify: FastifyInstance, bus: NatsBus): void {
+  fastify.get('/admin/usage', async (request) => {
+    const query = parseOrThrow(UsageSummaryRequest, request.query ?? {});
+    return bus.request(BILLING_SUBJECTS.usageSummary, query, UsageSummary, TIMEOUT);
+  });
+
+  fastify.put('/admin/billing', async (request) => {
+    const body = parseOrThrow(BillingConfigureRequest, request.body ?? {});
+    return bus.request(BILLING_SUBJECTS.configure, toMessage(body), BillingConfigureReply, TIMEOUT);
+  });
+}
