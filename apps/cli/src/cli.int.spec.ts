@@ -7,6 +7,9 @@ import { freePort } from './stack/free-port';
 
 const BIN = path.resolve(__dirname, '..', 'dist', 'main.js');
 
+// Each case starts a node process; on a loaded 2-core machine that alone can take seconds.
+jest.setTimeout(30_000);
+
 function gatewayctl(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
   const clean = { ...process.env, ...env };
   for (const name of ['GATEWAY_ADMIN_URL', 'ADMIN_TOKEN']) if (!(name in env)) delete clean[name];

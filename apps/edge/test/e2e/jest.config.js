@@ -5,5 +5,6 @@ module.exports = require('../../../../jest.preset')(__dirname, {
   testPathIgnorePatterns: ['/node_modules/'],
   globalSetup: '<rootDir>/global-setup.ts',
   globalTeardown: '<rootDir>/global-teardown.ts',
+  setupFilesAfterEnv: ['<rootDir>/support/jest-timeout.ts'],
   testTimeout: 30000,
 });
