@@ -6,6 +6,7 @@ import { registerKeys } from './commands/keys.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerSubscriptions } from './commands/subscriptions.command';
 import { registerTenants } from './commands/tenants.command';
+import { registerUsage } from './commands/usage.command';
 import { registerUp } from './commands/up.command';
 import { CliError, EXIT, oneLine, type ExitCode } from './cli-error';
 import { processIo, type Io } from './output/output';
@@ -25,6 +26,7 @@ export function createProgram(io: Io = processIo): Command {
   registerKeys(program, io);
   registerSubscriptions(program, io);
   registerBalance(program, io);
+  registerUsage(program, io);
   registerMigrate(program, io);
   registerUp(program, io);
   return program;

@@ -5,6 +5,8 @@
 import {
   ApplyResult,
   BalanceView,
+  BillingConfigureReply,
+  UsageSummary,
   KeyCreated,
   KeyView,
   SubscriptionView,
@@ -74,6 +76,16 @@ export class AdminClient {
 
   balance(tenant: string) {
     return this.call('GET', `/admin/balance?tenant=${encodeURIComponent(tenant)}`, BalanceView);
+  }
+
+  usage(query: { tenant: string; since?: string; by?: string }) {
+    const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    return this.call('GET', `/admin/usage?${params.toString()}`, UsageSummary);
+  }
+
+  /** Rate limits, a custom subscription's quota and price overrides (decimal prices). */
+  configureBilling(body: Record<string, unknown>) {
+    return this.call('PUT', '/admin/billing', BillingConfigureReply, body);
   }
 
   private async call<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
