@@ -93,7 +93,8 @@ export class OaicStreamService {
         if (json) {
           const error = errorOf(json);
           if (error) throw error;
-          usage = extractUsage(json) ?? usage;
+          // Most chunks carry no usage; skip the parse (and its failure path) for them.
+          if (json.usage || json.response) usage = extractUsage(json) ?? usage;
           complete ||= isFinalEvent(op, json);
         }
         const data = rewrite(event.data);
