@@ -24,6 +24,7 @@ declare module 'autocannon' {
     duration?: number;
     amount?: number;
     pipelining?: number;
+    overallRate?: number;
     headers?: Record<string, string>;
     method?: string;
     body?: string;
