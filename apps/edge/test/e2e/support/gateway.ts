@@ -35,6 +35,8 @@ export interface TenantOptions {
   models?: string[];
   featureControls?: Record<string, boolean>;
   keyName?: string;
+  /** Prepaid balance of a pay-as-you-go tenant, as a decimal (default 100.00); null for none. */
+  balance?: string | null;
   /** Extra catalog entries applied together with the tenant (e.g. its private models). */
   catalog?: Pick<GatewayConfigInput, 'providers' | 'models' | 'plans'>;
 }
@@ -56,6 +58,8 @@ export async function createTenantWithKey(options: TenantOptions = {}): Promise<
   } else {
     await admin.createTenant(tenant);
   }
+  // Every request is billed: a pay-as-you-go tenant needs a prepaid balance to be served at all.
+  if (tenant.billing === 'payg' && options.balance !== null) await admin.topup({ tenant: slug, amount: options.balance ?? '100.00' });
   const key = await admin.createKey({ tenant: slug, name: options.keyName ?? 'e2e' });
   return { ...key, slug };
 }
