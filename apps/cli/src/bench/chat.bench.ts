@@ -11,10 +11,12 @@ import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
+import { benchTranslation, formatTable } from './translation.section';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
 const RPS_SECONDS = Number(process.env.BENCH_RPS_SECONDS ?? 10);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
+const TRANSLATION_SAMPLES = Number(process.env.BENCH_TRANSLATION_SAMPLES ?? 2000);
 /** A stream that goes this long without an event counts as stalled. */
 const STALL_MS = 5000;
 
@@ -200,6 +202,8 @@ async function main(): Promise<void> {
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     process.stdout.write('\n' + rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n') + '\n');
+    process.stdout.write(`\ntranslated paths against same-protocol pass-through (${TRANSLATION_SAMPLES} requests each)...\n`);
+    process.stdout.write('\n' + formatTable(await benchTranslation({ sandboxUrl: stack.sandboxUrl, gatewayUrl: stack.baseUrl, key, samples: TRANSLATION_SAMPLES })) + '\n');
   } finally {
     await stack.stop();
     await agent.close();
