@@ -74,6 +74,9 @@ describe('durable usage over JetStream and Postgres', () => {
       expect(await waitForRows(prisma, ids, 3)).toBe(3);
       const cancelled = await prisma.usageRecord.findUniqueOrThrow({ where: { requestId: events[1]!.requestId } });
       expect(cancelled).toMatchObject({ outcome: 'cancelled', status: 499, promptTokens: 7, completionTokens: 11, tenantId: events[1]!.tenantId });
+      expect(cancelled.createdAt.toISOString()).toBe(events[1]!.at);
+      const failed = await prisma.usageRecord.findUniqueOrThrow({ where: { requestId: events[2]!.requestId } });
+      expect(failed.channelId).toBeNull();
     } finally {
       await consumer.onModuleDestroy();
     }
