@@ -88,7 +88,8 @@ describe('msgc messages', () => {
       model: MODEL,
       max_tokens: 200,
       system: [{ type: 'text', text: 'You are terse.' }],
-      top_k: 5,
+      // top_k is in the msgc contract but not in this SDK version's types: it rides as an extra field.
+      ...{ top_k: 5 },
       stop_sequences: ['STOPHERE'],
       messages: [{ role: 'user', content: [{ type: 'text', text: 'Look at this STOPHERE please' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } }] }],
     });
