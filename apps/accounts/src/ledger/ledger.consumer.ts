@@ -9,6 +9,8 @@ const BATCH = 1000;
 const BLOCK_MS = 500;
 /** Entries another consumer has held this long without acknowledging are taken over (it crashed). */
 const CLAIM_IDLE_MS = 30_000;
+/** After a short read, wait this long for more before writing: fewer, larger transactions off the hot path. */
+const LINGER_MS = 100;
 
 /**
  * Turns the wallet's event stream into ledger rows: reads a batch, writes it in one transaction,
@@ -59,7 +61,7 @@ export class LedgerConsumer implements OnApplicationBootstrap, OnApplicationShut
     let stale = true;
     while (this.running) {
       try {
-        const entries: StreamEntry[] = stale ? await this.reader.claimStale(CLAIM_IDLE_MS, BATCH) : await this.reader.read(BATCH, BLOCK_MS);
+        const entries: StreamEntry[] = stale ? await this.reader.claimStale(CLAIM_IDLE_MS, BATCH) : await this.readLingering();
         stale = stale && entries.length === BATCH;
         await this.writeBatch(entries);
       } catch (error) {
@@ -69,6 +71,13 @@ export class LedgerConsumer implements OnApplicationBootstrap, OnApplicationShut
         await new Promise((resolve) => setTimeout(resolve, 1000));
       }
     }
+  }
+
+  private async readLingering(): Promise<StreamEntry[]> {
+    const entries = await this.reader.read(BATCH, BLOCK_MS);
+    if (entries.length === 0 || entries.length >= BATCH) return entries;
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS));
+    return entries.concat(await this.reader.read(BATCH - entries.length, 1));
   }
 
   private async writeBatch(entries: StreamEntry[]): Promise<number> {

@@ -11,6 +11,7 @@ import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
+import { benchBilling } from './billing.section';
 import { benchTranslation, formatTable } from './translation.section';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
@@ -211,7 +212,12 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((error: Error) => {
-  process.stderr.write(`bench:chat failed: ${error.message}\n`);
-  process.exit(1);
-});
+main()
+  .then(async () => {
+    process.stdout.write('\nbilling on against billing off (two stacks side by side)...\n');
+    process.stdout.write(`\n${await benchBilling()}\n`);
+  })
+  .catch((error: Error) => {
+    process.stderr.write(`bench:chat failed: ${error.message}\n`);
+    process.exit(1);
+  });
