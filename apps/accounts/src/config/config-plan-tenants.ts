@@ -5,7 +5,7 @@ import type { ApplyPlan, CurrentState, CurrentTenant, PlanRow, SubscriptionRow, 
 type TenantConfig = GatewayConfig['tenants'][number];
 
 const PLAN_FIELDS = ['quotaMicros', 'quotaRequests', 'periodSeconds'] as const;
-const TENANT_FIELDS = ['name', 'billing', 'featureControls'] as const;
+const TENANT_FIELDS = ['name', 'billing', 'featureControls', 'limits'] as const;
 const SUBSCRIPTION_FIELDS = ['kind', 'planName', 'expiresAt'] as const;
 
 export function planPlans(config: GatewayConfig, state: CurrentState, plan: ApplyPlan): void {
@@ -76,6 +76,7 @@ export function planTenants(config: GatewayConfig, state: CurrentState, plan: Ap
       name: tenant.name ?? current?.name ?? tenant.slug,
       billing: tenant.billing,
       featureControls: tenant.featureControls,
+      limits: tenant.limits ?? current?.limits ?? null,
     };
     const subscription = desiredSubscription(tenant, current, config, state, now);
     const subscriptionChanged = subscription !== null && !(current?.subscription && SUBSCRIPTION_FIELDS.every((f) => sameValue(current.subscription![f], subscription[f])));

@@ -1,4 +1,4 @@
-import type { ApplyResult, BillingMode } from '@gateway/contracts';
+import type { ApplyResult, BillingMode, TenantLimitsConfig } from '@gateway/contracts';
 
 /** Plain rows the apply planner compares; the repository maps them to and from Prisma. */
 export interface ProviderRow {
@@ -44,6 +44,8 @@ export interface TenantRow {
   name: string;
   billing: BillingMode;
   featureControls: Record<string, boolean>;
+  /** Rate limits; a file without them keeps what is stored. */
+  limits: TenantLimitsConfig | null;
 }
 
 export interface SubscriptionRow {

@@ -1,4 +1,5 @@
-import { PrismaClient, type Prisma } from '@gateway/db';
+import { TenantLimitsConfig } from '@gateway/contracts';
+import { Prisma, PrismaClient } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { storedFeatureControls } from '../tenants/feature-controls';
 import type { ApplyPlan, ChannelRow, CurrentState, CurrentTenant } from './config-plan.types';
@@ -56,6 +57,7 @@ export class ConfigRepository {
             name: t.name,
             billing: t.billing,
             featureControls: storedFeatureControls(t.featureControls),
+            limits: TenantLimitsConfig.nullable().catch(null).parse(t.limits ?? null),
             subscription: t.subscription ? { kind: t.subscription.kind, planName: t.subscription.plan?.name ?? null, expiresAt: t.subscription.expiresAt } : null,
             grants: t.grants.map((g) => g.modelId),
           },
@@ -77,8 +79,10 @@ export class ConfigRepository {
   }
 
   private async writeAccounts(tx: Tx, plan: ApplyPlan): Promise<void> {
-    if (plan.tenants.create.length) await tx.tenant.createMany({ data: plan.tenants.create });
-    for (const { slug, ...data } of plan.tenants.update) await tx.tenant.update({ where: { slug }, data });
+    // A JSON column takes DbNull, not null, for "no limits".
+    const withLimits = <T extends { limits: TenantLimitsConfig | null }>(row: T) => ({ ...row, limits: row.limits ?? Prisma.DbNull });
+    if (plan.tenants.create.length) await tx.tenant.createMany({ data: plan.tenants.create.map(withLimits) });
+    for (const { slug, ...data } of plan.tenants.update) await tx.tenant.update({ where: { slug }, data: withLimits(data) });
     for (const { slug, kind, planName, expiresAt } of plan.subscriptions) {
       const tenant = await tx.tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
       const planRow = planName ? await tx.plan.findUniqueOrThrow({ where: { name: planName } }) : null;
