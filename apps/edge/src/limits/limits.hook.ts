@@ -16,7 +16,7 @@ function tokensOf(body: unknown): number {
 }
 
 /** Music tells request-rate refusals (430) from frequency and concurrency ones (405). */
-function inDialect(error: RateLimitedError, family: Family): GatewayError {
+export function inDialect(error: RateLimitedError, family: Family): GatewayError {
   if (family !== 'music' || error.kind === 'rpm') return error;
   return new GatewayError('rate_limited', error.message, null, 405, error.retryAfterSeconds);
 }
