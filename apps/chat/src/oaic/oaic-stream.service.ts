@@ -1,9 +1,10 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
 import { extractUsage, isRetryableError, parseSse, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
+import { ResponsesService } from '../responses/responses.service';
 import { UsagePublisher } from '../usage/usage.publisher';
 import type { PreparedCall } from './oaic-request.service';
-import { deltaText, estimateTokens, isFinalEvent, publicModelRewriter } from './stream-delta';
+import { deltaText, estimateTokens, isFinalEvent, publicIdRewriter, publicModelRewriter } from './stream-delta';
 import { UpstreamCallService } from './upstream-call.service';
 
 type StreamOperation = 'chat' | 'completions' | 'responses';
@@ -45,6 +46,7 @@ export class OaicStreamService {
   constructor(
     private readonly upstream: UpstreamCallService,
     private readonly usage: UsagePublisher,
+    private readonly responses: ResponsesService,
   ) {}
 
   async open(op: StreamOperation, call: PreparedCall, signal: AbortSignal): Promise<AsyncGenerator<Uint8Array>> {
@@ -77,7 +79,12 @@ export class OaicStreamService {
   }
 
   private async *relay(op: StreamOperation, call: PreparedCall, stream: OpenStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
-    const rewrite = publicModelRewriter(stream.channel.upstreamModel, call.modelId);
+    const publicModel = publicModelRewriter(stream.channel.upstreamModel, call.modelId);
+    // A streamed response is stored like a unary one: under a gateway id that every event carries.
+    let publicId = (data: string) => data;
+    let idAssigned = false;
+    let finalResponse: (Record<string, unknown> & { id: string }) | null = null;
+    const rewrite = (data: string) => publicId(publicModel(data));
     let delivered = '';
     let usage: TokenUsage | null = null;
     let complete = false;
@@ -96,14 +103,21 @@ export class OaicStreamService {
           // Most chunks carry no usage; skip the parse (and its failure path) for them.
           if (json.usage || json.response) usage = extractUsage(json) ?? usage;
           complete ||= isFinalEvent(op, json);
+          const responseId = op === 'responses' ? (json.response as { id?: unknown } | undefined)?.id : undefined;
+          if (typeof responseId === 'string' && !idAssigned) {
+            publicId = publicIdRewriter(responseId, this.responses.newId());
+            idAssigned = true;
+          }
         }
         const data = rewrite(event.data);
+        if (op === 'responses' && json?.type === 'response.completed') finalResponse = (JSON.parse(data) as { response: Record<string, unknown> & { id: string } }).response;
         yield encoder.encode(event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`);
         if (json) delivered += deltaText(op, json);
         const next: IteratorResult<SseEvent> = await stream.events.next();
         event = next.done ? undefined : next.value;
       }
       if (!complete) throw new GatewayError('upstream_error', 'The upstream stream ended before the answer was complete.');
+      if (finalResponse) await this.responses.save(call.caller.tenantId, finalResponse);
       call.meter.tokens = tokens();
       settled = true;
       await this.usage.record(call.meter.ok());

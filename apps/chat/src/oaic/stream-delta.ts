@@ -19,6 +19,13 @@ export function publicModelRewriter(upstreamModel: string, publicModel: string):
   return (data) => data.split(from).join(to);
 }
 
+/** Replaces one id (as a JSON string) with another in an event's data. */
+export function publicIdRewriter(upstreamId: string, publicId: string): (data: string) => string {
+  const from = JSON.stringify(upstreamId);
+  const to = JSON.stringify(publicId);
+  return (data) => data.split(from).join(to);
+}
+
 const TOKEN = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
 
 /** A local token estimate (words and punctuation marks) for when the upstream's own count never arrived. */

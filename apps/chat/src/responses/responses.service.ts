@@ -11,10 +11,20 @@ import { ResponsesRepository } from './responses.repository';
 export class ResponsesService {
   constructor(private readonly repository: ResponsesRepository) {}
 
+  newId(): string {
+    return `resp_${randomBytes(16).toString('hex')}`;
+  }
+
+  /** Stores an upstream answer under a fresh gateway id and returns it as the client sees it. */
   async store(tenantId: string, upstreamBody: Record<string, unknown>): Promise<Record<string, unknown>> {
-    const body = { ...upstreamBody, id: `resp_${randomBytes(16).toString('hex')}` };
-    await this.repository.save(body.id, tenantId, body);
+    const body = { ...upstreamBody, id: this.newId() };
+    await this.save(tenantId, body);
     return body;
+  }
+
+  /** Stores a response that already carries its gateway id (a streamed response's final record). */
+  async save(tenantId: string, body: Record<string, unknown> & { id: string }): Promise<void> {
+    await this.repository.save(body.id, tenantId, body);
   }
 
   async get(tenantId: string, id: string): Promise<Record<string, unknown>> {

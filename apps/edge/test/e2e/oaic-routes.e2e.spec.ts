@@ -47,16 +47,23 @@ describe('oaic routes', () => {
     expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
-  it('streams a response', async () => {
+  it('streams a response and stores it for retrieval', async () => {
     const events: string[] = [];
     let text = '';
+    let responseId = '';
     for await (const event of await client.responses.create({ model: 'sandbox-gpt', input: 'Stream a response', stream: true })) {
       events.push(event.type);
+      if (event.type === 'response.created') responseId = event.response.id;
+      if (event.type === 'response.completed') expect(event.response.id).toBe(responseId);
       if (event.type === 'response.output_text.delta') text += event.delta;
     }
     expect(events[0]).toBe('response.created');
     expect(events).toContain('response.completed');
     expect(text).toContain('Stream a response');
+    expect(responseId).toMatch(/^resp_/);
+    const stored = await client.responses.retrieve(responseId);
+    expect(stored.output_text).toBe(text);
+    await expect(openaiClient(other.key).responses.retrieve(responseId)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
   it('embeddings with array input and dimensions, prefixed and under /v1', async () => {
