@@ -7,6 +7,7 @@ import { createTestDatabase, type TestDatabase } from '@gateway/db';
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT, type RunningStack } from '@gateway/cli';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,8 @@ describe('billing across a chat crash', () => {
   let restarted: ChildProcess | undefined;
   let admin: AdminClient;
   let redis: Redis;
+  const logFile = path.join(os.tmpdir(), `gateway-crash-${Date.now().toString(36)}.log`);
+  const log = createWriteStream(logFile);
   const prefix = `crash${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`;
 
   beforeAll(async () => {
@@ -34,7 +37,7 @@ describe('billing across a chat crash', () => {
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-crash-objects-')),
       migrate: false,
       env: { NO_COLOR: '1', BILLING_HOLD_TTL_MS: String(HOLD_TTL_MS), BILLING_SWEEP_INTERVAL_MS: String(SWEEP_MS), CHAT_TIMEOUT_MS: '5000' },
-      sink: () => undefined,
+      sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     admin = new AdminClient({ url: stack.adminUrl });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
@@ -46,6 +49,7 @@ describe('billing across a chat crash', () => {
     redis?.disconnect();
     await stack?.stop();
     await db?.drop();
+    log.end();
   });
 
   it('leaves no hold and loses no usage record of an answered request', async () => {
@@ -76,11 +80,11 @@ describe('billing across a chat crash', () => {
     await Promise.all(clients);
 
     const answered = outcomes.filter((o) => o.status === 200);
-    expect(answered.length).toBeGreaterThan(20);
+    expect(answered.length).toBeGreaterThan(5);
     expect(outcomes.some((o) => o.status !== 200)).toBe(true);
 
     // After the hold lifetime and a sweep, nothing stays held.
-    await eventually('holds swept', () => redis.zcard(holdsKey), (n) => n === 0, HOLD_TTL_MS + 10 * SWEEP_MS);
+    await eventually(`holds swept (logs: ${logFile})`, () => redis.zcard(holdsKey), (n) => n === 0, HOLD_TTL_MS + 20 * SWEEP_MS);
 
     // Every answered request has its usage record; no more were recorded as served than the sandbox served.
     const ids = answered.map((o) => o.requestId);
@@ -102,7 +106,7 @@ describe('billing across a chat crash', () => {
 
     // The ledger, persisted through the crash, still recomputes the balance row, which equals the live one.
     const live = async () => BigInt((await admin.balance('crashy')).balanceMicros);
-    const settled = await eventually('ledger catches up', async () => ({ stored: await storedBalance('crashy', db.url), live: await live() }), (s) => s.stored.balance === s.live);
+    const settled = await eventually('ledger catches up', async () => ({ stored: await storedBalance('crashy', db.url), live: await live() }), (s) => s.stored.balance === s.live, 30_000);
     expect(settled.stored.ledger).toBe(settled.stored.balance);
     expect(settled.live).toBeGreaterThanOrEqual(0n);
     expect(settled.live).toBeLessThan(100_000_000n);
