@@ -11,7 +11,7 @@ export function registerUsage(program: Command, io: Io): void {
     .option('--since <iso>', 'only requests at or after this time, ISO-8601 with offset')
     .option('--by <group>', 'group by model, key or day', 'model')
     .action(async (options: { tenant: string; since?: string; by: string }, command: Command) => {
-      const query = validate(UsageSummaryRequest, options, { tenant: '--tenant', since: '--since', by: '--by' });
+      const query = validate(UsageSummaryRequest, { tenant: options.tenant, since: options.since, by: options.by }, { tenant: '--tenant', since: '--since', by: '--by' });
       const summary = await adminFrom(command).usage(query);
       emit(io, wantsJson(command), summary, () => {
         if (summary.rows.length === 0) return `no usage for ${summary.tenant}${summary.since ? ` since ${summary.since}` : ''}`;

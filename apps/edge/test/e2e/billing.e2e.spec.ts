@@ -4,6 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { adminClient, baseUrl, bearer, createTenantWithKey, http, msgcHeaders, uniqueSlug } from './support/gateway';
 import { chargeOf, chat, errorCode, eventually, storedBalance, withSql } from './support/billing-fixtures';
 import { usageRecord } from './support/oaic-fixtures';
+import { runCli } from './support/cli-runner';
 
 const PROMPT = 'Please summarise the billing rules of the gateway.';
 
@@ -85,6 +86,24 @@ describe('billing', () => {
     expect(charged).toBe(7n * BigInt(usage.prompt_tokens) + 11n * BigInt(usage.completion_tokens));
     const summary = await adminClient().usage({ tenant: tenant.slug, by: 'model' });
     expect(summary.rows).toEqual([expect.objectContaining({ group: 'sandbox-gpt', requests: 1, costMicros: charged.toString() })]);
+  }, 30_000);
+
+  it('shows usage and the balance with gatewayctl', async () => {
+    const tenant = await createTenantWithKey({ label: 'usage', balance: '1.00' });
+    const answers = [await chat(tenant.key, PROMPT), await chat(tenant.key, 'and once more')];
+    const charges = await Promise.all(answers.map((a) => chargeOf(a.requestId)));
+    const total = charges.reduce((sum, c) => sum + c.charged, 0n);
+    await usageRecord(answers[1]!.requestId);
+    const json = await runCli(['usage', '--tenant', tenant.slug, '--by', 'day', '--json']);
+    expect(json.code).toBe(0);
+    const summary = JSON.parse(json.stdout) as { by: string; rows: Array<{ group: string; requests: number; costMicros: string }> };
+    expect(summary.by).toBe('day');
+    expect(summary.rows).toEqual([expect.objectContaining({ group: new Date().toISOString().slice(0, 10), requests: 2, costMicros: total.toString() })]);
+    const table = await runCli(['usage', '--tenant', tenant.slug]);
+    expect(table.stdout).toMatch(/^model\s+requests\s+prompt_tokens\s+completion_tokens\s+cost\nsandbox-gpt\s+2\s/);
+    const balance = await runCli(['balance', 'show', '--tenant', tenant.slug, '--json']);
+    expect(JSON.parse(balance.stdout)).toMatchObject({ balanceMicros: (1_000_000n - total).toString() });
+    expect((await runCli(['usage', '--tenant', tenant.slug, '--by', 'week'])).code).toBe(2);
   }, 30_000);
 
   it('holds rate limits across two edge replicas, with Retry-After in each family dialect', async () => {
