@@ -23,7 +23,7 @@ describe('request cost', () => {
     expect(maxUsageOf('chat', { messages: [], max_completion_tokens: 70, max_tokens: 50 }, 4096).outputTokens).toBe(70);
     expect(maxUsageOf('chat', { input: 'hi', max_output_tokens: 9 }, 4096).outputTokens).toBe(9);
     expect(maxUsageOf('chat', { messages: [] }, 4096).outputTokens).toBe(4096);
-    expect(maxUsageOf('embedding', { input: 'hello' }, 4096)).toEqual({ inputTokens: 8, outputTokens: 0 });
+    expect(maxUsageOf('embedding', { input: 'hello' }, 4096)).toEqual({ inputTokens: 7, outputTokens: 0 });
     expect(maxUsageOf('image', { prompt: 'a cat', n: 3 }, 4096).images).toBe(3);
   });
 
