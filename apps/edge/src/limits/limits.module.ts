@@ -11,7 +11,8 @@ import { LIMITS_NAMESPACE, LIMITS_REDIS, RateLimiter } from './rate-limiter.serv
 @Module({
   imports: [AuthModule],
   providers: [
-    { provide: LIMITS_REDIS, useFactory: () => new Redis(loadEnv(LimitsEnv).REDIS_URL, { maxRetriesPerRequest: 2 }) },
+    // Lazy: a deployment where no key has limits never opens this connection.
+    { provide: LIMITS_REDIS, useFactory: () => new Redis(loadEnv(LimitsEnv).REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2 }) },
     { provide: LIMITS_NAMESPACE, inject: [NatsBus], useFactory: (bus: NatsBus) => bus.prefix.replace(/\.$/, '') || 'default' },
     RateLimiter,
     LimitsHook,
