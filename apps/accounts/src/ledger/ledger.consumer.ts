@@ -10,7 +10,7 @@ const BLOCK_MS = 500;
 /** Entries another consumer has held this long without acknowledging are taken over (it crashed). */
 const CLAIM_IDLE_MS = 30_000;
 /** After a short read, wait this long for more before writing: fewer, larger transactions off the hot path. */
-const LINGER_MS = 100;
+const LINGER_MS = 250;
 
 /**
  * Turns the wallet's event stream into ledger rows: reads a batch, writes it in one transaction,

@@ -41,8 +41,9 @@ export class UsagePublisher implements OnModuleInit {
   }
 
   async record(event: UsageEvent): Promise<void> {
-    await this.js.publish(this.names.subject, encodeJson(event), { msgID: event.requestId, expect: { streamName: this.names.stream } });
     // Every request ends here exactly once: its reservation is settled at this usage, or released on failure.
-    await this.billing?.finish(event).catch((error: Error) => this.logger.error(`settling ${event.requestId} failed: ${error.message}`));
+    // The reply does not wait for it; a crash before it lands leaves the hold to the sweeper.
+    void this.billing?.finish(event).catch((error: Error) => this.logger.error(`settling ${event.requestId} failed: ${error.message}`));
+    await this.js.publish(this.names.subject, encodeJson(event), { msgID: event.requestId, expect: { streamName: this.names.stream } });
   }
 }
