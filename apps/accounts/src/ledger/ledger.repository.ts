@@ -2,6 +2,8 @@ import type { LedgerEvent } from '@gateway/billing';
 import { PrismaClient } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The only writer of wallet events into ledger_entries and balances. */
 @Injectable()
 export class LedgerRepository {
@@ -12,7 +14,9 @@ export class LedgerRepository {
    * one statement: an event seen twice (same request and kind) is skipped and moves nothing, and one
    * batch touches each balance row once, however many requests it carries.
    */
-  async append(events: LedgerEvent[]): Promise<number> {
+  async append(all: LedgerEvent[]): Promise<number> {
+    // Only tenant ids shaped as ids reach the ::uuid cast (one stray event must not fail its batch forever).
+    const events = all.filter((e) => UUID.test(e.tenant));
     if (events.length === 0) return 0;
     const tenants = events.map((e) => e.tenant);
     const kinds = events.map((e) => e.kind);
@@ -22,12 +26,12 @@ export class LedgerRepository {
     const notes = events.map((e) => e.note || null);
     const rows = await this.prisma.$queryRaw<Array<{ appended: bigint }>>`
       WITH batch AS (
-        SELECT * FROM unnest(${tenants}::text[], ${kinds}::text[], ${pools}::text[], ${amounts}::bigint[], ${requests}::text[], ${notes}::text[])
-          AS b(tenant, kind, pool, amount, rid, note)
-        WHERE EXISTS (SELECT 1 FROM tenants t WHERE t.id::text = b.tenant)
+        SELECT * FROM unnest(${tenants}::text[], ${kinds}::text[], ${pools}::text[], ${amounts}::bigint[], ${requests}::text[], ${notes}::text[]) WITH ORDINALITY
+          AS b(tenant, kind, pool, amount, rid, note, position)
+        WHERE EXISTS (SELECT 1 FROM tenants t WHERE t.id = b.tenant::uuid)
       ), appended AS (
         INSERT INTO ledger_entries (tenant_id, kind, pool, amount_micros, request_id, note)
-        SELECT tenant::uuid, kind, pool, amount, rid, note FROM batch
+        SELECT tenant::uuid, kind, pool, amount, rid, note FROM batch ORDER BY position
         ON CONFLICT (request_id, kind) DO NOTHING
         RETURNING tenant_id, pool, amount_micros
       ), moved AS (
