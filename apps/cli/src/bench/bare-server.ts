@@ -3,8 +3,10 @@
  * process (as the edge is) so the load generator does not share its event loop. Prints its port.
  */
 import Fastify from 'fastify';
+import { readFileSync } from 'node:fs';
 
-const body = JSON.stringify({
+/** The edge's own answer when the bench hands it over (same bytes on the wire), else a similar list. */
+const body = process.env.BARE_BODY_FILE ? readFileSync(process.env.BARE_BODY_FILE, 'utf8') : JSON.stringify({
   object: 'list',
   data: Array.from({ length: 10 }, (_, i) => ({
     id: `bare-model-${i}`,

@@ -4,7 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -34,8 +34,11 @@ async function measure(name: string, url: string, headers: Record<string, string
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
-function startBareServer(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, [path.join(__dirname, 'bare-server.js')], { stdio: ['ignore', 'pipe', 'inherit'] });
+function startBareServer(bodyFile: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [path.join(__dirname, 'bare-server.js')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BARE_BODY_FILE: bodyFile },
+  });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`bare server exited with ${code}`)));
     createInterface({ input: child.stdout! }).once('line', (port) => resolve({ url: `http://127.0.0.1:${port.trim()}`, stop: () => child.kill('SIGTERM') }));
@@ -77,9 +80,12 @@ async function main(): Promise<void> {
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
     await admin.createTenant({ slug: `bench-${stamp}`, billing: 'payg' });
     const key = await admin.createKey({ tenant: `bench-${stamp}`, name: 'bench' });
-    bare = await startBareServer();
-
     const auth = { authorization: `Bearer ${key.key}` };
+    const edgeBody = await (await fetch(`${stack.baseUrl}/oaic/v1/models`, { headers: auth })).text();
+    const bodyFile = path.join(os.tmpdir(), `gateway-bench-edge-${stamp}.json`);
+    writeFileSync(bodyFile, edgeBody);
+    bare = await startBareServer(bodyFile);
+
     const edge = await measure('gateway edge (valid key)', `${stack.baseUrl}/oaic/v1/models`, auth);
     const baseline = await measure('bare Fastify route', `${bare.url}/oaic/v1/models`, auth);
     const edgeAtRate = await measure('gateway edge (valid key)', `${stack.baseUrl}/oaic/v1/models`, auth, TARGET_RATE);
