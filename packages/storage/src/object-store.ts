@@ -8,7 +8,8 @@ export interface StoredObjectInfo {
 
 /** Object storage behind one interface: bytes go in and out as streams, callers hold only keys. */
 export interface ObjectStore {
-  put(key: string, body: Readable | Buffer, contentType?: string): Promise<StoredObjectInfo>;
+  /** `size`, when the caller knows it, lets S3 drivers send one PUT instead of a multipart upload. */
+  put(key: string, body: Readable | Buffer, contentType?: string, size?: number): Promise<StoredObjectInfo>;
   get(key: string): Promise<Readable>;
   stat(key: string): Promise<StoredObjectInfo | null>;
   delete(key: string): Promise<void>;

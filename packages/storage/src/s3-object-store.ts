@@ -36,9 +36,10 @@ export class S3ObjectStore implements ObjectStore {
     return this.bucketReady;
   }
 
-  async put(key: string, body: Readable | Buffer, contentType = 'application/octet-stream'): Promise<StoredObjectInfo> {
+  async put(key: string, body: Readable | Buffer, contentType = 'application/octet-stream', size?: number): Promise<StoredObjectInfo> {
     await this.ensureBucket();
-    await this.client.putObject(this.options.bucket, key, body, undefined, { 'Content-Type': contentType });
+    const length = Buffer.isBuffer(body) ? body.length : size;
+    await this.client.putObject(this.options.bucket, key, body, length, { 'Content-Type': contentType });
     const info = await this.stat(key);
     return info ?? { key, size: 0, contentType };
   }

@@ -1,0 +1,81 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Readable } from 'node:stream';
+import S3rver from '@20minutes/s3rver';
+import { createObjectStore, LocalObjectStore, S3ObjectStore, StorageEnv, type ObjectStore } from '../src';
+
+async function readAll(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.from(chunk as Buffer));
+  return Buffer.concat(chunks);
+}
+
+/** The same behaviour is asked of every driver. */
+function behavesLikeAnObjectStore(name: string, open: () => ObjectStore) {
+  describe(name, () => {
+    it('stores a stream and gives the same bytes back with their content type', async () => {
+      const store = open();
+      const bytes = Buffer.from(Array.from({ length: 256 * 1024 }, (_, i) => i % 251));
+      const info = await store.put('uploads/a/clip.wav', Readable.from([bytes.subarray(0, 1000), bytes.subarray(1000)]), 'audio/wav', bytes.length);
+      expect(info).toEqual({ key: 'uploads/a/clip.wav', size: bytes.length, contentType: 'audio/wav' });
+      expect(await store.stat('uploads/a/clip.wav')).toEqual(info);
+      expect((await readAll(await store.get('uploads/a/clip.wav'))).equals(bytes)).toBe(true);
+    });
+
+    it('stores a buffer, then deletes it', async () => {
+      const store = open();
+      await store.put('claims/x.json', Buffer.from('{"a":1}'), 'application/json');
+      await store.delete('claims/x.json');
+      expect(await store.stat('claims/x.json')).toBeNull();
+    });
+
+    it('reports a missing object as null on stat and as an error on get', async () => {
+      const store = open();
+      expect(await store.stat('nothing/here')).toBeNull();
+      await expect(store.get('nothing/here')).rejects.toBeDefined();
+    });
+  });
+}
+
+describe('object storage drivers', () => {
+  let localDir: string;
+  let s3Dir: string;
+  let s3: S3rver;
+  let endpoint: string;
+
+  beforeAll(async () => {
+    localDir = await mkdtemp(path.join(os.tmpdir(), 'gw-local-store-'));
+    s3Dir = await mkdtemp(path.join(os.tmpdir(), 'gw-s3rver-'));
+    s3 = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: s3Dir });
+    const address = (await s3.run()) as AddressInfo;
+    endpoint = `http://127.0.0.1:${address.port}`;
+  });
+
+  afterAll(async () => {
+    await s3.close();
+    await rm(localDir, { recursive: true, force: true });
+    await rm(s3Dir, { recursive: true, force: true });
+  });
+
+  behavesLikeAnObjectStore('local folder', () => new LocalObjectStore(localDir));
+  behavesLikeAnObjectStore('S3-compatible server', () => new S3ObjectStore({ endpoint, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'gateway-test' }));
+
+  it('refuses a key that would leave the local folder', async () => {
+    await expect(new LocalObjectStore(localDir).put('../escape', Buffer.from('x'))).rejects.toThrow('leaves the storage folder');
+  });
+
+  it('is refused by the S3 server when the secret is wrong (signatures are checked)', async () => {
+    const store = new S3ObjectStore({ endpoint, accessKey: 'S3RVER', secretKey: 'not-the-secret', bucket: 'gateway-test-2' });
+    await expect(store.put('a', Buffer.from('x'))).rejects.toBeDefined();
+  });
+
+  it('picks the driver from the environment and names missing S3 credentials', () => {
+    expect(createObjectStore(StorageEnv.parse({ STORAGE_DIR: localDir }))).toBeInstanceOf(LocalObjectStore);
+    expect(createObjectStore(StorageEnv.parse({ S3_ENDPOINT: endpoint, S3_ACCESS_KEY: 'S3RVER', S3_SECRET_KEY: 'S3RVER' }))).toBeInstanceOf(S3ObjectStore);
+    const result = StorageEnv.safeParse({ S3_ENDPOINT: endpoint });
+    expect(result.success).toBe(false);
+    expect(result.error?.issues.map((i) => i.path[0])).toEqual(['S3_ACCESS_KEY', 'S3_SECRET_KEY']);
+  });
+});
