@@ -32,6 +32,7 @@ async function start(billing: boolean): Promise<Side> {
   const stamp = randomBytes(3).toString('hex');
   const token = randomBytes(16).toString('hex');
   const stack = await launchStack({
+      removeNamespaceOnStop: true,
     natsPrefix: `benchbill${stamp}.`,
     databaseUrl: db.url,
     migrate: false,

@@ -151,7 +151,7 @@ async function main(): Promise<void> {
   const stamp = randomBytes(3).toString('hex');
   const token = randomBytes(16).toString('hex');
   process.stdout.write('starting the gateway (sandbox, services, edge)...\n');
-  const stack = await launchStack({ natsPrefix: `bench${stamp}.`, databaseUrl: db.url, migrate: false, adminToken: token, logLevel: 'warn', sink: () => undefined });
+  const stack = await launchStack({ removeNamespaceOnStop: true, natsPrefix: `bench${stamp}.`, databaseUrl: db.url, migrate: false, adminToken: token, logLevel: 'warn', sink: () => undefined });
   try {
     const admin = new AdminClient({ url: stack.adminUrl, token });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));

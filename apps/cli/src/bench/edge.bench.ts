@@ -68,6 +68,7 @@ async function main(): Promise<void> {
   try {
     process.stdout.write(`launching the stack (logs: ${logFile})\n`);
     stack = await launchStack({
+      removeNamespaceOnStop: true,
       natsPrefix: `bench${stamp}.`,
       databaseUrl: db.url,
       adminToken,

@@ -109,6 +109,12 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   const stop = async () => {
     await Promise.all(processes.map((p) => p.stop()));
     process.removeListener('exit', killAll);
+    if (options.removeNamespaceOnStop && resolved.natsPrefix) {
+      const { removeNamespace } = await import('@gateway/platform');
+      await removeNamespace({ natsUrl: resolved.natsUrl, redisUrl: resolved.redisUrl, prefix: resolved.natsPrefix }).catch((error: Error) =>
+        sink('stack', `could not remove namespace ${resolved.natsPrefix}: ${error.message}`),
+      );
+    }
   };
   try {
     for (const app of apps) {

@@ -35,6 +35,8 @@ export interface StackOptions {
   checkInfra?: boolean;
   /** Create the database if missing and apply migrations (default true). */
   migrate?: boolean;
+  /** On stop, delete the JetStream streams and Redis keys of this run's own NATS prefix (tests, benches). */
+  removeNamespaceOnStop?: boolean;
   /** Aborting it ends the wait for readiness (e.g. Ctrl-C during start-up). */
   signal?: AbortSignal;
 }

@@ -32,6 +32,7 @@ describe('billing across a chat crash', () => {
   beforeAll(async () => {
     db = await createTestDatabase(undefined, 'crash');
     stack = await launchStack({
+      removeNamespaceOnStop: true,
       natsPrefix: prefix,
       databaseUrl: db.url,
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-crash-objects-')),

@@ -23,6 +23,7 @@ export default async function globalSetup(): Promise<void> {
   let stack;
   try {
     stack = await launchStack({
+      removeNamespaceOnStop: true,
       edgeReplicas: 2,
       natsPrefix,
       adminToken,

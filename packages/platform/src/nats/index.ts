@@ -4,3 +4,4 @@ export * from './nats-bus';
 export * from './nats.module';
 export * from './nats-rpc.transport';
 export * from './rpc-context';
+export * from './namespace-cleanup';
