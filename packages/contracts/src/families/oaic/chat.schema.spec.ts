@@ -72,10 +72,9 @@ describe('ChatCompletionRequest', () => {
     expect(error.message).toMatch(message);
   });
 
-  it('checks a 10 MB data URL quickly', () => {
-    const url = `data:image/png;base64,${'A'.repeat(10 * 1024 * 1024)}`;
-    const started = performance.now();
-    expect(imageUrlProblem(url)).toBeNull();
-    expect(performance.now() - started).toBeLessThan(500);
+  it('accepts a 10 MB data URL and still finds a bad character at its very end', () => {
+    const data = 'A'.repeat(10 * 1024 * 1024);
+    expect(imageUrlProblem(`data:image/png;base64,${data}`)).toBeNull();
+    expect(imageUrlProblem(`data:image/png;base64,${data}!`)).not.toBeNull();
   });
 });
