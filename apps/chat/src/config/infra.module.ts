@@ -19,7 +19,7 @@ export class InfraModule implements OnApplicationShutdown {
       providers: [
         { provide: CHAT_ENV, useValue: env },
         { provide: PrismaClient, useFactory: () => createPrismaClient(env.DATABASE_URL) },
-        { provide: Redis, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) },
+        { provide: Redis, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) },
         { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(storage) },
       ],
       exports: [CHAT_ENV, PrismaClient, Redis, OBJECT_STORE],

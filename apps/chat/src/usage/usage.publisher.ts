@@ -5,10 +5,14 @@ import { nanos, RetentionPolicy, StorageType, type JetStreamClient } from 'nats'
 import { usageStreamNames, type UsageEvent } from './usage-event.schema';
 
 const WEEK_NS = nanos(7 * 24 * 3600 * 1000);
+const PUBLISH_ATTEMPTS = 5;
 
 /**
- * Makes usage durable: each event is stored by JetStream (file storage) and acknowledged before the
- * caller finishes its reply, so a crash afterwards loses nothing. The msgID dedupes retried publishes.
+ * Makes usage durable: each event goes to a JetStream stream (file storage). `record` writes the publish
+ * onto the NATS connection before it returns, so it always travels ahead of the reply that the caller sends
+ * next on the same connection: once a client has its answer, the server already holds the usage event, and a
+ * crash of this process afterwards loses nothing. The acknowledgement is awaited off the reply path; a
+ * refused publish is retried with the same msgID (the stream dedupes) and, if it keeps failing, logged.
  */
 @Injectable()
 export class UsagePublisher implements OnModuleInit {
@@ -44,6 +48,29 @@ export class UsagePublisher implements OnModuleInit {
     // Every request ends here exactly once: its reservation is settled at this usage, or released on failure.
     // The reply does not wait for it; a crash before it lands leaves the hold to the sweeper.
     void this.billing?.finish(event).catch((error: Error) => this.logger.error(`settling ${event.requestId} failed: ${error.message}`));
-    await this.js.publish(this.names.subject, encodeJson(event), { msgID: event.requestId, expect: { streamName: this.names.stream } });
+    // js.publish queues the message synchronously (before its first await): do not add an await before it.
+    const data = encodeJson(event);
+    void this.confirm(event, data, this.publish(event, data));
+  }
+
+  private publish(event: UsageEvent, data: Uint8Array) {
+    return this.js.publish(this.names.subject, data, { msgID: event.requestId, expect: { streamName: this.names.stream } });
+  }
+
+  private async confirm(event: UsageEvent, data: Uint8Array, first: Promise<unknown>): Promise<void> {
+    let pending = first;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await pending;
+        return;
+      } catch (error) {
+        if (attempt === PUBLISH_ATTEMPTS) {
+          this.logger.error(`usage of ${event.requestId} was not stored: ${(error as Error).message}`);
+          return;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+        pending = this.publish(event, data);
+      }
+    }
   }
 }

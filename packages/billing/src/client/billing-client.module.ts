@@ -30,7 +30,7 @@ export class BillingClientModule {
     return {
       module: BillingClientModule,
       providers: [
-        { provide: BILLING_REDIS, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) },
+        { provide: BILLING_REDIS, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) },
         {
           provide: BillingClient,
           inject: [BILLING_REDIS, NatsBus],
