@@ -25,6 +25,7 @@ declare module 'autocannon' {
     amount?: number;
     pipelining?: number;
     overallRate?: number;
+    connectionRate?: number;
     headers?: Record<string, string>;
     method?: string;
     body?: string;

@@ -28,9 +28,11 @@ interface Measured {
   errors: number;
 }
 
-async function measure(name: string, url: string, headers: Record<string, string>, overallRate?: number): Promise<Measured> {
-  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_S, overallRate });
-  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, overallRate });
+/** `offered`: total requests per second, paced evenly over the connections (each sends every CONNECTIONS/offered s). */
+async function measure(name: string, url: string, headers: Record<string, string>, offered?: number): Promise<Measured> {
+  const connectionRate = offered === undefined ? undefined : Math.round(offered / CONNECTIONS);
+  await autocannon({ url, headers, connections: CONNECTIONS, duration: WARMUP_S, connectionRate });
+  const result = await autocannon({ url, headers, connections: CONNECTIONS, duration: DURATION_S, connectionRate });
   return { name, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
