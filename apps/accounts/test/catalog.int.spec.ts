@@ -71,10 +71,10 @@ describe('accounts catalog, config apply and balance over NATS', () => {
       prices: { inputPerMTok: '0', outputPerMTok: '0', perImage: '0', perSecond: '0', perTask: '0' },
     });
     expect(routed.channels.map((c) => [c.upstreamModel, c.priority, c.weight])).toEqual([
-      ['gpt-a', 10, 1],
       ['gpt-b', 1, 3],
+      ['gpt-a', 10, 1],
     ]);
-    expect(routed.channels[0]).toMatchObject({ providerId: 'sandbox', protocol: 'openai', baseUrl: 'http://127.0.0.1:9100/v1', apiKey: 'sandbox-secret' });
+    expect(routed.channels[1]).toMatchObject({ providerId: 'sandbox', protocol: 'openai', baseUrl: 'http://127.0.0.1:9100/v1', apiKey: 'sandbox-secret' });
     const gpt = await h.bus.request(S.catalog.channels, { modelId: 'sandbox-gpt' }, CatalogChannelsReply);
     expect(gpt.model).toMatchObject({ defaultMaxTokens: 2048, prices: { inputPerMTok: '500000', outputPerMTok: '1500000' } });
     expect(await failure(h.bus.request(S.catalog.channels, { modelId: 'ghost' }, CatalogChannelsReply))).toMatchObject({ code: 'model_not_found' });

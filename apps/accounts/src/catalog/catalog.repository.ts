@@ -17,7 +17,7 @@ export class CatalogRepository {
   withChannels(modelId: string) {
     return this.prisma.model.findUnique({
       where: { id: modelId },
-      include: { channels: { include: { provider: true }, orderBy: [{ priority: 'desc' }, { id: 'asc' }] } },
+      include: { channels: { include: { provider: true }, orderBy: [{ priority: 'asc' }, { id: 'asc' }] } },
     });
   }
 }

@@ -38,6 +38,6 @@ export const CatalogChannel = z.object({
 });
 export type CatalogChannel = z.infer<typeof CatalogChannel>;
 
-/** Channels ordered by priority (highest first), then id. */
+/** Channels in the order routing tries them: lower priority number first, then id (weights apply within a priority). */
 export const CatalogChannelsReply = z.object({ model: CatalogModel, channels: z.array(CatalogChannel) });
 export type CatalogChannelsReply = z.infer<typeof CatalogChannelsReply>;
