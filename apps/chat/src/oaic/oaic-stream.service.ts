@@ -1,10 +1,11 @@
-import { GatewayError, type CatalogChannel } from '@gateway/contracts';
-import { extractUsage, isRetryableError, parseSse, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
+import { GatewayError } from '@gateway/contracts';
+import { extractUsage, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ResponsesService } from '../responses/responses.service';
 import { UsagePublisher } from '../usage/usage.publisher';
 import type { PreparedCall } from './oaic-request.service';
 import { deltaText, estimateTokens, isFinalEvent, publicIdRewriter, publicModelRewriter } from './stream-delta';
+import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
 import { UpstreamCallService } from './upstream-call.service';
 
 type StreamOperation = 'chat' | 'completions' | 'responses';
@@ -12,12 +13,6 @@ type StreamOperation = 'chat' | 'completions' | 'responses';
 const encoder = new TextEncoder();
 const DONE = encoder.encode('data: [DONE]\n\n');
 
-interface OpenStream {
-  channel: CatalogChannel;
-  events: AsyncGenerator<SseEvent>;
-  first: SseEvent;
-  destroy(): void;
-}
 
 function parseEvent(data: string): Record<string, unknown> | null {
   try {
@@ -56,29 +51,16 @@ export class OaicStreamService {
   }
 
   /** Opens channels in order until one produces its first event. */
-  private async firstEvent(op: StreamOperation, call: PreparedCall, signal: AbortSignal): Promise<OpenStream> {
-    let channels = call.channels;
-    for (;;) {
-      const { channel, response } = await this.upstream.open(channels, (ch) => toUpstream(op, call.body, ch, { stream: true }), signal);
-      const events = parseSse(response.body);
-      const rest = channels.slice(channels.indexOf(channel) + 1);
-      let failure: GatewayError;
-      try {
-        const first = await events.next();
-        const error = first.done ? null : errorOf(parseEvent(first.value.data) ?? {});
-        if (!first.done && !error) return { channel, events, first: first.value, destroy: () => response.body.destroy() };
-        failure = error ?? new GatewayError('upstream_error', 'The upstream stream ended before sending anything.');
-      } catch (error) {
-        if (signal.aborted || !(error instanceof GatewayError)) throw error;
-        failure = error;
-      }
-      response.body.destroy();
-      if (rest.length === 0 || !isRetryableError(failure)) throw failure;
-      channels = rest;
-    }
+  private firstEvent(op: StreamOperation, call: PreparedCall, signal: AbortSignal): Promise<OpenedStream> {
+    return openFirstEvent(
+      call.channels,
+      (channels) => this.upstream.open(channels, (ch) => toUpstream(op, call.body, ch, { stream: true }), signal),
+      (data) => errorOf(parseEvent(data) ?? {}),
+      signal,
+    );
   }
 
-  private async *relay(op: StreamOperation, call: PreparedCall, stream: OpenStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  private async *relay(op: StreamOperation, call: PreparedCall, stream: OpenedStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
     const publicModel = publicModelRewriter(stream.channel.upstreamModel, call.modelId);
     // A streamed response is stored like a unary one: under a gateway id that every event carries.
     let publicId = (data: string) => data;

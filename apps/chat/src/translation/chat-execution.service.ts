@@ -3,7 +3,8 @@ import { Injectable } from '@nestjs/common';
 import type { UsageMeter } from '../usage/usage-meter';
 import { UsagePublisher } from '../usage/usage.publisher';
 import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
-import { ChatUpstreamService, type OpenedStream } from './chat-upstream.service';
+import { type OpenedStream } from '../upstream/first-event-failover';
+import { ChatUpstreamService } from './chat-upstream.service';
 import { passThroughAnswer, streamModelRewriter } from './passthrough-request';
 
 const encoder = new TextEncoder();

@@ -1,7 +1,8 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
-import { executeWithFailover, isRetryableError, parseSse, sendUpstream, UPSTREAM_CHAT, type SseEvent, type UpstreamRequest, type UpstreamResponse } from '@gateway/providers';
+import { executeWithFailover, sendUpstream, UPSTREAM_CHAT, type UpstreamRequest, type UpstreamResponse } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
+import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
 import { chatProtocolOf, isPassThrough, type ChatCall } from './chat-call';
 import { passThroughRequest } from './passthrough-request';
 
@@ -10,12 +11,6 @@ export interface ServedCall {
   response: UpstreamResponse;
 }
 
-export interface OpenedStream {
-  channel: CatalogChannel;
-  events: AsyncGenerator<SseEvent>;
-  first: SseEvent;
-  destroy(): void;
-}
 
 /** An error event inside an upstream stream, in any of the three protocols' shapes. */
 function streamError(data: string): GatewayError | null {
@@ -59,25 +54,7 @@ export class ChatUpstreamService {
   }
 
   /** Opens channels in order until one produces a first event that is not an error: nothing has reached the client before. */
-  async openStream(call: ChatCall, signal: AbortSignal): Promise<OpenedStream> {
-    let channels = call.channels;
-    for (;;) {
-      const { channel, response } = await this.open(call, channels, signal);
-      const events = parseSse(response.body);
-      const rest = channels.slice(channels.indexOf(channel) + 1);
-      let failure: GatewayError;
-      try {
-        const first = await events.next();
-        const error = first.done ? null : streamError(first.value.data);
-        if (!first.done && !error) return { channel, events, first: first.value, destroy: () => response.body.destroy() };
-        failure = error ?? new GatewayError('upstream_error', 'The upstream stream ended before sending anything.');
-      } catch (error) {
-        if (signal.aborted || !(error instanceof GatewayError)) throw error;
-        failure = error;
-      }
-      response.body.destroy();
-      if (rest.length === 0 || !isRetryableError(failure)) throw failure;
-      channels = rest;
-    }
+  openStream(call: ChatCall, signal: AbortSignal): Promise<OpenedStream> {
+    return openFirstEvent(call.channels, (channels) => this.open(call, channels, signal), streamError, signal);
   }
 }
