@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
+import { PriceConfig } from '../admin/config.schema';
 import { MicrosString, MoneyAmount } from '../money';
 import { TenantLimitsConfig } from './limits.schema';
 
@@ -47,17 +48,6 @@ export type BillingProfile = z.infer<typeof BillingProfile>;
 export const BalanceSeedRequest = z.object({ tenantId: z.string().min(1) });
 export const BalanceSeedReply = z.object({ micros: MicrosString });
 
-/** Operator input (admin API): prices as decimals, converted to micro-units before NATS. */
-const PriceOverrideInput = z
-  .object({
-    inputPerMTok: MoneyAmount.optional(),
-    outputPerMTok: MoneyAmount.optional(),
-    perImage: MoneyAmount.optional(),
-    perSecond: MoneyAmount.optional(),
-    perTask: MoneyAmount.optional(),
-  })
-  .strict();
-
 export const BillingConfigureRequest = z
   .object({
     tenant: z.string().min(1),
@@ -67,7 +57,7 @@ export const BillingConfigureRequest = z
       .object({ credit: MoneyAmount.optional(), requests: z.number().int().positive().optional(), periodSeconds: z.number().int().positive() })
       .strict()
       .optional(),
-    priceOverrides: z.record(z.string(), PriceOverrideInput).optional(),
+    priceOverrides: z.record(z.string(), PriceConfig).optional(),
   })
   .strict();
 
