@@ -35,7 +35,7 @@ export class OaicAudioService {
     const objectKey = `speech/${call.caller.requestId}`;
     const info = await this.store.put(objectKey, response.body, contentType);
     call.meter.tokens = { prompt: estimateTokens(String(call.body.input)), completion: 0 };
-    await this.usage.record(call.meter.ok());
+    this.usage.record(call.meter.ok());
     return { objectKey, contentType, size: info.size };
   }
 
@@ -67,7 +67,7 @@ export class OaicAudioService {
       reply = { contentType: header(response.headers, 'content-type') ?? 'text/plain; charset=utf-8', body: text };
     }
     meter.tokens = { prompt: 0, completion: estimateTokens(typeof reply.body === 'string' ? reply.body : String(reply.body.text ?? '')) };
-    await this.usage.record(meter.ok());
+    this.usage.record(meter.ok());
     return reply;
   }
 

@@ -29,7 +29,7 @@ export class OaicJsonService {
     else if (op === 'images') call.meter.tokens = { prompt: estimateTokens(String(call.body.prompt)), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
     else call.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
     if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer);
-    await this.usage.record(call.meter.ok());
+    this.usage.record(call.meter.ok());
     return answer;
   }
 }

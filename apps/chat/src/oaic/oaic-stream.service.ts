@@ -102,13 +102,13 @@ export class OaicStreamService {
       if (finalResponse) await this.responses.save(call.caller.tenantId, finalResponse);
       call.meter.tokens = tokens();
       settled = true;
-      await this.usage.record(call.meter.ok());
+      this.usage.record(call.meter.ok());
       if (op !== 'responses') yield DONE;
     } catch (error) {
       if (!settled && !signal.aborted) {
         settled = true;
         call.meter.tokens = tokens();
-        await this.usage.record(call.meter.failed(error));
+        this.usage.record(call.meter.failed(error));
         throw error;
       }
       if (!signal.aborted) throw error;
@@ -117,7 +117,7 @@ export class OaicStreamService {
       if (!settled) {
         // The client went away: what it received is what it used.
         call.meter.tokens = tokens();
-        await this.usage.record(call.meter.event('cancelled', 499));
+        this.usage.record(call.meter.event('cancelled', 499));
       }
     }
   }

@@ -56,6 +56,6 @@ export class OaicService {
   /** A failure is recorded too, naming the last channel tried when every channel failed. */
   private async recordFailure(meter: UsageMeter, error: unknown): Promise<void> {
     if (error instanceof FailoverError && error.attempts.length > 0) meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
-    await this.usage.record(meter.failed(error));
+    this.usage.record(meter.failed(error));
   }
 }

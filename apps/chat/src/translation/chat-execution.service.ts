@@ -53,7 +53,7 @@ export class ChatExecutionService {
     const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call));
     const answer = isPassThrough(call.family, protocol) ? passThroughAnswer(call.family, json, call.modelId) : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
     call.meter.tokens = { prompt: ir.usage.inputTokens, completion: ir.usage.outputTokens };
-    await this.usage.record(call.meter.ok());
+    this.usage.record(call.meter.ok());
     return answer;
   }
 
@@ -66,7 +66,7 @@ export class ChatExecutionService {
   /** A failure is recorded too, naming the last channel tried when every channel failed. */
   async recordFailure(meter: UsageMeter, error: unknown): Promise<void> {
     if (error instanceof FailoverError && error.attempts.length > 0) meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
-    await this.usage.record(meter.failed(error));
+    this.usage.record(meter.failed(error));
   }
 
   private async *relay(call: ChatCall, opened: OpenedStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
@@ -94,7 +94,7 @@ export class ChatExecutionService {
       if (usage && !settled) {
         settled = true;
         call.meter.tokens = tokens();
-        await this.usage.record(call.meter.ok());
+        this.usage.record(call.meter.ok());
       }
       return out;
     };
@@ -115,7 +115,7 @@ export class ChatExecutionService {
       if (!settled && !signal.aborted) {
         settled = true;
         call.meter.tokens = tokens();
-        await this.usage.record(call.meter.failed(error));
+        this.usage.record(call.meter.failed(error));
       }
       if (!signal.aborted) throw error;
     } finally {
@@ -124,7 +124,7 @@ export class ChatExecutionService {
         // The client went away: what it received is what it used.
         settled = true;
         call.meter.tokens = tokens();
-        await this.usage.record(call.meter.event('cancelled', 499));
+        this.usage.record(call.meter.event('cancelled', 499));
       }
     }
   }

@@ -1,3 +1,4 @@
+import { HoldSettlement } from '@gateway/contracts';
 import { z } from 'zod';
 
 /** One request's usage as it travels through JetStream to the usage table; requestId makes writes idempotent. */
@@ -17,8 +18,20 @@ export const UsageEvent = z.object({
   status: z.number().int(),
   /** ISO time the request started. */
   at: z.string(),
+  /** How the request's billing hold ends; absent when nothing was held (billing off). */
+  settlement: HoldSettlement.optional(),
 });
 export type UsageEvent = z.infer<typeof UsageEvent>;
+
+/**
+ * One JetStream message: the usage events of the requests a process finished in one turn of its event
+ * loop. A message holding a single bare event (an older publisher) is read as a batch of one.
+ */
+export const UsageBatch = z.union([
+  z.object({ events: z.array(UsageEvent).min(1) }),
+  UsageEvent.transform((event) => ({ events: [event] })),
+]);
+export type UsageBatch = z.infer<typeof UsageBatch>;
 
 /** Stream and subject names derived from NATS_PREFIX, so deployments and test runs sharing a server never collide. */
 export function usageStreamNames(prefix: string): { stream: string; subject: string; durable: string } {

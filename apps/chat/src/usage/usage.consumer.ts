@@ -1,79 +1,97 @@
+import { BillingClient } from '@gateway/billing';
 import { decodeJson, NatsBus } from '@gateway/platform';
-import { Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AckPolicy, nanos, type ConsumerMessages, type JsMsg } from 'nats';
-import { UsageEvent } from './usage-event.schema';
+import { Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { AckPolicy, nanos, type JetStreamClient, type JsMsg } from 'nats';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { UsageBatch, type UsageEvent } from './usage-event.schema';
 import { UsagePublisher } from './usage.publisher';
 import { UsageRepository } from './usage.repository';
 
+/** Messages taken per pull; each holds the events of one publisher turn. */
 const BATCH = 256;
-/** Rows are written in batches: fewer round trips, and less work competing with requests in flight. */
-const FLUSH_DELAY_MS = 50;
+/** After a short pull, wait this long before the next: fewer, larger writes, off the hot path. */
+const LINGER_MS = 50;
 
 /**
- * The durable consumer that turns usage events into rows: messages are acknowledged only after their
- * batch is written, so a crash mid-way redelivers them and the requestId key skips any duplicate.
+ * The durable consumer that ends billing holds and writes usage rows. It pulls what the stream holds
+ * (one burst per pull, never one wake-up per message), settles the batch's holds in one round of
+ * Redis script calls, writes its rows in one INSERT, and only then acknowledges: a crash mid-way
+ * redelivers the messages, and both steps skip what they already did (a hold ends once; the requestId
+ * key skips a duplicate row).
  */
 @Injectable()
 export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(UsageConsumer.name);
-  private messages?: ConsumerMessages;
-  private pending: JsMsg[] = [];
-  private flushing: Promise<void> = Promise.resolve();
-  private scheduled = false;
+  private js?: JetStreamClient;
+  private running = false;
+  private readonly stopped = new AbortController();
+  private loop: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly bus: NatsBus,
     private readonly publisher: UsagePublisher,
     private readonly repository: UsageRepository,
+    @Optional() private readonly billing?: BillingClient,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const { stream, durable } = this.publisher.names;
     const jsm = await this.bus.connection.jetstreamManager();
     await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, ack_wait: nanos(30_000), max_ack_pending: 10_000 });
-    const consumer = await this.bus.connection.jetstream().consumers.get(stream, durable);
-    this.messages = await consumer.consume({ max_messages: BATCH });
-    void this.pump(this.messages);
+    this.js = this.bus.connection.jetstream();
+    this.running = true;
+    this.loop = this.run();
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.messages?.close();
-    await this.flushing;
+    this.running = false;
+    this.stopped.abort();
+    await this.loop;
   }
 
-  private async pump(messages: ConsumerMessages): Promise<void> {
-    for await (const msg of messages) {
-      this.pending.push(msg);
-      if (this.pending.length >= BATCH) this.flush();
-      else if (!this.scheduled) {
-        this.scheduled = true;
-        setTimeout(() => this.flush(), FLUSH_DELAY_MS);
+  private async run(): Promise<void> {
+    while (this.running) {
+      let taken = 0;
+      try {
+        const batch = await this.pull();
+        taken = batch.length;
+        if (taken) await this.write(batch);
+      } catch (error) {
+        if (this.running) this.logger.error(`usage pull failed, retrying: ${(error as Error).message}`);
       }
+      if (taken < BATCH) await sleep(LINGER_MS, undefined, { signal: this.stopped.signal }).catch(() => undefined);
     }
   }
 
-  private flush(): void {
-    this.scheduled = false;
-    const batch = this.pending;
-    this.pending = [];
-    if (batch.length === 0) return;
-    this.flushing = this.flushing.then(() => this.write(batch));
+  /** Everything the stream has for this consumer now (redeliveries included), up to BATCH, in one burst. */
+  private async pull(): Promise<JsMsg[]> {
+    const { stream, durable } = this.publisher.names;
+    // The pull-with-no-wait request is only on the classic API: it answers at once with what is there.
+    const messages = this.js!.fetch(stream, durable, { batch: BATCH, no_wait: true });
+    const batch: JsMsg[] = [];
+    for await (const msg of messages) batch.push(msg);
+    return batch;
   }
 
   private async write(batch: JsMsg[]): Promise<void> {
     const events: UsageEvent[] = [];
     const accepted: JsMsg[] = [];
     for (const msg of batch) {
-      const parsed = UsageEvent.safeParse(decodeJson(msg.data));
+      const parsed = UsageBatch.safeParse(decodeJson(msg.data));
       if (parsed.success) {
-        events.push(parsed.data);
+        events.push(...parsed.data.events);
         accepted.push(msg);
       } else {
-        this.logger.error(`dropping a malformed usage event: ${parsed.error.message}`);
+        this.logger.error(`dropping a malformed usage message: ${parsed.error.message}`);
         msg.term();
       }
     }
     try {
+      const settlements = events.flatMap((e) => (e.settlement ? [{ requestId: e.requestId, settlement: e.settlement }] : []));
+      if (settlements.length) {
+        if (!this.billing) throw new Error('usage carries billing settlements but billing is not configured here');
+        await this.billing.applySettlements(settlements);
+      }
       if (events.length) await this.repository.insertMany(events);
       for (const msg of accepted) msg.ack();
     } catch (error) {

@@ -1,7 +1,10 @@
+import { BillingClient, ProfileCache, WalletKeys, WalletStore } from '@gateway/billing';
+import type { CatalogModel } from '@gateway/contracts';
 import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
 import { connectNats, NatsBus } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
 import type { UsageEvent } from './usage-event.schema';
 import { UsageConsumer } from './usage.consumer';
@@ -63,7 +66,7 @@ describe('durable usage over JetStream and Postgres', () => {
 
   it('keeps events published while no writer runs (a crash after answering) and writes them once one starts', async () => {
     const events = [event(), event({ outcome: 'cancelled', status: 499 }), event({ outcome: 'upstream_error', status: 500, channelId: null })];
-    for (const e of events) await publisher.record(e);
+    for (const e of events) publisher.record(e);
     const ids = events.map((e) => e.requestId);
     await sleep(200);
     expect(await prisma.usageRecord.count({ where: { requestId: { in: ids } } })).toBe(0);
@@ -87,8 +90,8 @@ describe('durable usage over JetStream and Postgres', () => {
     await consumer.onApplicationBootstrap();
     try {
       const once = event();
-      await publisher.record(once);
-      await publisher.record(once);
+      publisher.record(once);
+      publisher.record(once);
       expect(await waitForRows(prisma, [once.requestId], 1)).toBe(1);
       await sleep(300);
       expect(await prisma.usageRecord.count({ where: { requestId: once.requestId } })).toBe(1);
@@ -97,6 +100,51 @@ describe('durable usage over JetStream and Postgres', () => {
       expect(await prisma.usageRecord.count({ where: { requestId: once.requestId } })).toBe(1);
     } finally {
       await consumer.onModuleDestroy();
+    }
+  });
+
+  it('ends billing holds from the settlements the events carry: charged at usage, released on failure, once', async () => {
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', { enableAutoPipelining: true });
+    const wallet = new WalletStore(redis, WalletKeys.fromPrefix(prefix));
+    const billing = new BillingClient(wallet, bus, new ProfileCache(bus), { enabled: true, holdTtlMs: 60_000 });
+    const billed = new UsagePublisher(bus, billing);
+    await billed.onModuleInit();
+    const model: CatalogModel = {
+      id: 'sandbox-gpt',
+      capability: 'chat',
+      defaultMaxTokens: 100,
+      prices: { inputPerMTok: '1000000', outputPerMTok: '2000000', perImage: '0', perSecond: '0', perTask: '0' },
+    };
+    const tenantId = randomUUID();
+    await wallet.credit(tenantId, 0n, 10_000n);
+    const served = event({ tenantId, promptTokens: 3, completionTokens: 4 });
+    const failed = event({ tenantId, outcome: 'upstream_error', status: 500 });
+    for (const e of [served, failed]) {
+      await billing.reserve({ requestId: e.requestId, tenantId, keyKind: 'payg', model, body: { messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 } });
+    }
+    const held = (await wallet.balance(tenantId))!;
+    expect(held).toBeLessThan(10_000n);
+    billed.record(served);
+    billed.record(failed);
+    // The holds stay until the durable record is consumed.
+    await sleep(200);
+    expect(await wallet.balance(tenantId)).toBe(held);
+
+    const consumer = new UsageConsumer(bus, billed, new UsageRepository(prisma), billing);
+    await consumer.onApplicationBootstrap();
+    try {
+      expect(await waitForRows(prisma, [served.requestId, failed.requestId], 2)).toBe(2);
+      // 3 input tokens at 1 micro and 4 output tokens at 2 micros; the failed request costs nothing.
+      expect(await wallet.balance(tenantId)).toBe(10_000n - 11n);
+      expect(await redis.exists(wallet.keys.hold(served.requestId), wallet.keys.hold(failed.requestId))).toBe(0);
+      // A redelivered settlement finds no hold and charges nothing more.
+      await billing.applySettlements([{ requestId: served.requestId, settlement: { action: 'settle', micros: '11' } }]);
+      expect(await wallet.balance(tenantId)).toBe(10_000n - 11n);
+    } finally {
+      await consumer.onModuleDestroy();
+      const keys = await redis.keys(`${wallet.keys.tag}*`);
+      if (keys.length) await redis.del(...keys);
+      redis.disconnect();
     }
   });
 });

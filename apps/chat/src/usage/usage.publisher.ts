@@ -1,6 +1,6 @@
 import { BillingClient } from '@gateway/billing';
 import { encodeJson, NatsBus } from '@gateway/platform';
-import { Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { nanos, RetentionPolicy, StorageType, type JetStreamClient } from 'nats';
 import { usageStreamNames, type UsageEvent } from './usage-event.schema';
 
@@ -8,15 +8,22 @@ const WEEK_NS = nanos(7 * 24 * 3600 * 1000);
 const PUBLISH_ATTEMPTS = 5;
 
 /**
- * Makes usage durable: each event goes to a JetStream stream (file storage). `record` writes the publish
- * onto the NATS connection before it returns, so it always travels ahead of the reply that the caller sends
- * next on the same connection: once a client has its answer, the server already holds the usage event, and a
- * crash of this process afterwards loses nothing. The acknowledgement is awaited off the reply path; a
- * refused publish is retried with the same msgID (the stream dedupes) and, if it keeps failing, logged.
+ * Makes usage durable: events go to a JetStream stream (file storage), batched per turn of the event
+ * loop. The batch is written onto the NATS connection by the reply barrier, right before the transport
+ * writes any reply, so it always travels ahead of the answers it accounts for on the same connection:
+ * once a client has its answer, the server already holds the usage event, and a crash of this process
+ * afterwards loses nothing. A batch no reply follows (a cancelled stream) goes out at the end of the
+ * turn. The acknowledgement is awaited off the reply path; a refused publish is retried with the same
+ * msgID (the stream dedupes) and, if it keeps failing, logged.
+ *
+ * Each event carries how its billing hold ends (the settlement decided here, where the hold was taken);
+ * the usage consumer applies it, so holds end from the durable record, in batches, off the hot path.
  */
 @Injectable()
-export class UsagePublisher implements OnModuleInit {
+export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
   private js!: JetStreamClient;
+  private batch: UsageEvent[] = [];
+  private flushQueued = false;
   readonly names: ReturnType<typeof usageStreamNames>;
 
   private readonly logger = new Logger(UsagePublisher.name);
@@ -26,6 +33,7 @@ export class UsagePublisher implements OnModuleInit {
     @Optional() private readonly billing?: BillingClient,
   ) {
     this.names = usageStreamNames(bus.prefix);
+    bus.beforeReply.register(() => this.flush());
   }
 
   async onModuleInit(): Promise<void> {
@@ -44,20 +52,36 @@ export class UsagePublisher implements OnModuleInit {
     this.js = this.bus.connection.jetstream();
   }
 
-  async record(event: UsageEvent): Promise<void> {
-    // Every request ends here exactly once: its reservation is settled at this usage, or released on failure.
-    // The reply does not wait for it; a crash before it lands leaves the hold to the sweeper.
-    void this.billing?.finish(event).catch((error: Error) => this.logger.error(`settling ${event.requestId} failed: ${error.message}`));
-    // js.publish queues the message synchronously (before its first await): do not add an await before it.
-    const data = encodeJson(event);
-    void this.confirm(event, data, this.publish(event, data));
+  onModuleDestroy(): void {
+    this.flush();
   }
 
-  private publish(event: UsageEvent, data: Uint8Array) {
-    return this.js.publish(this.names.subject, data, { msgID: event.requestId, expect: { streamName: this.names.stream } });
+  /** Records a request's usage (exactly once per request); it is on the connection before the next reply. */
+  record(event: UsageEvent): void {
+    const settlement = this.billing?.settlementFor(event);
+    this.batch.push(settlement ? { ...event, settlement } : event);
+    if (!this.flushQueued) {
+      this.flushQueued = true;
+      setImmediate(() => this.flush());
+    }
   }
 
-  private async confirm(event: UsageEvent, data: Uint8Array, first: Promise<unknown>): Promise<void> {
+  /** Writes the pending events as one message onto the connection (synchronously: js.publish queues before its first await). */
+  flush(): void {
+    this.flushQueued = false;
+    if (this.batch.length === 0) return;
+    const events = this.batch;
+    this.batch = [];
+    const data = encodeJson({ events });
+    const msgID = `${events[0]!.requestId}+${events.length}`;
+    void this.confirm(msgID, events, data, this.publish(msgID, data));
+  }
+
+  private publish(msgID: string, data: Uint8Array) {
+    return this.js.publish(this.names.subject, data, { msgID, expect: { streamName: this.names.stream } });
+  }
+
+  private async confirm(msgID: string, events: UsageEvent[], data: Uint8Array, first: Promise<unknown>): Promise<void> {
     let pending = first;
     for (let attempt = 1; ; attempt++) {
       try {
@@ -65,11 +89,11 @@ export class UsagePublisher implements OnModuleInit {
         return;
       } catch (error) {
         if (attempt === PUBLISH_ATTEMPTS) {
-          this.logger.error(`usage of ${event.requestId} was not stored: ${(error as Error).message}`);
+          this.logger.error(`usage of ${events.map((e) => e.requestId).join(', ')} was not stored: ${(error as Error).message}`);
           return;
         }
         await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
-        pending = this.publish(event, data);
+        pending = this.publish(msgID, data);
       }
     }
   }

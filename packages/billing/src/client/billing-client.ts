@@ -1,4 +1,4 @@
-import { BalanceSeedReply, BILLING_SUBJECTS, GatewayError, type BillingMode, type CatalogModel } from '@gateway/contracts';
+import { BalanceSeedReply, BILLING_SUBJECTS, GatewayError, type BillingMode, type CatalogModel, type HoldSettlement } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';
@@ -20,6 +20,14 @@ interface Held {
   capability: CatalogModel['capability'];
   /** A request-count quota charges one request whatever the tokens. */
   perRequest: boolean;
+}
+
+/** What billing needs of a request's usage record to end its hold. */
+export interface UsageFacts {
+  requestId: string;
+  outcome: string;
+  promptTokens: number;
+  completionTokens: number;
 }
 
 export interface BillingClientOptions {
@@ -79,28 +87,41 @@ export class BillingClient {
     this.held.set(request.requestId, { prices, perRequest, capability: request.model.capability });
   }
 
-  /** Charges what the request used (at most what was reserved) and returns the rest. */
-  async settle(requestId: string, usage: Usage): Promise<void> {
-    const held = this.held.get(requestId);
-    if (!held) return;
-    this.held.delete(requestId);
-    await this.wallet.settle(requestId, held.perRequest ? 1n : costOf(held.prices, usage));
-  }
-
   /**
-   * Ends a request's billing from its usage record: served (or cut short by the client, which keeps
-   * what it received) settles at the metered tokens; any failure releases the whole hold.
+   * Decides how a request's hold ends from its usage record, without I/O: served (or cut short by the
+   * client, which keeps what it received) settles at the metered tokens; any failure releases the
+   * whole hold. Null when this process holds nothing for the request (billing off, or already ended).
    */
-  async finish(event: { requestId: string; outcome: string; promptTokens: number; completionTokens: number }): Promise<void> {
+  settlementFor(event: UsageFacts): HoldSettlement | null {
     const held = this.held.get(event.requestId);
-    if (!held) return;
-    if (event.outcome !== 'ok' && event.outcome !== 'cancelled') return this.release(event.requestId);
+    if (!held) return null;
+    this.held.delete(event.requestId);
+    if (event.outcome !== 'ok' && event.outcome !== 'cancelled') return { action: 'release' };
+    if (held.perRequest) return { action: 'settle', micros: '1' };
     // Image answers count generated images where chat counts completion tokens.
     const usage: Usage =
       held.capability === 'image'
         ? { inputTokens: event.promptTokens, outputTokens: 0, images: event.completionTokens }
         : { inputTokens: event.promptTokens, outputTokens: event.completionTokens };
-    return this.settle(event.requestId, usage);
+    return { action: 'settle', micros: costOf(held.prices, usage).toString() };
+  }
+
+  /**
+   * Ends holds as decided by `settlementFor`, wherever they were decided: each is one idempotent script
+   * call (a hold already ended is left alone), and the calls of one batch share a round trip.
+   */
+  async applySettlements(items: ReadonlyArray<{ requestId: string; settlement: HoldSettlement }>): Promise<void> {
+    await Promise.all(
+      items.map(({ requestId, settlement }) =>
+        settlement.action === 'settle' ? this.wallet.settle(requestId, BigInt(settlement.micros)) : this.wallet.release(requestId, 'failed'),
+      ),
+    );
+  }
+
+  /** Ends the request's hold at once from its usage record (settle, or release on failure). */
+  async finish(event: UsageFacts): Promise<void> {
+    const settlement = this.settlementFor(event);
+    if (settlement) await this.applySettlements([{ requestId: event.requestId, settlement }]);
   }
 
   /** Returns the whole reservation (the request failed before it was served). */

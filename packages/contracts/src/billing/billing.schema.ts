@@ -91,3 +91,13 @@ export const UsageSummaryRow = z.object({
 });
 export const UsageSummary = z.object({ tenant: z.string(), since: z.string().nullable(), by: UsageGroupBy, rows: z.array(UsageSummaryRow) });
 export type UsageSummary = z.infer<typeof UsageSummary>;
+
+/**
+ * How a request's hold ends, decided where the request ran and carried on its durable usage event:
+ * settle at `micros` (at most the hold; the rest goes back) or release the whole hold.
+ */
+export const HoldSettlement = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('settle'), micros: MicrosString }),
+  z.object({ action: z.literal('release') }),
+]);
+export type HoldSettlement = z.infer<typeof HoldSettlement>;

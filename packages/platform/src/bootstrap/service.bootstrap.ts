@@ -37,7 +37,7 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   const bus = new NatsBus(connection, env.NATS_PREFIX);
   const root: DynamicModule = { module: class ServiceRootModule {}, imports: [NatsModule.forBus(bus), module] };
   const app = await NestFactory.createMicroservice(root, {
-    strategy: new NatsRpcTransport(connection, env.NATS_PREFIX, service),
+    strategy: new NatsRpcTransport(connection, env.NATS_PREFIX, service, bus.beforeReply),
     logger: logLevels(env.LOG_LEVEL),
     bufferLogs: false,
   });

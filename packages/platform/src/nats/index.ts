@@ -5,3 +5,5 @@ export * from './nats.module';
 export * from './nats-rpc.transport';
 export * from './rpc-context';
 export * from './namespace-cleanup';
+export * from './reply-barrier';
+export * from './request-mux';

@@ -1,7 +1,9 @@
 import { GatewayError, NATS_HEADERS, RpcReply, STREAM_KINDS } from '@gateway/contracts';
-import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { createInbox, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import type { z } from 'zod';
 import { decodeJson, encodeJson } from './codec';
+import { ReplyBarrier } from './reply-barrier';
+import { RequestFailure, RequestMux } from './request-mux';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -27,6 +29,10 @@ function isNoResponders(msg: Msg): boolean {
  * It applies the deployment's subject prefix in this one place.
  */
 export class NatsBus {
+  /** Passed by this process's transport before each reply it writes. */
+  readonly beforeReply = new ReplyBarrier();
+  private mux?: RequestMux;
+
   constructor(
     readonly connection: NatsConnection,
     readonly prefix: string,
@@ -38,16 +44,20 @@ export class NatsBus {
 
   /** Unary request; resolves with the handler's data parsed by `schema`, or throws its GatewayError. */
   async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
-    const h = natsHeaders();
-    if (options.requestId) h.set(NATS_HEADERS.requestId, options.requestId);
+    let h: MsgHdrs | undefined;
+    if (options.requestId) {
+      h = natsHeaders();
+      h.set(NATS_HEADERS.requestId, options.requestId);
+    }
+    this.mux ??= new RequestMux(this.connection);
     let msg: Msg;
     try {
-      msg = await this.connection.request(this.subject(name), encodeJson(payload), { timeout: options.timeoutMs ?? 10_000, headers: h });
+      msg = await this.mux.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000, h);
     } catch (error) {
-      const code = (error as { code?: string }).code;
-      if (code === '503') throw new GatewayError('unavailable', `No service answers ${name}`);
-      if (code === 'TIMEOUT') throw new GatewayError('unavailable', `${name} did not answer in time`);
-      throw error;
+      if (!(error instanceof RequestFailure)) throw error;
+      if (error.reason === 'no_responders') throw new GatewayError('unavailable', `No service answers ${name}`);
+      if (error.reason === 'timeout') throw new GatewayError('unavailable', `${name} did not answer in time`);
+      throw new GatewayError('unavailable', `The connection closed before ${name} answered`);
     }
     const reply = RpcReply.parse(decodeJson(msg.data));
     if (!reply.ok) throw GatewayError.fromBody(reply.error);

@@ -6,21 +6,25 @@ import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import { z } from 'zod';
 import { RethrowFilter } from '../bootstrap/rethrow.filter';
-import { decodeText } from './codec';
+import { decodeText, encodeText } from './codec';
 import { connectNats } from './connect';
 import { NatsBus } from './nats-bus';
 import { NatsRpcTransport } from './nats-rpc.transport';
+import { ReplyBarrier } from './reply-barrier';
 import { RpcContext } from './rpc-context';
 
 const Echo = z.object({ text: z.string() });
 const events: unknown[] = [];
 const cancelled: string[] = [];
+/** Records the fixture owes the reply barrier: published by its hook, ahead of the replies. */
+const owed: string[] = [];
 
 @Controller()
 class FixtureHandler {
   @MessagePattern('fixture.echo')
   echo(@Payload() payload: unknown) {
     const { text } = parseOrThrow(Echo, payload);
+    owed.push(text);
     return { echoed: text };
   }
 
@@ -64,8 +68,12 @@ describe('NatsRpcTransport over a real NATS server', () => {
 
   beforeAll(async () => {
     connection = await connectNats('nats://127.0.0.1:4222', 'transport-spec');
+    const barrier = new ReplyBarrier();
+    barrier.register(() => {
+      for (const text of owed.splice(0)) connection.publish(`${prefix}fixture.record`, encodeText(text));
+    });
     app = await NestFactory.createMicroservice(FixtureModule, {
-      strategy: new NatsRpcTransport(connection, prefix, 'chat'),
+      strategy: new NatsRpcTransport(connection, prefix, 'chat', barrier),
       logger: false,
     });
     app.useGlobalFilters(new RethrowFilter());
@@ -97,6 +105,33 @@ describe('NatsRpcTransport over a real NATS server', () => {
     const error = (await bus.request('fixture.crash', {}, z.unknown()).catch((e: unknown) => e)) as GatewayError;
     expect(error.code).toBe('internal');
     expect(error.message).not.toContain('secret');
+  });
+
+  it('writes what the barrier owes ahead of every reply, with the replies of one turn together', async () => {
+    const spy = await connectNats('nats://127.0.0.1:4222', 'transport-spy');
+    const seen: string[] = [];
+    spy.subscribe(`${prefix}fixture.record`, { callback: (_e, msg) => seen.push(`record ${decodeText(msg.data)}`) });
+    spy.subscribe('_INBOX.>', { callback: (_e, msg) => seen.push(`reply ${(JSON.parse(decodeText(msg.data)) as { data: { echoed: string } }).data.echoed}`) });
+    await spy.flush();
+    const texts = Array.from({ length: 20 }, (_, i) => `t${i}`);
+    await Promise.all(texts.map((text) => bus.request('fixture.echo', { text }, z.unknown())));
+    await spy.flush();
+    await spy.close();
+    for (const text of texts) {
+      const record = seen.indexOf(`record ${text}`);
+      expect(record).toBeGreaterThanOrEqual(0);
+      expect(record).toBeLessThan(seen.indexOf(`reply ${text}`));
+    }
+    expect(seen.filter((s) => s.startsWith('reply'))).toHaveLength(20);
+  });
+
+  it('fails a request its handler never answers as unavailable, after the timeout', async () => {
+    const silent = connection.subscribe(`${prefix}fixture.silent`, { callback: () => undefined });
+    const started = Date.now();
+    const error = await bus.request('fixture.silent', {}, z.unknown(), { timeoutMs: 300 }).catch((e: unknown) => e);
+    silent.unsubscribe();
+    expect(error).toMatchObject({ code: 'unavailable', message: 'fixture.silent did not answer in time' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(300);
   });
 
   it('reports an unanswered subject as unavailable', async () => {

@@ -4,6 +4,7 @@ import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
 import { encodeJson, encodeReply, encodeText, decodeJson, toErrorBody } from './codec';
+import { ReplyBarrier } from './reply-barrier';
 import { RpcContext } from './rpc-context';
 
 function frameBytes(value: unknown): Uint8Array {
@@ -52,14 +53,33 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  */
 export class NatsRpcTransport extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
+  private outgoing: Array<{ subject: string; data: Uint8Array; kind?: string }> = [];
 
   constructor(
     private readonly connection: NatsConnection,
     private readonly prefix: string,
     private readonly service: ServiceName,
+    private readonly barrier = new ReplyBarrier(),
   ) {
     super();
   }
+
+  /**
+   * Every reply and stream frame leaves through here. Frames queue until the end of the event loop's
+   * turn, then go out together behind the barrier: one socket write for all the replies of a turn, with
+   * the usage events they account for ahead of them.
+   */
+  private write(subject: string, data: Uint8Array, kind?: string): void {
+    if (this.outgoing.length === 0) setImmediate(this.drain);
+    this.outgoing.push({ subject, data, kind });
+  }
+
+  private readonly drain = (): void => {
+    const frames = this.outgoing;
+    this.outgoing = [];
+    this.barrier.pass();
+    for (const { subject, data, kind } of frames) this.connection.publish(subject, data, kind ? { headers: kindHeader(kind) } : undefined);
+  };
 
   listen(callback: () => void): void {
     this.subscriptions.push(
@@ -90,7 +110,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     try {
       payload = decodeJson(msg.data);
     } catch {
-      if (msg.reply) msg.respond(encodeReply({ ok: false, error: { code: 'invalid_request', message: `Malformed JSON on ${pattern}` } }));
+      if (msg.reply) this.write(msg.reply, encodeReply({ ok: false, error: { code: 'invalid_request', message: `Malformed JSON on ${pattern}` } }));
       return;
     }
     if (isEvent) {
@@ -101,31 +121,31 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
       }
       return;
     }
-    if (msg.headers?.get(NATS_HEADERS.stream) === '1' && msg.reply) return this.dispatchStream(handler, msg, payload, context, abort);
+    const reply = msg.reply;
+    if (reply && msg.headers?.get(NATS_HEADERS.stream) === '1') return this.dispatchStream(handler, reply, msg.subject, payload, context, abort);
     try {
       const result = await lastValueFrom(this.transformToObservable(await handler(payload, context)), { defaultValue: undefined });
-      msg.respond(encodeReply({ ok: true, data: result ?? null }));
+      if (reply) this.write(reply, encodeReply({ ok: true, data: result ?? null }));
     } catch (error) {
       this.logUnexpected(pattern, error);
-      msg.respond(encodeReply({ ok: false, error: toErrorBody(error) }));
+      if (reply) this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }));
     }
   }
 
-  private async dispatchStream(handler: MessageHandler, msg: Msg, payload: unknown, context: RpcContext, abort: AbortController): Promise<void> {
-    const reply = msg.reply!;
+  private async dispatchStream(handler: MessageHandler, reply: string, subject: string, payload: unknown, context: RpcContext, abort: AbortController): Promise<void> {
     const cancel = this.connection.subscribe(`${reply}.cancel`, { max: 1, callback: () => abort.abort() });
     try {
       const result: unknown = await handler(payload, context);
       const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : observableToIterable(this.transformToObservable(result));
       for await (const value of source) {
         if (abort.signal.aborted) break;
-        this.connection.publish(reply, frameBytes(value), { headers: kindHeader(STREAM_KINDS.data) });
+        this.write(reply, frameBytes(value), STREAM_KINDS.data);
       }
-      if (!abort.signal.aborted) this.connection.publish(reply, new Uint8Array(0), { headers: kindHeader(STREAM_KINDS.end) });
+      if (!abort.signal.aborted) this.write(reply, new Uint8Array(0), STREAM_KINDS.end);
     } catch (error) {
       if (!abort.signal.aborted) {
-        this.logUnexpected(msg.subject, error);
-        this.connection.publish(reply, encodeReply({ ok: false, error: toErrorBody(error) }), { headers: kindHeader(STREAM_KINDS.error) });
+        this.logUnexpected(subject, error);
+        this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }), STREAM_KINDS.error);
       }
     } finally {
       cancel.unsubscribe();
@@ -145,6 +165,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   async close(): Promise<void> {
+    if (this.outgoing.length) this.drain();
     for (const sub of this.subscriptions) sub.unsubscribe();
   }
 }
