@@ -11,6 +11,7 @@ import { LedgerModule } from './ledger/ledger.module';
 import { PrismaModule } from './prisma/prisma.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TenantsModule } from './tenants/tenants.module';
+import { UsageModule } from './usage/usage.module';
 
 export interface AccountsOptions {
   databaseUrl: string;
@@ -33,6 +34,7 @@ export class AccountsModule {
         WalletModule,
         LedgerModule,
         BillingModule,
+        UsageModule,
       ],
     };
   }

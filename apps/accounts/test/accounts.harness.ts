@@ -1,6 +1,6 @@
 import { InvalidationEvent, SUBJECTS, type GatewayConfigInput } from '@gateway/contracts';
 import { createTestDatabase, type TestDatabase } from '@gateway/db';
-import { connectNats, NatsBus } from '@gateway/platform';
+import { connectNats, NatsBus, removeNamespace } from '@gateway/platform';
 import type { INestMicroservice } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from 'nats';
@@ -56,6 +56,7 @@ export async function startAccountsHarness(label: string): Promise<AccountsHarne
       await app.close();
       await serviceConnection.drain();
       await clientConnection.drain();
+      await removeNamespace({ natsUrl: NATS_URL, redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix });
       await db.drop();
     },
   };

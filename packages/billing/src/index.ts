@@ -7,3 +7,4 @@ export * from './pricing/request-estimate';
 export * from './client/profile-cache';
 export * from './client/billing-client';
 export * from './client/billing-client.module';
+export * from './client/lease-book';

@@ -23,10 +23,16 @@ describe('billing client against real Redis and NATS', () => {
   const profiles = new Map<string, BillingProfile>();
   let profileRequests = 0;
 
-  const client = (enabled = true) => {
+  const client = (enabled = true, leaseRequests = 0) => {
     const cache = new ProfileCache(bus);
     cache.follow();
-    return new BillingClient(wallet, bus, cache, { enabled, holdTtlMs: 60_000 });
+    return new BillingClient(wallet, bus, cache, { enabled, holdTtlMs: 60_000, leaseRequests });
+  };
+  /** The holds in Redis that draw on this tenant's balance. */
+  const holdsOf = async (tenantId: string) => {
+    const found: string[] = [];
+    for (const key of await redis.keys(`${wallet.keys.tag}:hold:*`)) if ((await redis.hget(key, 'tenant')) === tenantId) found.push(key);
+    return found;
   };
   const request = (tenantId: string, keyKind: 'payg' | 'plan' | 'custom', body: Record<string, unknown> = BODY) => ({ requestId: randomUUID(), tenantId, keyKind, model: MODEL, body });
   const served = (requestId: string, promptTokens: number, completionTokens: number, outcome = 'ok') => ({ requestId, outcome, promptTokens, completionTokens });
@@ -148,5 +154,82 @@ describe('billing client against real Redis and NATS', () => {
     await billing.reserve(call);
     await billing.finish(served(call.requestId, 1, 1));
     expect(await wallet.balance(tenant)).toBeNull();
+  });
+
+  describe('with balance leases', () => {
+    it('admits many requests under one hold, each drawing its actual cost, and closes the lease with their total', async () => {
+      const tenant = randomUUID();
+      stored.set(tenant, 100_000n);
+      const billing = client(true, 4);
+      const closes: Array<{ lease: string; charged: string }> = [];
+      billing.onLeaseClose((close) => closes.push(close));
+      const calls = [request(tenant, 'payg'), request(tenant, 'payg'), request(tenant, 'payg')];
+      await Promise.all(calls.map((call) => billing.reserve(call)));
+      // One Redis hold of four requests' maximum cost, whatever the number of requests.
+      const holds = await holdsOf(tenant);
+      expect(holds).toHaveLength(1);
+      const leaseHeld = BigInt((await redis.hget(holds[0]!, 'amount'))!);
+      expect(await wallet.balance(tenant)).toBe(100_000n - leaseHeld);
+
+      const settlements = [
+        billing.settlementFor(served(calls[0]!.requestId, 3, 4)),
+        billing.settlementFor(served(calls[1]!.requestId, 5, 5, 'upstream_error')),
+        billing.settlementFor(served(calls[2]!.requestId, 1, 1, 'cancelled')),
+      ];
+      const lease = holds[0]!.slice(holds[0]!.indexOf('lease:'));
+      expect(settlements).toEqual([{ action: 'draw', lease, micros: '11' }, null, { action: 'draw', lease, micros: '3' }]);
+      expect(closes).toEqual([]);
+      billing.retireLeases();
+      expect(closes).toEqual([{ lease, charged: '14' }]);
+
+      // Applied as the usage writer does: the draws, then the close.
+      await billing.applySettlements(settlements.flatMap((settlement, i) => (settlement ? [{ requestId: calls[i]!.requestId, settlement }] : [])));
+      await wallet.closeLeases(closes);
+      expect(await wallet.balance(tenant)).toBe(100_000n - 14n);
+      expect(await holdsOf(tenant)).toEqual([]);
+    });
+
+    it('opens the next lease when one runs out, and holds per request when no lease fits the balance', async () => {
+      const tenant = randomUUID();
+      const billing = client(true, 2);
+      const probe = request(tenant, 'payg');
+      stored.set(tenant, 1_000_000n);
+      await billing.reserve(probe);
+      const [first] = await holdsOf(tenant);
+      const cost = BigInt((await redis.hget(first!, 'amount'))!) / 2n;
+      await billing.reserve(request(tenant, 'payg'));
+      // Third request: the first lease is spent, a second one opens.
+      await billing.reserve(request(tenant, 'payg'));
+      expect(await holdsOf(tenant)).toHaveLength(2);
+
+      // A tenant whose balance covers one request but not a lease of two.
+      const poor = randomUUID();
+      stored.set(poor, cost + cost / 2n);
+      const single = request(poor, 'payg');
+      await billing.reserve(single);
+      const holds = await holdsOf(poor);
+      expect(holds).toEqual([wallet.keys.hold(single.requestId)]);
+      await expect(billing.reserve(request(poor, 'payg'))).rejects.toMatchObject({ code: 'insufficient_quota' });
+      expect(billing.settlementFor(served(single.requestId, 3, 4))).toEqual({ action: 'settle', micros: '11' });
+    });
+
+    it('never admits more than the lease holds, however many requests arrive at once', async () => {
+      const tenant = randomUUID();
+      const billing = client(true, 8);
+      const closes: Array<{ lease: string; charged: string }> = [];
+      billing.onLeaseClose((close) => closes.push(close));
+      stored.set(tenant, 10_000_000n);
+      const probe = request(tenant, 'payg');
+      await billing.reserve(probe);
+      const cost = BigInt((await redis.hget((await holdsOf(tenant))[0]!, 'amount'))!) / 8n;
+      // Leave the balance at exactly one more lease after this one.
+      await wallet.credit(tenant, 0n, -(await wallet.balance(tenant))! + cost * 8n);
+      const outcomes = await Promise.allSettled(Array.from({ length: 40 }, () => billing.reserve(request(tenant, 'payg'))));
+      const admitted = outcomes.filter((o) => o.status === 'fulfilled').length;
+      // 7 left under the first lease, 8 under the second, nothing more.
+      expect(admitted).toBe(15);
+      expect(outcomes.filter((o) => o.status === 'rejected').every((o) => (o as PromiseRejectedResult).reason.code === 'insufficient_quota')).toBe(true);
+      expect(await wallet.balance(tenant)).toBe(0n);
+    });
   });
 });

@@ -97,4 +97,51 @@ describe('wallet scripts on a real Redis', () => {
     expect(await wallet.credit(tenant, 50n, 25n)).toBe(75n);
     expect(await wallet.credit(tenant, 50n, 25n)).toBe(100n);
   });
+
+  it('draws requests from a lease once each, ledgering only the draws, and a close returns the rest', async () => {
+    const tenant = randomUUID();
+    await wallet.credit(tenant, 0n, 1000n);
+    await events();
+    const lease = `lease:${randomUUID()}`;
+    expect((await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 600n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true })).status).toBe('reserved');
+    expect(await wallet.balance(tenant)).toBe(400n);
+    // A lease is not ledgered: only what its requests are charged is.
+    expect(await events()).toEqual([]);
+
+    const draw = (requestId: string, micros: string) => wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros } }]);
+    await draw('r1', '100');
+    await draw('r2', '50');
+    await draw('r1', '100');
+    expect(await events()).toEqual([
+      expect.objectContaining({ rid: 'r1', tenant, kind: 'settle', pool: 'balance', amount: '-100' }),
+      expect.objectContaining({ rid: 'r2', tenant, kind: 'settle', pool: 'balance', amount: '-50' }),
+    ]);
+
+    // The leasing process admitted 200 in all: r3's 50 is still on its way, so it stays held.
+    await wallet.closeLeases([{ lease, charged: '200' }]);
+    expect(await wallet.balance(tenant)).toBe(1000n - 200n);
+    expect(await redis.hget(keys.hold(lease), 'amount')).toBe('50');
+    await draw('r3', '50');
+    expect(await redis.exists(keys.hold(lease), keys.leaseDraws(lease))).toBe(0);
+    expect(await wallet.dueHolds(Date.now() + 120_000)).not.toContain(lease);
+    expect(await wallet.balance(tenant)).toBe(800n);
+    expect(await events()).toEqual([expect.objectContaining({ rid: 'r3', amount: '-50' })]);
+    // Gone: a late replay draws nothing.
+    await draw('r2', '50');
+    expect(await wallet.balance(tenant)).toBe(800n);
+    expect(await events()).toEqual([]);
+  });
+
+  it('a swept lease returns only what its requests have not drawn', async () => {
+    const tenant = randomUUID();
+    await wallet.credit(tenant, 0n, 1000n);
+    const lease = `lease:${randomUUID()}`;
+    await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 500n, holdTtlMs: -1, target: { mode: 'balance' }, lease: true });
+    await wallet.applySettlements([{ requestId: 'd1', settlement: { action: 'draw', lease, micros: '120' } }]);
+    expect(await wallet.dueHolds()).toContain(lease);
+    // What the sweeper does with a hold past its deadline.
+    await wallet.release(lease, 'expired');
+    expect(await wallet.balance(tenant)).toBe(1000n - 120n);
+    await events();
+  });
 });

@@ -10,3 +10,4 @@ export * from './families/msgc';
 export * from './families/genc';
 export * from './billing';
 export * from './families/chat-family-call.schema';
+export * from './usage/usage-event.schema';

@@ -1,5 +1,4 @@
-import { GatewayError, type OaicCaller } from '@gateway/contracts';
-import type { UsageEvent } from './usage-event.schema';
+import { GatewayError, type OaicCaller, type UsageEvent } from '@gateway/contracts';
 
 export interface Tokens {
   prompt: number;

@@ -1,10 +1,8 @@
 import { BillingClient } from '@gateway/billing';
-import { encodeJson, NatsBus } from '@gateway/platform';
+import { USAGE_RETENTION_MS, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
+import { encodeJson, ensureWorkQueueStream, NatsBus, publishToStream } from '@gateway/platform';
 import { Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
-import { nanos, RetentionPolicy, StorageType, type JetStreamClient } from 'nats';
-import { usageStreamNames, type UsageEvent } from './usage-event.schema';
 
-const WEEK_NS = nanos(7 * 24 * 3600 * 1000);
 const PUBLISH_ATTEMPTS = 5;
 
 /**
@@ -17,12 +15,13 @@ const PUBLISH_ATTEMPTS = 5;
  * msgID (the stream dedupes) and, if it keeps failing, logged.
  *
  * Each event carries how its billing hold ends (the settlement decided here, where the hold was taken);
- * the usage consumer applies it, so holds end from the durable record, in batches, off the hot path.
+ * the accounts service's usage writer applies it, so holds end from the durable record, in batches, off
+ * the hot path and outside this process.
  */
 @Injectable()
 export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
-  private js!: JetStreamClient;
   private batch: UsageEvent[] = [];
+  private closes: LeaseClose[] = [];
   private flushQueued = false;
   readonly names: ReturnType<typeof usageStreamNames>;
 
@@ -34,25 +33,19 @@ export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
   ) {
     this.names = usageStreamNames(bus.prefix);
     bus.beforeReply.register(() => this.flush());
+    // A lease closes after its last request's draw: in the same batch (applied after the draws) or a later one.
+    billing?.onLeaseClose((close) => {
+      this.closes.push(close);
+      this.queueFlush();
+    });
   }
 
   async onModuleInit(): Promise<void> {
-    const jsm = await this.bus.connection.jetstreamManager();
-    const { stream, subject } = this.names;
-    try {
-      await jsm.streams.info(stream);
-    } catch {
-      await jsm.streams
-        .add({ name: stream, subjects: [subject], retention: RetentionPolicy.Workqueue, storage: StorageType.File, max_age: WEEK_NS })
-        .catch(async (error: unknown) => {
-          // Another replica may have created it first.
-          await jsm.streams.info(stream).catch(() => Promise.reject(error));
-        });
-    }
-    this.js = this.bus.connection.jetstream();
+    await ensureWorkQueueStream(this.bus.connection, this.names.stream, this.names.subject, USAGE_RETENTION_MS);
   }
 
   onModuleDestroy(): void {
+    this.billing?.retireLeases();
     this.flush();
   }
 
@@ -60,25 +53,29 @@ export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
   record(event: UsageEvent): void {
     const settlement = this.billing?.settlementFor(event);
     this.batch.push(settlement ? { ...event, settlement } : event);
-    if (!this.flushQueued) {
-      this.flushQueued = true;
-      setImmediate(() => this.flush());
-    }
+    this.queueFlush();
   }
 
-  /** Writes the pending events as one message onto the connection (synchronously: js.publish queues before its first await). */
+  private queueFlush(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    setImmediate(() => this.flush());
+  }
+
+  /** Writes the pending events as one message onto the connection, synchronously. */
   flush(): void {
     this.flushQueued = false;
-    if (this.batch.length === 0) return;
-    const events = this.batch;
+    if (this.batch.length === 0 && this.closes.length === 0) return;
+    const { batch: events, closes } = this;
     this.batch = [];
-    const data = encodeJson({ events });
-    const msgID = `${events[0]!.requestId}+${events.length}`;
+    this.closes = [];
+    const data = encodeJson({ events, closes });
+    const msgID = events.length ? `${events[0]!.requestId}+${events.length}+${closes.length}` : `close+${closes[0]!.lease}`;
     void this.confirm(msgID, events, data, this.publish(msgID, data));
   }
 
   private publish(msgID: string, data: Uint8Array) {
-    return this.js.publish(this.names.subject, data, { msgID, expect: { streamName: this.names.stream } });
+    return publishToStream(this.bus, this.names.subject, data, { stream: this.names.stream, msgID });
   }
 
   private async confirm(msgID: string, events: UsageEvent[], data: Uint8Array, first: Promise<unknown>): Promise<void> {

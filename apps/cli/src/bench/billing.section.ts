@@ -16,6 +16,8 @@ import { REPO_ROOT } from '../stack/stack-options';
 const SEQUENTIAL = Number(process.env.BENCH_BILLING_SEQUENTIAL ?? 2000);
 const RPS_SECONDS = Number(process.env.BENCH_RPS_SECONDS ?? 10);
 const CONNECTIONS = 64;
+/** Requests to each stack before measuring: enough for the JIT to settle in every process of the path. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 
 interface Side {
   stack: RunningStack;
@@ -87,7 +89,7 @@ export async function benchBilling(): Promise<string> {
   });
   try {
     const lat = { on: [] as number[], off: [] as number[] };
-    for (let i = 0; i < 200; i++) await Promise.all([once(on, 'sandbox-gpt'), once(off, 'sandbox-gpt')]);
+    for (let i = 0; i < WARMUP; i++) await Promise.all([once(on, 'sandbox-gpt'), once(off, 'sandbox-gpt')]);
     for (let done = 0; done < SEQUENTIAL; done += 100) {
       for (let i = 0; i < 100; i++) lat.on.push(await once(on, 'sandbox-gpt'));
       for (let i = 0; i < 100; i++) lat.off.push(await once(off, 'sandbox-gpt'));

@@ -18,6 +18,8 @@ const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
 const RPS_SECONDS = Number(process.env.BENCH_RPS_SECONDS ?? 10);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const TRANSLATION_SAMPLES = Number(process.env.BENCH_TRANSLATION_SAMPLES ?? 2000);
+/** Requests to each side before measuring: enough for the JIT to settle in every process of the path. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 /** A stream that goes this long without an event counts as stalled. */
 const STALL_MS = 5000;
 
@@ -52,7 +54,7 @@ function percentile(sorted: number[], p: number): number {
 /** Sequential latency, alternating direct and gateway in blocks so drift on a busy machine hits both alike. */
 async function sequential(direct: Target, gateway: Target): Promise<{ direct: number[]; gateway: number[] }> {
   const result = { direct: [] as number[], gateway: [] as number[] };
-  for (let i = 0; i < 200; i++) await Promise.all([once(direct, direct.model('plain')), once(gateway, gateway.model('plain'))]);
+  for (let i = 0; i < WARMUP; i++) await Promise.all([once(direct, direct.model('plain')), once(gateway, gateway.model('plain'))]);
   for (let done = 0; done < SEQUENTIAL; done += 100) {
     for (let i = 0; i < 100; i++) result.direct.push(await once(direct, direct.model('plain')));
     for (let i = 0; i < 100; i++) result.gateway.push(await once(gateway, gateway.model('plain')));

@@ -101,8 +101,10 @@ describe('billing', () => {
     expect(summary.rows).toEqual([expect.objectContaining({ group: new Date().toISOString().slice(0, 10), requests: 2, costMicros: total.toString() })]);
     const table = await runCli(['usage', '--tenant', tenant.slug]);
     expect(table.stdout).toMatch(/^model\s+requests\s+prompt_tokens\s+completion_tokens\s+cost\nsandbox-gpt\s+2\s/);
-    const balance = await runCli(['balance', 'show', '--tenant', tenant.slug, '--json']);
-    expect(JSON.parse(balance.stdout)).toMatchObject({ balanceMicros: (1_000_000n - total).toString() });
+    // The spendable balance: what the tenant's lease still held came back once it closed (2 s after the last request).
+    const spendable = async () => JSON.parse((await runCli(['balance', 'show', '--tenant', tenant.slug, '--json'])).stdout) as { balanceMicros: string };
+    const balance = await eventually('the lease closes', spendable, (b) => b.balanceMicros === (1_000_000n - total).toString());
+    expect(balance).toMatchObject({ balanceMicros: (1_000_000n - total).toString() });
     expect((await runCli(['usage', '--tenant', tenant.slug, '--by', 'week'])).code).toBe(2);
   }, 30_000);
 

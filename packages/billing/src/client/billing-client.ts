@@ -1,8 +1,9 @@
-import { BalanceSeedReply, BILLING_SUBJECTS, GatewayError, type BillingMode, type CatalogModel, type HoldSettlement } from '@gateway/contracts';
+import { BalanceSeedReply, BILLING_SUBJECTS, GatewayError, type BillingMode, type CatalogModel, type HoldSettlement, type LeaseClose } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';
 import type { ReserveTarget, WalletStore } from '../redis/wallet.store';
+import { LeaseBook, type LeaseTicket } from './lease-book';
 import { ProfileCache } from './profile-cache';
 
 export interface ReserveRequest {
@@ -20,6 +21,8 @@ interface Held {
   capability: CatalogModel['capability'];
   /** A request-count quota charges one request whatever the tokens. */
   perRequest: boolean;
+  /** Set when the request was admitted under a balance lease rather than its own hold. */
+  ticket?: LeaseTicket;
 }
 
 /** What billing needs of a request's usage record to end its hold. */
@@ -34,7 +37,12 @@ export interface BillingClientOptions {
   enabled: boolean;
   /** How long a hold lives if its request never ends (the process died); the sweeper then releases it. */
   holdTtlMs: number;
+  /** Pay-as-you-go requests are admitted under leases of this many requests' cost (0: each request holds its own). */
+  leaseRequests?: number;
 }
+
+const LEASE_IDLE_MS = 2000;
+const LEASE_MAX_AGE_MS = 30_000;
 
 function quotaExhausted(what: string): GatewayError {
   return new GatewayError('insufficient_quota', `You exceeded your current quota: ${what}. Check your plan and billing details.`);
@@ -42,18 +50,41 @@ function quotaExhausted(what: string): GatewayError {
 
 /**
  * The billing side of a request for the service that runs it: reserve the maximum cost before the
- * upstream call, then settle at actual usage or release. Pay-as-you-go costs one Redis script call;
- * subscriptions also need the tenant's profile, asked of accounts once and cached.
+ * upstream call, then settle at actual usage or release. Pay-as-you-go requests are admitted in memory
+ * under a balance lease (one Redis call per lease, see LeaseBook), or, when no lease can cover them,
+ * with one Redis script call each; subscriptions also need the tenant's profile, asked of accounts once
+ * and cached.
  */
 export class BillingClient {
   private readonly held = new Map<string, Held>();
+  private readonly leases?: LeaseBook;
 
   constructor(
     private readonly wallet: WalletStore,
     private readonly bus: NatsBus,
     readonly profiles: ProfileCache,
     private readonly options: BillingClientOptions,
-  ) {}
+  ) {
+    if (options.leaseRequests) {
+      this.leases = new LeaseBook(wallet, (tenantId) => this.seed(tenantId), {
+        requestsPerLease: options.leaseRequests,
+        idleMs: LEASE_IDLE_MS,
+        // Well inside the hold's lifetime, so the sweeper never frees a lease its requests still draw on.
+        maxAgeMs: Math.min(LEASE_MAX_AGE_MS, Math.floor(options.holdTtlMs / 4)),
+        holdTtlMs: options.holdTtlMs,
+      });
+    }
+  }
+
+  /** Receives each closed lease, to carry after its requests' draws (see UsageBatch). */
+  onLeaseClose(listener: (close: LeaseClose) => void): void {
+    this.leases?.onClose(listener);
+  }
+
+  /** Stops admitting under leases (shutdown); each closes once its requests have ended. */
+  retireLeases(): void {
+    this.leases?.retireAll();
+  }
 
   get enabled(): boolean {
     return this.options.enabled;
@@ -96,26 +127,28 @@ export class BillingClient {
     const held = this.held.get(event.requestId);
     if (!held) return null;
     this.held.delete(event.requestId);
-    if (event.outcome !== 'ok' && event.outcome !== 'cancelled') return { action: 'release' };
+    const served = event.outcome === 'ok' || event.outcome === 'cancelled';
+    if (held.ticket) {
+      const charge = this.leases!.end(held.ticket, served ? this.costOf(held, event) : 0n);
+      return charge > 0n ? { action: 'draw', lease: held.ticket.leaseId, micros: charge.toString() } : null;
+    }
+    if (!served) return { action: 'release' };
     if (held.perRequest) return { action: 'settle', micros: '1' };
+    return { action: 'settle', micros: this.costOf(held, event).toString() };
+  }
+
+  private costOf(held: Held, event: UsageFacts): bigint {
     // Image answers count generated images where chat counts completion tokens.
     const usage: Usage =
       held.capability === 'image'
         ? { inputTokens: event.promptTokens, outputTokens: 0, images: event.completionTokens }
         : { inputTokens: event.promptTokens, outputTokens: event.completionTokens };
-    return { action: 'settle', micros: costOf(held.prices, usage).toString() };
+    return costOf(held.prices, usage);
   }
 
-  /**
-   * Ends holds as decided by `settlementFor`, wherever they were decided: each is one idempotent script
-   * call (a hold already ended is left alone), and the calls of one batch share a round trip.
-   */
+  /** Ends holds as decided by `settlementFor`, wherever they were decided (see WalletStore.applySettlements). */
   async applySettlements(items: ReadonlyArray<{ requestId: string; settlement: HoldSettlement }>): Promise<void> {
-    await Promise.all(
-      items.map(({ requestId, settlement }) =>
-        settlement.action === 'settle' ? this.wallet.settle(requestId, BigInt(settlement.micros)) : this.wallet.release(requestId, 'failed'),
-      ),
-    );
+    await this.wallet.applySettlements(items);
   }
 
   /** Ends the request's hold at once from its usage record (settle, or release on failure). */
@@ -126,19 +159,32 @@ export class BillingClient {
 
   /** Returns the whole reservation (the request failed before it was served). */
   async release(requestId: string): Promise<void> {
-    if (!this.held.delete(requestId)) return;
-    await this.wallet.release(requestId, 'failed');
+    const held = this.held.get(requestId);
+    if (!held) return;
+    this.held.delete(requestId);
+    if (held.ticket) this.leases!.end(held.ticket, 0n);
+    else await this.wallet.release(requestId, 'failed');
   }
 
   private async reserveBalance(request: ReserveRequest, prices: Prices, usage: Usage): Promise<void> {
-    const input = { requestId: request.requestId, tenantId: request.tenantId, amount: costOf(prices, usage), holdTtlMs: this.options.holdTtlMs, target: { mode: 'balance' } as const };
+    const amount = costOf(prices, usage);
+    const ticket = amount > 0n ? await this.leases?.admit(request.tenantId, amount) : null;
+    if (ticket) {
+      this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability, ticket });
+      return;
+    }
+    const input = { requestId: request.requestId, tenantId: request.tenantId, amount, holdTtlMs: this.options.holdTtlMs, target: { mode: 'balance' } as const };
     let outcome = await this.wallet.reserve(input);
     if (outcome.status === 'unseeded') {
-      // First request of the tenant since Redis started: accounts copies the stored balance in (SET NX).
-      await this.bus.request(BILLING_SUBJECTS.seed, { tenantId: request.tenantId }, BalanceSeedReply);
+      await this.seed(request.tenantId);
       outcome = await this.wallet.reserve(input);
     }
     if (outcome.status !== 'reserved') throw quotaExhausted('the prepaid balance cannot cover this request');
     this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability });
+  }
+
+  /** First request of the tenant since Redis started: accounts copies the stored balance in (SET NX). */
+  private async seed(tenantId: string): Promise<void> {
+    await this.bus.request(BILLING_SUBJECTS.seed, { tenantId }, BalanceSeedReply);
   }
 }

@@ -27,6 +27,11 @@ export class WalletKeys {
     return `${this.tag}:hold:${requestId}`;
   }
 
+  /** The requests that drew their charge from a lease (a replayed draw charges nothing). */
+  leaseDraws(leaseId: string): string {
+    return `${this.tag}:draws:${leaseId}`;
+  }
+
   get holds(): string {
     return `${this.tag}:holds`;
   }

@@ -72,3 +72,58 @@ export const CREDIT_SCRIPT = `
 redis.call('SET', KEYS[1], ARGV[1], 'NX')
 return redis.call('INCRBY', KEYS[1], ARGV[2])
 `;
+
+/**
+ * Charges one request served under a lease (a balance hold a chat process reserves for many requests
+ * and admits them against locally): moves min(actual, left) out of the lease for good and appends the
+ * request's ledger event (kind settle, the charge as a negative amount). Each request draws once: the
+ * lease keeps the set of requests that drew (a replay is a no-op; once the lease is gone there is
+ * nothing left to draw). A lease already closed and fully drawn is deleted.
+ * KEYS: lease hold, lease draws (set), holds, events. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
+ * Returns {1, charged}; {0} when the request drew before; {-1} when the lease is gone (swept).
+ */
+export const DRAW_SCRIPT = `
+local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed')
+if not h[1] then return {-1} end
+if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
+redis.call('EXPIRE', KEYS[2], ARGV[4])
+local left = tonumber(h[2])
+local actual = tonumber(ARGV[2])
+if actual > left then actual = left end
+if actual < 0 then actual = 0 end
+if actual > 0 then
+  redis.call('HINCRBY', KEYS[1], 'amount', -actual)
+  redis.call('HINCRBY', KEYS[1], 'drawn', actual)
+  redis.call('XADD', KEYS[4], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'settle', 'pool', h[3], 'amount', '-' .. tostring(actual), 'note', 'lease')
+end
+if h[4] == '1' and left - actual <= 0 then
+  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('ZREM', KEYS[3], ARGV[3])
+end
+return {1, tostring(actual)}
+`;
+
+/**
+ * Closes a lease whose requests have all ended, `charged` being what the leasing process admitted them
+ * for in total. What is not yet drawn of that total stays held for the draws still on their way; the
+ * rest goes back to the balance now. Leases are not ledgered: their requests' draws are.
+ * KEYS: lease hold, holds, lease draws. ARGV: leaseId, charged.
+ * Returns {1, returned}; {0} when the lease is gone.
+ */
+export const CLOSE_SCRIPT = `
+local h = redis.call('HMGET', KEYS[1], 'key', 'amount', 'drawn')
+if not h[1] then return {0} end
+local left = tonumber(h[2])
+local pending = tonumber(ARGV[2]) - tonumber(h[3] or '0')
+if pending < 0 then pending = 0 end
+if pending > left then pending = left end
+local back = left - pending
+if back > 0 then redis.call('INCRBY', h[1], back) end
+if pending == 0 then
+  redis.call('DEL', KEYS[1], KEYS[3])
+  redis.call('ZREM', KEYS[2], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], 'amount', pending, 'closed', '1')
+end
+return {1, tostring(back)}
+`;

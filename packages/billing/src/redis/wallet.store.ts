@@ -1,5 +1,7 @@
+import type { HoldSettlement, LeaseClose } from '@gateway/contracts';
+import type { ChainableCommander } from 'ioredis';
 import type Redis from 'ioredis';
-import { CREDIT_SCRIPT, RESERVE_SCRIPT, SETTLE_SCRIPT } from './wallet-scripts';
+import { CLOSE_SCRIPT, CREDIT_SCRIPT, DRAW_SCRIPT, RESERVE_SCRIPT, SETTLE_SCRIPT } from './wallet-scripts';
 import { WalletKeys } from './wallet-keys';
 
 type Reply = Array<number | string>;
@@ -9,6 +11,16 @@ interface WalletCommands {
   walletSettle(hold: string, holds: string, events: string, ...args: string[]): Promise<Reply>;
   walletCredit(balance: string, seed: string, delta: string): Promise<number>;
 }
+
+type Pipelined = ChainableCommander & {
+  walletSettle(...args: string[]): ChainableCommander;
+  walletDraw(...args: string[]): ChainableCommander;
+  walletClose(...args: string[]): ChainableCommander;
+};
+
+/** A lease's set of drawn requests lives as long as the lease can (the hold sweeper deletes only the hold). */
+const DRAWS_TTL_SECONDS = String(24 * 3600);
+
 
 /** Where a reservation draws: the prepaid balance, or a subscription period's quota counter. */
 export type ReserveTarget =
@@ -21,6 +33,8 @@ export interface ReserveInput {
   amount: bigint;
   holdTtlMs: number;
   target: ReserveTarget;
+  /** A lease: held for many requests, not ledgered itself (each request's draw is). */
+  lease?: boolean;
 }
 
 export type ReserveOutcome = { status: 'reserved' } | { status: 'refused'; available: bigint } | { status: 'unseeded' };
@@ -42,6 +56,8 @@ export class WalletStore {
       redis.defineCommand('walletReserve', { numberOfKeys: 4, lua: RESERVE_SCRIPT });
       redis.defineCommand('walletSettle', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
       redis.defineCommand('walletCredit', { numberOfKeys: 1, lua: CREDIT_SCRIPT });
+      redis.defineCommand('walletDraw', { numberOfKeys: 4, lua: DRAW_SCRIPT });
+      redis.defineCommand('walletClose', { numberOfKeys: 3, lua: CLOSE_SCRIPT });
     }
   }
 
@@ -49,7 +65,7 @@ export class WalletStore {
     const { target } = input;
     const counter = target.mode === 'balance' ? this.keys.balance(input.tenantId) : this.keys.quota(input.tenantId, target.periodIndex, target.unit);
     // Request-count quotas are not money: they are metered in Redis but never ledgered.
-    const ledgered = target.mode === 'balance' || target.unit === 'micros';
+    const ledgered = !input.lease && (target.mode === 'balance' || target.unit === 'micros');
     const reply = await this.redis.walletReserve(
       counter,
       this.keys.hold(input.requestId),
@@ -77,6 +93,40 @@ export class WalletStore {
 
   async release(requestId: string, note = ''): Promise<boolean> {
     return (await this.finish(requestId, 0n, 'release', note)) !== null;
+  }
+
+  /**
+   * Ends many requests' billing in one round trip (a pipeline of scripts), each as its settlement says:
+   * a hold settled or released, or a charge drawn from a lease. Each is idempotent (a hold ends once, a
+   * request draws once), so a batch may be applied again after a crash.
+   */
+  async applySettlements(items: ReadonlyArray<{ requestId: string; settlement: HoldSettlement }>): Promise<void> {
+    if (items.length === 0) return;
+    const pipeline = this.redis.pipeline() as Pipelined;
+    for (const { requestId, settlement } of items) {
+      if (settlement.action === 'draw') {
+        const { lease, micros } = settlement;
+        pipeline.walletDraw(this.keys.hold(lease), this.keys.leaseDraws(lease), this.keys.holds, this.keys.events, requestId, micros, lease, DRAWS_TTL_SECONDS);
+      } else {
+        const settle = settlement.action === 'settle';
+        pipeline.walletSettle(this.keys.hold(requestId), this.keys.holds, this.keys.events, requestId, settle ? settlement.micros : '0', settlement.action, settle ? '' : 'failed');
+      }
+    }
+    await this.exec(pipeline);
+  }
+
+  /** Closes leases whose requests have all ended: what is not owed to draws still coming goes back to the balance. */
+  async closeLeases(closes: readonly LeaseClose[]): Promise<void> {
+    if (closes.length === 0) return;
+    const pipeline = this.redis.pipeline() as Pipelined;
+    for (const { lease, charged } of closes) pipeline.walletClose(this.keys.hold(lease), this.keys.holds, this.keys.leaseDraws(lease), lease, charged);
+    await this.exec(pipeline);
+  }
+
+  private async exec(pipeline: ChainableCommander): Promise<void> {
+    const results = (await pipeline.exec()) ?? [];
+    const failed = results.find(([error]) => error);
+    if (failed) throw failed[0]!;
   }
 
   /** Seeds the balance with `seed` when Redis has none, then adds `delta`; returns the new balance. */

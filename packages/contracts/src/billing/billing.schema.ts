@@ -93,11 +93,17 @@ export const UsageSummary = z.object({ tenant: z.string(), since: z.string().nul
 export type UsageSummary = z.infer<typeof UsageSummary>;
 
 /**
- * How a request's hold ends, decided where the request ran and carried on its durable usage event:
- * settle at `micros` (at most the hold; the rest goes back) or release the whole hold.
+ * How a request's billing ends, decided where the request ran and carried on its durable usage event:
+ * its own hold settled at `micros` (at most the hold; the rest goes back) or released whole, or, for a
+ * request admitted under a lease, `micros` drawn from that lease.
  */
 export const HoldSettlement = z.discriminatedUnion('action', [
   z.object({ action: z.literal('settle'), micros: MicrosString }),
   z.object({ action: z.literal('release') }),
+  z.object({ action: z.literal('draw'), lease: z.string().min(1), micros: MicrosString }),
 ]);
 export type HoldSettlement = z.infer<typeof HoldSettlement>;
+
+/** A lease whose requests have all ended, and what they were admitted for in total. */
+export const LeaseClose = z.object({ lease: z.string().min(1), charged: MicrosString });
+export type LeaseClose = z.infer<typeof LeaseClose>;

@@ -40,6 +40,8 @@ export const SUBJECTS = {
     },
     msgc: { messages: 'chat.msgc.messages', countTokens: 'chat.msgc.count-tokens' },
     genc: { generate: 'chat.genc.generate' },
+    /** JetStream (durable): batches of usage events, written by accounts. */
+    usageRecorded: 'chat.usage.recorded',
   },
 } as const;
 

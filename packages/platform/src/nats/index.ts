@@ -7,3 +7,5 @@ export * from './rpc-context';
 export * from './namespace-cleanup';
 export * from './reply-barrier';
 export * from './request-mux';
+export * from './work-queue-stream';
+export * from './stream-publish';

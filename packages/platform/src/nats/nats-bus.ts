@@ -42,6 +42,12 @@ export class NatsBus {
     return this.prefix + name;
   }
 
+  /** Request/reply on raw subjects and bytes (protocol requests such as JetStream publishes), shared by every request of this process. */
+  get requests(): RequestMux {
+    this.mux ??= new RequestMux(this.connection);
+    return this.mux;
+  }
+
   /** Unary request; resolves with the handler's data parsed by `schema`, or throws its GatewayError. */
   async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
     let h: MsgHdrs | undefined;
@@ -49,10 +55,9 @@ export class NatsBus {
       h = natsHeaders();
       h.set(NATS_HEADERS.requestId, options.requestId);
     }
-    this.mux ??= new RequestMux(this.connection);
     let msg: Msg;
     try {
-      msg = await this.mux.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000, h);
+      msg = await this.requests.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000, h);
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
       if (error.reason === 'no_responders') throw new GatewayError('unavailable', `No service answers ${name}`);

@@ -45,11 +45,19 @@ export class RequestMux {
     void connection.closed().then(() => this.close());
   }
 
-  request(subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs): Promise<Msg> {
+  /**
+   * Sends a request and resolves with its answer. The request leaves with the others of this turn, or,
+   * with `now`, is on the connection before this call returns (for a caller that orders it before
+   * something else it writes next).
+   */
+  request(subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs, now = false): Promise<Msg> {
     const token = (this.next++).toString(36);
     const reply = `${this.inbox}.${token}`;
-    if (this.outgoing.length === 0) setImmediate(this.flush);
-    this.outgoing.push({ subject, data, reply, headers });
+    if (now) this.connection.publish(subject, data, { reply, headers });
+    else {
+      if (this.outgoing.length === 0) setImmediate(this.flush);
+      this.outgoing.push({ subject, data, reply, headers });
+    }
     return new Promise<Msg>((resolve, reject) => this.waiting.set(token, { resolve, reject, deadline: Date.now() + timeoutMs }));
   }
 

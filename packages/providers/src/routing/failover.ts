@@ -59,7 +59,7 @@ export async function executeWithFailover<C extends ChannelTarget>(
   options: FailoverOptions<C> = {},
 ): Promise<FailoverResult<C>> {
   const attempts: FailoverAttempt[] = [];
-  let last: GatewayError = new GatewayError('unavailable', 'No upstream channel is configured for this model.');
+  let last: GatewayError | undefined;
   for (const channel of channels) {
     if (options.signal?.aborted) throw new FailoverError(new GatewayError('upstream_error', 'The upstream call was cancelled.'), attempts);
     const started = performance.now();
@@ -84,5 +84,5 @@ export async function executeWithFailover<C extends ChannelTarget>(
     if (!isRetryableStatus(response.status)) throw new FailoverError(failure, attempts);
     last = failure;
   }
-  throw new FailoverError(last, attempts);
+  throw new FailoverError(last ?? new GatewayError('unavailable', 'No upstream channel is configured for this model.'), attempts);
 }

@@ -1,8 +1,14 @@
 import { z } from 'zod';
 
 const DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;
-const BASE64_BODY = /^[A-Za-z0-9+/_-]+={0,2}$/;
+const NOT_BASE64 = /[^A-Za-z0-9+/_-]/;
 const LOOKS_LIKE_BASE64 = /^[A-Za-z0-9+/]{16,}={0,2}$/;
+
+/** Base64 (standard or URL-safe alphabet, up to two padding characters), checked in one linear scan: a pattern with backtracking overflows the regex stack on a body of megabytes. */
+function isBase64(body: string): boolean {
+  const end = body.endsWith('==') ? body.length - 2 : body.endsWith('=') ? body.length - 1 : body.length;
+  return end > 0 && !NOT_BASE64.test(end === body.length ? body : body.slice(0, end));
+}
 
 /** Why an image URL cannot reach the upstream, or null when it can (spec 2.3). */
 export function imageUrlProblem(url: string): string | null {
@@ -16,7 +22,7 @@ export function imageUrlProblem(url: string): string | null {
   if (url.startsWith('data:')) {
     const head = DATA_URL.exec(url);
     if (!head) return 'a data URL must have the form data:image/<type>;base64,<data>';
-    return BASE64_BODY.test(url.slice(head[0].length)) ? null : 'the data URL does not carry valid base64 data';
+    return isBase64(url.slice(head[0].length)) ? null : 'the data URL does not carry valid base64 data';
   }
   if (url.startsWith('http://')) return 'plain http:// URLs are not accepted; use a public HTTPS URL';
   if (/^(file:|\/|\.{1,2}\/|~|[A-Za-z]:[\\/])/.test(url)) {

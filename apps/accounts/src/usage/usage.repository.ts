@@ -1,6 +1,6 @@
+import type { UsageEvent } from '@gateway/contracts';
 import { PrismaClient } from '@gateway/db';
-import { Injectable } from '@nestjs/common';
-import type { UsageEvent } from './usage-event.schema';
+import { Inject, Injectable } from '@nestjs/common';
 
 /**
  * The only writer of usage_records. A batch is one INSERT over unnested arrays: one round trip and
@@ -8,7 +8,7 @@ import type { UsageEvent } from './usage-event.schema';
  */
 @Injectable()
 export class UsageRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
 
   /** Inserts each event once; a redelivered event (same requestId) is skipped. Returns rows written. */
   async insertMany(events: UsageEvent[]): Promise<number> {

@@ -1,10 +1,9 @@
-import { BillingClient } from '@gateway/billing';
-import { decodeJson, NatsBus } from '@gateway/platform';
-import { Injectable, Logger, Optional, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { WalletStore } from '@gateway/billing';
+import { USAGE_RETENTION_MS, UsageBatch, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
+import { decodeJson, ensureWorkQueueStream, NatsBus } from '@gateway/platform';
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AckPolicy, nanos, type JetStreamClient, type JsMsg } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { UsageBatch, type UsageEvent } from './usage-event.schema';
-import { UsagePublisher } from './usage.publisher';
 import { UsageRepository } from './usage.repository';
 
 /** Messages taken per pull; each holds the events of one publisher turn. */
@@ -13,7 +12,9 @@ const BATCH = 256;
 const LINGER_MS = 50;
 
 /**
- * The durable consumer that ends billing holds and writes usage rows. It pulls what the stream holds
+ * The durable consumer of the chat service's usage events: it ends billing holds (and draws charges
+ * from leases, then closes the leases that ended with them) and writes usage rows,
+ * in this process so that none of it runs on an event loop that serves requests. It pulls what the stream holds
  * (one burst per pull, never one wake-up per message), settles the batch's holds in one round of
  * Redis script calls, writes its rows in one INSERT, and only then acknowledges: a crash mid-way
  * redelivers the messages, and both steps skip what they already did (a hold ends once; the requestId
@@ -27,15 +28,19 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly stopped = new AbortController();
   private loop: Promise<void> = Promise.resolve();
 
+  readonly names: ReturnType<typeof usageStreamNames>;
+
   constructor(
-    private readonly bus: NatsBus,
-    private readonly publisher: UsagePublisher,
-    private readonly repository: UsageRepository,
-    @Optional() private readonly billing?: BillingClient,
-  ) {}
+    @Inject(NatsBus) private readonly bus: NatsBus,
+    @Inject(UsageRepository) private readonly repository: UsageRepository,
+    @Inject(WalletStore) private readonly wallet: WalletStore,
+  ) {
+    this.names = usageStreamNames(bus.prefix);
+  }
 
   async onApplicationBootstrap(): Promise<void> {
-    const { stream, durable } = this.publisher.names;
+    const { stream, subject, durable } = this.names;
+    await ensureWorkQueueStream(this.bus.connection, stream, subject, USAGE_RETENTION_MS);
     const jsm = await this.bus.connection.jetstreamManager();
     await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, ack_wait: nanos(30_000), max_ack_pending: 10_000 });
     this.js = this.bus.connection.jetstream();
@@ -65,7 +70,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Everything the stream has for this consumer now (redeliveries included), up to BATCH, in one burst. */
   private async pull(): Promise<JsMsg[]> {
-    const { stream, durable } = this.publisher.names;
+    const { stream, durable } = this.names;
     // The pull-with-no-wait request is only on the classic API: it answers at once with what is there.
     const messages = this.js!.fetch(stream, durable, { batch: BATCH, no_wait: true });
     const batch: JsMsg[] = [];
@@ -75,11 +80,13 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
 
   private async write(batch: JsMsg[]): Promise<void> {
     const events: UsageEvent[] = [];
+    const closes: LeaseClose[] = [];
     const accepted: JsMsg[] = [];
     for (const msg of batch) {
       const parsed = UsageBatch.safeParse(decodeJson(msg.data));
       if (parsed.success) {
         events.push(...parsed.data.events);
+        closes.push(...parsed.data.closes);
         accepted.push(msg);
       } else {
         this.logger.error(`dropping a malformed usage message: ${parsed.error.message}`);
@@ -87,11 +94,8 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     try {
-      const settlements = events.flatMap((e) => (e.settlement ? [{ requestId: e.requestId, settlement: e.settlement }] : []));
-      if (settlements.length) {
-        if (!this.billing) throw new Error('usage carries billing settlements but billing is not configured here');
-        await this.billing.applySettlements(settlements);
-      }
+      await this.wallet.applySettlements(events.flatMap((e) => (e.settlement ? [{ requestId: e.requestId, settlement: e.settlement }] : [])));
+      await this.wallet.closeLeases(closes);
       if (events.length) await this.repository.insertMany(events);
       for (const msg of accepted) msg.ack();
     } catch (error) {

@@ -1,7 +1,8 @@
-import { HoldSettlement } from '@gateway/contracts';
 import { z } from 'zod';
+import { HoldSettlement, LeaseClose } from '../billing/billing.schema';
+import { SUBJECTS } from '../nats/subjects';
 
-/** One request's usage as it travels through JetStream to the usage table; requestId makes writes idempotent. */
+/** One request's usage as it travels from chat through JetStream to the usage table; requestId makes writes idempotent. */
 export const UsageEvent = z.object({
   requestId: z.string().min(1),
   tenantId: z.string().min(1),
@@ -25,16 +26,20 @@ export type UsageEvent = z.infer<typeof UsageEvent>;
 
 /**
  * One JetStream message: the usage events of the requests a process finished in one turn of its event
- * loop. A message holding a single bare event (an older publisher) is read as a batch of one.
+ * loop, then the billing leases that closed with them (applied after the events' draws). A message
+ * holding a single bare event (an older publisher) is read as a batch of one.
  */
 export const UsageBatch = z.union([
-  z.object({ events: z.array(UsageEvent).min(1) }),
-  UsageEvent.transform((event) => ({ events: [event] })),
+  z.object({ events: z.array(UsageEvent), closes: z.array(LeaseClose).default([]) }),
+  UsageEvent.transform((event) => ({ events: [event], closes: [] as LeaseClose[] })),
 ]);
 export type UsageBatch = z.infer<typeof UsageBatch>;
 
 /** Stream and subject names derived from NATS_PREFIX, so deployments and test runs sharing a server never collide. */
 export function usageStreamNames(prefix: string): { stream: string; subject: string; durable: string } {
   const tag = prefix.replace(/\.$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
-  return { stream: tag ? `USAGE_${tag}` : 'USAGE', subject: `${prefix}chat.usage.recorded`, durable: 'usage-writer' };
+  return { stream: tag ? `USAGE_${tag}` : 'USAGE', subject: `${prefix}${SUBJECTS.chat.usageRecorded}`, durable: 'usage-writer' };
 }
+
+/** How long unconsumed usage events are kept (the writer was down that long). */
+export const USAGE_RETENTION_MS = 7 * 24 * 3600 * 1000;

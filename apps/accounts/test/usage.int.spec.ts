@@ -1,0 +1,137 @@
+import { WalletKeys, WalletStore } from '@gateway/billing';
+import { SUBJECTS, TenantView, usageStreamNames, type UsageEvent } from '@gateway/contracts';
+import { encodeJson } from '@gateway/platform';
+import Redis from 'ioredis';
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { startAccountsHarness, type AccountsHarness } from './accounts.harness';
+
+function event(overrides: Partial<UsageEvent> = {}): UsageEvent {
+  return {
+    requestId: randomUUID(),
+    tenantId: randomUUID(),
+    keyId: randomUUID(),
+    modelId: 'sandbox-gpt',
+    channelId: randomUUID(),
+    family: 'oaic',
+    route: 'oaic.chat',
+    promptTokens: 7,
+    completionTokens: 11,
+    latencyMs: 12,
+    outcome: 'ok',
+    status: 200,
+    at: new Date().toISOString(),
+    ...overrides,
+  };
+}
+
+describe('usage writer: the durable consumer of usage events', () => {
+  let h: AccountsHarness;
+  let sql: pg.Client;
+  let redis: Redis;
+  let wallet: WalletStore;
+
+  beforeAll(async () => {
+    h = await startAccountsHarness('accounts_usage');
+    sql = new pg.Client({ connectionString: h.db.url });
+    await sql.connect();
+    redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    wallet = new WalletStore(redis, WalletKeys.fromPrefix(h.bus.prefix));
+  }, 60_000);
+
+  afterAll(async () => {
+    await sql?.end();
+    redis?.disconnect();
+    await h?.stop();
+  });
+
+  /** Publishes like the chat service does: one JetStream message per batch, deduplicated by msgID. */
+  async function publish(body: unknown, msgID = randomUUID()): Promise<void> {
+    const { subject, stream } = usageStreamNames(h.bus.prefix);
+    await h.bus.connection.jetstream().publish(subject, encodeJson(body), { msgID, expect: { streamName: stream } });
+  }
+
+  async function rows(ids: string[], count: number): Promise<Array<Record<string, unknown>>> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = await sql.query('SELECT * FROM usage_records WHERE request_id = ANY($1) ORDER BY request_id', [ids]);
+      if (found.rows.length >= count || Date.now() > deadline) return found.rows;
+      await sleep(50);
+    }
+  }
+
+  it('writes every event of a batch, and a single bare event, once each', async () => {
+    const batch = [event(), event({ outcome: 'cancelled', status: 499 }), event({ outcome: 'upstream_error', status: 500, channelId: null })];
+    const bare = event({ family: 'msgc', route: 'msgc.messages' });
+    await publish({ events: batch });
+    await publish(bare);
+    const ids = [...batch, bare].map((e) => e.requestId);
+    const written = await rows(ids, 4);
+    expect(written).toHaveLength(4);
+    const cancelled = written.find((r) => r.request_id === batch[1]!.requestId)!;
+    expect(cancelled).toMatchObject({ outcome: 'cancelled', status: 499, prompt_tokens: 7, completion_tokens: 11, tenant_id: batch[1]!.tenantId });
+    expect((cancelled.created_at as Date).toISOString()).toBe(batch[1]!.at);
+    expect(written.find((r) => r.request_id === batch[2]!.requestId)!.channel_id).toBeNull();
+    expect(written.find((r) => r.request_id === bare.requestId)!.family).toBe('msgc');
+
+    // A republished batch (another msgID: outside the stream's dedupe) lands on the same keys and is skipped.
+    await publish({ events: batch });
+    await sleep(400);
+    expect((await sql.query('SELECT count(*)::int AS n FROM usage_records WHERE request_id = ANY($1)', [ids])).rows[0].n).toBe(4);
+  });
+
+  it('ends the billing holds its events carry: charged at usage, released on failure, and only once', async () => {
+    const tenantId = randomUUID();
+    await wallet.credit(tenantId, 0n, 10_000n);
+    const served = event({ tenantId });
+    const failed = event({ tenantId, outcome: 'upstream_error', status: 500 });
+    for (const e of [served, failed]) {
+      const outcome = await wallet.reserve({ requestId: e.requestId, tenantId, amount: 100n, holdTtlMs: 60_000, target: { mode: 'balance' } });
+      expect(outcome.status).toBe('reserved');
+    }
+    expect(await wallet.balance(tenantId)).toBe(9_800n);
+
+    await publish({ events: [{ ...served, settlement: { action: 'settle', micros: '37' } }, { ...failed, settlement: { action: 'release' } }] });
+    expect(await rows([served.requestId, failed.requestId], 2)).toHaveLength(2);
+    // 37 charged of the 100 held; the failed request's 100 come back whole.
+    expect(await wallet.balance(tenantId)).toBe(10_000n - 37n);
+    expect(await wallet.holdCount()).toBe(0);
+
+    // The same settlement again (a redelivery after a crash) finds no hold and charges nothing.
+    await publish({ events: [{ ...served, requestId: served.requestId, settlement: { action: 'settle', micros: '37' } }] });
+    await sleep(400);
+    expect(await wallet.balance(tenantId)).toBe(10_000n - 37n);
+  });
+
+  it('draws lease-admitted requests from their lease, then closes it, returning the rest', async () => {
+    // The ledger's rows belong to a real tenant.
+    const { id: tenantId } = await h.bus.request(SUBJECTS.accounts.tenants.create, { slug: 'leased' }, TenantView);
+    await wallet.credit(tenantId, 0n, 10_000n);
+    const lease = `lease:${randomUUID()}`;
+    await wallet.reserve({ requestId: lease, tenantId, amount: 1_000n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true });
+    const first = event({ tenantId });
+    const second = event({ tenantId });
+    await publish({ events: [{ ...first, settlement: { action: 'draw', lease, micros: '40' } }] });
+    await publish({ events: [{ ...second, settlement: { action: 'draw', lease, micros: '60' } }], closes: [{ lease, charged: '100' }] });
+    expect(await rows([first.requestId, second.requestId], 2)).toHaveLength(2);
+    expect(await wallet.balance(tenantId)).toBe(10_000n - 100n);
+    expect(await redis.exists(wallet.keys.hold(lease))).toBe(0);
+    // Each request has its own charge in the ledger.
+    const ledger = async () =>
+      (await sql.query<{ request_id: string; amount_micros: string }>('SELECT request_id, amount_micros FROM ledger_entries WHERE tenant_id = $1 ORDER BY amount_micros', [tenantId])).rows;
+    const deadline = Date.now() + 10_000;
+    while ((await ledger()).length < 2 && Date.now() < deadline) await sleep(100);
+    expect(await ledger()).toEqual([
+      { request_id: second.requestId, amount_micros: '-60' },
+      { request_id: first.requestId, amount_micros: '-40' },
+    ]);
+  }, 20_000);
+
+  it('drops a malformed message without holding up the ones behind it', async () => {
+    const after = event();
+    await publish({ events: [{ requestId: 'missing everything else' }] });
+    await publish({ events: [after] });
+    expect(await rows([after.requestId], 1)).toHaveLength(1);
+  });
+});

@@ -1,0 +1,148 @@
+import type { LeaseClose } from '@gateway/contracts';
+import { randomUUID } from 'node:crypto';
+import type { WalletStore } from '../redis/wallet.store';
+
+export interface LeaseOptions {
+  /** A lease holds this many times the cost of the request that opens it. */
+  requestsPerLease: number;
+  /** A lease admits no new request after this long, so it never outlives its hold. */
+  maxAgeMs: number;
+  /** A lease nobody used this long is closed, giving the rest back. */
+  idleMs: number;
+  holdTtlMs: number;
+}
+
+interface Lease {
+  id: string;
+  tenantId: string;
+  /** What is left to admit requests against (their maximum costs while they run). */
+  available: bigint;
+  /** What its ended requests cost in total: what their draws add up to. */
+  charged: bigint;
+  inFlight: number;
+  openedAt: number;
+  lastUsedAt: number;
+  retired: boolean;
+}
+
+/** A request admitted under a lease, for its maximum cost. */
+export interface LeaseTicket {
+  readonly leaseId: string;
+  readonly lease: Lease;
+  readonly reserved: bigint;
+}
+
+/**
+ * Prepaid-balance leases of one process. A lease is one balance hold (one Redis call) for several
+ * requests' worth; requests are then admitted against it in memory, each for its maximum cost, so the
+ * hot path makes no round trip. The balance can never be overspent: a lease is taken atomically from
+ * it, and what a lease admits never exceeds what it holds. Each request's actual cost is drawn from the
+ * lease by the durable usage record; when a retired lease's last request ends, its close (with the
+ * total it admitted) goes out the same way and the rest returns to the balance. A lease whose process
+ * died is released by the hold sweeper, less what its requests' records drew.
+ */
+export class LeaseBook {
+  private readonly current = new Map<string, Lease>();
+  private readonly opening = new Map<string, Promise<boolean>>();
+  private readonly listeners: Array<(close: LeaseClose) => void> = [];
+  private timer?: NodeJS.Timeout;
+
+  constructor(
+    private readonly wallet: WalletStore,
+    /** Copies the tenant's stored balance into Redis when Redis has none. */
+    private readonly seed: (tenantId: string) => Promise<void>,
+    private readonly options: LeaseOptions,
+  ) {}
+
+  /** Receives each closed lease (the durable usage publisher carries them after the draws). */
+  onClose(listener: (close: LeaseClose) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Admits a request costing at most `amount` under the tenant's lease, opening one if needed; null when no lease covers it. */
+  async admit(tenantId: string, amount: bigint): Promise<LeaseTicket | null> {
+    const ticket = this.take(tenantId, amount);
+    if (ticket) return ticket;
+    let opening = this.opening.get(tenantId);
+    if (!opening) {
+      opening = this.open(tenantId, amount).finally(() => this.opening.delete(tenantId));
+      this.opening.set(tenantId, opening);
+    }
+    return (await opening) ? this.take(tenantId, amount) : null;
+  }
+
+  /** The request ended having cost `actual`; returns what it is charged (at most what it was admitted for). */
+  end(ticket: LeaseTicket, actual: bigint): bigint {
+    const { lease, reserved } = ticket;
+    const charge = actual < 0n ? 0n : actual > reserved ? reserved : actual;
+    lease.available += reserved - charge;
+    lease.charged += charge;
+    lease.inFlight--;
+    if (lease.retired && lease.inFlight === 0) this.close(lease);
+    return charge;
+  }
+
+  /** Stops admitting under every lease (shutdown); each closes once its requests have ended. */
+  retireAll(): void {
+    for (const lease of [...this.current.values()]) this.retire(lease);
+  }
+
+  private take(tenantId: string, amount: bigint): LeaseTicket | null {
+    const lease = this.current.get(tenantId);
+    if (!lease) return null;
+    const now = Date.now();
+    if (lease.available < amount || now - lease.openedAt > this.options.maxAgeMs) {
+      this.retire(lease);
+      return null;
+    }
+    lease.available -= amount;
+    lease.inFlight++;
+    lease.lastUsedAt = now;
+    return { leaseId: lease.id, lease, reserved: amount };
+  }
+
+  private async open(tenantId: string, amount: bigint): Promise<boolean> {
+    const size = amount * BigInt(this.options.requestsPerLease);
+    if (size <= 0n) return false;
+    const id = `lease:${randomUUID()}`;
+    const input = { requestId: id, tenantId, amount: size, holdTtlMs: this.options.holdTtlMs, target: { mode: 'balance' } as const, lease: true };
+    let outcome = await this.wallet.reserve(input);
+    if (outcome.status === 'unseeded') {
+      await this.seed(tenantId);
+      outcome = await this.wallet.reserve(input);
+    }
+    if (outcome.status !== 'reserved') return false;
+    const previous = this.current.get(tenantId);
+    if (previous) this.retire(previous);
+    const now = Date.now();
+    this.current.set(tenantId, { id, tenantId, available: size, charged: 0n, inFlight: 0, openedAt: now, lastUsedAt: now, retired: false });
+    this.timer ??= setInterval(() => this.retireStale(), Math.max(50, Math.floor(this.options.idleMs / 2))).unref();
+    return true;
+  }
+
+  private retireStale(): void {
+    const now = Date.now();
+    for (const lease of [...this.current.values()]) {
+      if (now - lease.lastUsedAt > this.options.idleMs || now - lease.openedAt > this.options.maxAgeMs) this.retire(lease);
+    }
+    if (this.current.size === 0) {
+      clearInterval(this.timer);
+      this.timer = undefined;
+    }
+  }
+
+  private retire(lease: Lease): void {
+    if (lease.retired) return;
+    lease.retired = true;
+    if (this.current.get(lease.tenantId) === lease) this.current.delete(lease.tenantId);
+    if (lease.inFlight === 0) this.close(lease);
+  }
+
+  private close(lease: Lease): void {
+    const close = { lease: lease.id, charged: lease.charged.toString() };
+    // With nobody to carry it after the draws, close at once: the rest of the lease stays held for
+    // the draws still to come, so the order does not matter.
+    if (this.listeners.length === 0) void this.wallet.closeLeases([close]).catch(() => undefined);
+    for (const listener of this.listeners) listener(close);
+  }
+}
