@@ -5,5 +5,5 @@ import { HoldSweeper } from './hold.sweeper';
 import { LedgerConsumer } from './ledger.consumer';
 import { LedgerRepository } from './ledger.repository';
 
-@Module({ providers: [LedgerRepository, LedgerConsumer, HoldSweeper], exports: [LedgerConsumer, HoldSweeper] })
+@Module({ providers: [LedgerRepository, LedgerConsumer, HoldSweeper], exports: [LedgerConsumer, HoldSweeper, LedgerRepository] })
 export class LedgerModule {}

@@ -4,6 +4,7 @@ import { decodeJson, ensureWorkQueueStream, NatsBus } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AckPolicy, nanos, type JetStreamClient, type JsMsg } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { LedgerRepository } from '../ledger/ledger.repository';
 import { UsageRepository } from './usage.repository';
 
 /** Messages taken per pull; each holds the events of one publisher turn. */
@@ -13,7 +14,7 @@ const LINGER_MS = 50;
 
 /**
  * The durable consumer of the chat service's usage events: it ends billing holds (and draws charges
- * from leases, then closes the leases that ended with them) and writes usage rows,
+ * from leases, ledgering each, then closes the leases that ended with them) and writes usage rows,
  * in this process so that none of it runs on an event loop that serves requests. It pulls what the stream holds
  * (one burst per pull, never one wake-up per message), settles the batch's holds in one round of
  * Redis script calls, writes its rows in one INSERT, and only then acknowledges: a crash mid-way
@@ -34,6 +35,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(NatsBus) private readonly bus: NatsBus,
     @Inject(UsageRepository) private readonly repository: UsageRepository,
     @Inject(WalletStore) private readonly wallet: WalletStore,
+    @Inject(LedgerRepository) private readonly ledger: LedgerRepository,
   ) {
     this.names = usageStreamNames(bus.prefix);
   }
@@ -94,7 +96,9 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
       }
     }
     try {
-      await this.wallet.applySettlements(events.flatMap((e) => (e.settlement ? [{ requestId: e.requestId, settlement: e.settlement }] : [])));
+      const draws = await this.wallet.applySettlements(events.flatMap((e) => (e.settlement ? [{ requestId: e.requestId, settlement: e.settlement }] : [])));
+      // A lease's draws are ledgered here, with the usage rows, rather than through the wallet's event stream.
+      await this.ledger.append(draws.map((d) => ({ rid: d.requestId, tenant: d.tenantId, kind: 'settle', pool: d.pool, amount: (-d.charged).toString(), note: 'lease' })));
       await this.wallet.closeLeases(closes);
       if (events.length) await this.repository.insertMany(events);
       for (const msg of accepted) msg.ack();

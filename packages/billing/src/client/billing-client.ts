@@ -2,7 +2,7 @@ import { BalanceSeedReply, BILLING_SUBJECTS, GatewayError, type BillingMode, typ
 import type { NatsBus } from '@gateway/platform';
 import { costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';
-import type { ReserveTarget, WalletStore } from '../redis/wallet.store';
+import type { LeaseDraw, ReserveTarget, WalletStore } from '../redis/wallet.store';
 import { LeaseBook, type LeaseTicket } from './lease-book';
 import { ProfileCache } from './profile-cache';
 
@@ -147,8 +147,8 @@ export class BillingClient {
   }
 
   /** Ends holds as decided by `settlementFor`, wherever they were decided (see WalletStore.applySettlements). */
-  async applySettlements(items: ReadonlyArray<{ requestId: string; settlement: HoldSettlement }>): Promise<void> {
-    await this.wallet.applySettlements(items);
+  async applySettlements(items: ReadonlyArray<{ requestId: string; settlement: HoldSettlement }>): Promise<LeaseDraw[]> {
+    return this.wallet.applySettlements(items);
   }
 
   /** Ends the request's hold at once from its usage record (settle, or release on failure). */

@@ -75,32 +75,33 @@ return redis.call('INCRBY', KEYS[1], ARGV[2])
 
 /**
  * Charges one request served under a lease (a balance hold a chat process reserves for many requests
- * and admits them against locally): moves min(actual, left) out of the lease for good and appends the
- * request's ledger event (kind settle, the charge as a negative amount). Each request draws once: the
- * lease keeps the set of requests that drew (a replay is a no-op; once the lease is gone there is
- * nothing left to draw). A lease already closed and fully drawn is deleted.
- * KEYS: lease hold, lease draws (set), holds, events. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
- * Returns {1, charged}; {0} when the request drew before; {-1} when the lease is gone (swept).
+ * and admits them against locally): moves min(actual, left) out of the lease for good. Each request
+ * draws once: the lease keeps what each request drew, so a replay charges nothing and answers the
+ * first draw again (its ledger row is written by the caller, idempotently). A lease already closed and
+ * fully drawn is deleted; once a lease is gone there is nothing left to draw.
+ * KEYS: lease hold, lease draws (hash), holds. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
+ * Returns {1, charged, tenant, pool}; {0, charged, tenant, pool} for a replay; {-1} when the lease is gone.
  */
 export const DRAW_SCRIPT = `
 local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed')
 if not h[1] then return {-1} end
-if redis.call('SADD', KEYS[2], ARGV[1]) == 0 then return {0} end
-redis.call('EXPIRE', KEYS[2], ARGV[4])
+local before = redis.call('HGET', KEYS[2], ARGV[1])
+if before then return {0, before, h[1], h[3]} end
 local left = tonumber(h[2])
 local actual = tonumber(ARGV[2])
 if actual > left then actual = left end
 if actual < 0 then actual = 0 end
+redis.call('HSET', KEYS[2], ARGV[1], tostring(actual))
+redis.call('EXPIRE', KEYS[2], ARGV[4])
 if actual > 0 then
   redis.call('HINCRBY', KEYS[1], 'amount', -actual)
   redis.call('HINCRBY', KEYS[1], 'drawn', actual)
-  redis.call('XADD', KEYS[4], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'settle', 'pool', h[3], 'amount', '-' .. tostring(actual), 'note', 'lease')
 end
 if h[4] == '1' and left - actual <= 0 then
   redis.call('DEL', KEYS[1], KEYS[2])
   redis.call('ZREM', KEYS[3], ARGV[3])
 end
-return {1, tostring(actual)}
+return {1, tostring(actual), h[1], h[3]}
 `;
 
 /**

@@ -12,6 +12,14 @@ interface WalletCommands {
   walletCredit(balance: string, seed: string, delta: string): Promise<number>;
 }
 
+/** A request's charge drawn from a lease: the ledger row its caller writes (kind settle, −charged). */
+export interface LeaseDraw {
+  requestId: string;
+  tenantId: string;
+  pool: 'balance' | 'quota';
+  charged: bigint;
+}
+
 type Pipelined = ChainableCommander & {
   walletSettle(...args: string[]): ChainableCommander;
   walletDraw(...args: string[]): ChainableCommander;
@@ -56,7 +64,7 @@ export class WalletStore {
       redis.defineCommand('walletReserve', { numberOfKeys: 4, lua: RESERVE_SCRIPT });
       redis.defineCommand('walletSettle', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
       redis.defineCommand('walletCredit', { numberOfKeys: 1, lua: CREDIT_SCRIPT });
-      redis.defineCommand('walletDraw', { numberOfKeys: 4, lua: DRAW_SCRIPT });
+      redis.defineCommand('walletDraw', { numberOfKeys: 3, lua: DRAW_SCRIPT });
       redis.defineCommand('walletClose', { numberOfKeys: 3, lua: CLOSE_SCRIPT });
     }
   }
@@ -97,22 +105,31 @@ export class WalletStore {
 
   /**
    * Ends many requests' billing in one round trip (a pipeline of scripts), each as its settlement says:
-   * a hold settled or released, or a charge drawn from a lease. Each is idempotent (a hold ends once, a
-   * request draws once), so a batch may be applied again after a crash.
+   * a hold settled or released (ledgered by its script), or a charge drawn from a lease, returned for
+   * the caller to ledger. Each is idempotent (a hold ends once; a request draws once and a replay
+   * returns the same draw), so a batch may be applied again after a crash.
    */
-  async applySettlements(items: ReadonlyArray<{ requestId: string; settlement: HoldSettlement }>): Promise<void> {
-    if (items.length === 0) return;
+  async applySettlements(items: ReadonlyArray<{ requestId: string; settlement: HoldSettlement }>): Promise<LeaseDraw[]> {
+    if (items.length === 0) return [];
     const pipeline = this.redis.pipeline() as Pipelined;
     for (const { requestId, settlement } of items) {
       if (settlement.action === 'draw') {
         const { lease, micros } = settlement;
-        pipeline.walletDraw(this.keys.hold(lease), this.keys.leaseDraws(lease), this.keys.holds, this.keys.events, requestId, micros, lease, DRAWS_TTL_SECONDS);
+        pipeline.walletDraw(this.keys.hold(lease), this.keys.leaseDraws(lease), this.keys.holds, requestId, micros, lease, DRAWS_TTL_SECONDS);
       } else {
         const settle = settlement.action === 'settle';
         pipeline.walletSettle(this.keys.hold(requestId), this.keys.holds, this.keys.events, requestId, settle ? settlement.micros : '0', settlement.action, settle ? '' : 'failed');
       }
     }
-    await this.exec(pipeline);
+    const results = await this.exec(pipeline);
+    const draws: LeaseDraw[] = [];
+    items.forEach(({ requestId, settlement }, i) => {
+      if (settlement.action !== 'draw') return;
+      const [status, charged, tenantId, pool] = results[i] as Reply;
+      if (Number(status) === -1 || BigInt(charged ?? 0) === 0n) return;
+      draws.push({ requestId, tenantId: String(tenantId), pool: pool === 'quota' ? 'quota' : 'balance', charged: BigInt(charged!) });
+    });
+    return draws;
   }
 
   /** Closes leases whose requests have all ended: what is not owed to draws still coming goes back to the balance. */
@@ -123,10 +140,11 @@ export class WalletStore {
     await this.exec(pipeline);
   }
 
-  private async exec(pipeline: ChainableCommander): Promise<void> {
+  private async exec(pipeline: ChainableCommander): Promise<unknown[]> {
     const results = (await pipeline.exec()) ?? [];
     const failed = results.find(([error]) => error);
     if (failed) throw failed[0]!;
+    return results.map(([, value]) => value);
   }
 
   /** Seeds the balance with `seed` when Redis has none, then adds `delta`; returns the new balance. */
