@@ -216,6 +216,7 @@ async function main(): Promise<void> {
 
 main()
   .then(async () => {
+    if (process.env.BENCH_BILLING === '0') return;
     process.stdout.write('\nbilling on against billing off (two stacks side by side)...\n');
     process.stdout.write(`\n${await benchBilling()}\n`);
   })
