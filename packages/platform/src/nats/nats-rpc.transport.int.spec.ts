@@ -111,12 +111,22 @@ describe('NatsRpcTransport over a real NATS server', () => {
     const spy = await connectNats('nats://127.0.0.1:4222', 'transport-spy');
     const seen: string[] = [];
     spy.subscribe(`${prefix}fixture.record`, { callback: (_e, msg) => seen.push(`record ${decodeText(msg.data)}`) });
-    spy.subscribe('_INBOX.>', { callback: (_e, msg) => seen.push(`reply ${(JSON.parse(decodeText(msg.data)) as { data: { echoed: string } }).data.echoed}`) });
+    // Every inbox on the server, other suites' included: keep only this test's echo replies.
+    spy.subscribe('_INBOX.>', {
+      callback: (_e, msg) => {
+        const text = decodeText(msg.data);
+        const echoed = /^\{"ok":true,"data":\{"echoed":"(t\d+)"\}\}$/.exec(text)?.[1];
+        if (echoed) seen.push(`reply ${echoed}`);
+      },
+    });
     await spy.flush();
     const texts = Array.from({ length: 20 }, (_, i) => `t${i}`);
-    await Promise.all(texts.map((text) => bus.request('fixture.echo', { text }, z.unknown())));
-    await spy.flush();
-    await spy.close();
+    try {
+      await Promise.all(texts.map((text) => bus.request('fixture.echo', { text }, z.unknown())));
+      await spy.flush();
+    } finally {
+      await spy.close();
+    }
     for (const text of texts) {
       const record = seen.indexOf(`record ${text}`);
       expect(record).toBeGreaterThanOrEqual(0);
