@@ -1,6 +1,7 @@
 // Anthropic Messages answers → IR: the whole message, and the event stream (message_start … message_stop).
 import { MessagesResponse, MsgcStreamEvent, parseOrThrow, type MsgcUsage } from '@gateway/contracts';
-import type { ChatIrResponse, DecodeContext, IrOutputPart, IrStopReason, IrStreamDecoder, IrStreamEvent, SseMessage } from '../chat-ir/chat-ir.schema';
+import type { ChatIrResponse, DecodeContext, IrOutputPart, IrStopReason, IrStreamEvent, SseMessage } from '../chat-ir/chat-ir.schema';
+import { StreamDecoderBase } from '../chat-ir/stream-decoder.base';
 import { fromMsgcStopReason } from '../chat-ir/stop-reason.map';
 import { estimateTextTokens } from '../chat-ir/token-estimator';
 import { parseUpstreamBody } from '../chat-ir/upstream-error';
@@ -31,9 +32,7 @@ export function fromAnthropicResponse(body: unknown, context: DecodeContext): Ch
 
 type BlockKind = 'text' | 'tool' | 'skip';
 
-export class AnthropicStreamDecoder implements IrStreamDecoder {
-  private started = false;
-  private finished = false;
+export class AnthropicStreamDecoder extends StreamDecoderBase {
   private inputTokens: number | null = null;
   private outputTokens: number | null = null;
   private stopReason: IrStopReason = 'end_turn';
@@ -42,8 +41,6 @@ export class AnthropicStreamDecoder implements IrStreamDecoder {
   private readonly blocks = new Map<number, { kind: BlockKind; toolIndex: number }>();
   private toolCount = 0;
   private produced = '';
-
-  constructor(private readonly context: DecodeContext) {}
 
   push(message: SseMessage): IrStreamEvent[] {
     if (this.finished) return [];
@@ -103,25 +100,12 @@ export class AnthropicStreamDecoder implements IrStreamDecoder {
     return events;
   }
 
-  end(): IrStreamEvent[] {
-    if (this.finished) return [];
-    const events: IrStreamEvent[] = [];
-    if (!this.started) events.push(this.start(this.context.fallbackId, null));
-    events.push(this.finish());
-    return events;
-  }
-
-  private start(id: string, inputTokens: number | null): IrStreamEvent {
-    this.started = true;
-    return { type: 'start', id, model: this.context.model, inputTokens };
-  }
-
   private text(text: string): IrStreamEvent {
     this.produced += text;
     return { type: 'text_delta', text };
   }
 
-  private finish(): IrStreamEvent {
+  protected finish(): IrStreamEvent {
     this.finished = true;
     return {
       type: 'finish',

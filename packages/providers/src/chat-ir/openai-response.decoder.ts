@@ -2,7 +2,8 @@
 // usage chunk that follows finish_reason; an upstream that sends none gets a local estimate at the end.
 import { parseOrThrow } from '@gateway/contracts';
 import { extractUsage } from '../openai/openai.adapter';
-import type { ChatIrResponse, DecodeContext, IrOutputPart, IrStopReason, IrStreamDecoder, IrStreamEvent, IrUsage, SseMessage } from './chat-ir.schema';
+import type { ChatIrResponse, DecodeContext, IrOutputPart, IrStopReason, IrStreamEvent, IrUsage, SseMessage } from './chat-ir.schema';
+import { StreamDecoderBase } from './stream-decoder.base';
 import { ChatCompletion, ChatCompletionChunk } from '../openai/openai-response.schema';
 import { fromOaicFinishReason } from './stop-reason.map';
 import { parseUpstreamBody } from './upstream-error';
@@ -32,25 +33,18 @@ export function fromOpenaiResponse(body: unknown, context: DecodeContext): ChatI
   };
 }
 
-export class OpenaiStreamDecoder implements IrStreamDecoder {
-  private started = false;
-  private finished = false;
+export class OpenaiStreamDecoder extends StreamDecoderBase {
   private finishReason: IrStopReason | null = null;
   private usage: IrUsage | null = null;
   private readonly tools = new Set<number>();
   /** What was produced, kept only to estimate usage when the upstream reports none. */
   private produced = '';
 
-  constructor(private readonly context: DecodeContext) {}
-
   push(message: SseMessage): IrStreamEvent[] {
     if (this.finished || message.data === '[DONE]') return [];
     const chunk = parseUpstreamBody(() => parseOrThrow(ChatCompletionChunk, JSON.parse(message.data)));
     const events: IrStreamEvent[] = [];
-    if (!this.started) {
-      this.started = true;
-      events.push({ type: 'start', id: chunk.id ?? this.context.fallbackId, model: this.context.model, inputTokens: null });
-    }
+    if (!this.started) events.push(this.start(chunk.id ?? this.context.fallbackId, null));
     const choice = chunk.choices.find((candidate) => candidate.index === 0);
     const delta = choice?.delta;
     if (delta?.content) {
@@ -78,18 +72,7 @@ export class OpenaiStreamDecoder implements IrStreamDecoder {
     return events;
   }
 
-  end(): IrStreamEvent[] {
-    if (this.finished) return [];
-    const events: IrStreamEvent[] = [];
-    if (!this.started) {
-      this.started = true;
-      events.push({ type: 'start', id: this.context.fallbackId, model: this.context.model, inputTokens: null });
-    }
-    events.push(this.finish());
-    return events;
-  }
-
-  private finish(): IrStreamEvent {
+  protected finish(): IrStreamEvent {
     this.finished = true;
     const reason = this.finishReason ?? (this.tools.size > 0 ? 'tool_use' : 'end_turn');
     const usage = this.usage ?? { inputTokens: this.context.estimatedInputTokens, outputTokens: estimateTextTokens(this.produced) };

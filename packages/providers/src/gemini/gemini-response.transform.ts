@@ -2,7 +2,8 @@
 // arrive whole in one part; calls without an id get one so id-linked families can answer them.
 import { GenerateContentResponse, parseOrThrow, type GencUsageMetadata } from '@gateway/contracts';
 import { randomBytes } from 'node:crypto';
-import type { ChatIrResponse, DecodeContext, IrOutputPart, IrStreamDecoder, IrStreamEvent, IrUsage, SseMessage } from '../chat-ir/chat-ir.schema';
+import type { ChatIrResponse, DecodeContext, IrOutputPart, IrStreamEvent, IrUsage, SseMessage } from '../chat-ir/chat-ir.schema';
+import { StreamDecoderBase } from '../chat-ir/stream-decoder.base';
 import { fromGencFinishReason } from '../chat-ir/stop-reason.map';
 import { estimateTextTokens } from '../chat-ir/token-estimator';
 import { parseUpstreamBody } from '../chat-ir/upstream-error';
@@ -46,25 +47,18 @@ export function fromGeminiResponse(body: unknown, context: DecodeContext): ChatI
   };
 }
 
-export class GeminiStreamDecoder implements IrStreamDecoder {
-  private started = false;
-  private finished = false;
+export class GeminiStreamDecoder extends StreamDecoderBase {
   private toolCount = 0;
   private finishReason: string | undefined;
   private blocked = false;
   private usage: GencUsageMetadata | undefined;
   private produced = '';
 
-  constructor(private readonly context: DecodeContext) {}
-
   push(message: SseMessage): IrStreamEvent[] {
     if (this.finished) return [];
     const chunk = parseUpstreamBody(() => parseOrThrow(GenerateContentResponse, JSON.parse(message.data)));
     const events: IrStreamEvent[] = [];
-    if (!this.started) {
-      this.started = true;
-      events.push({ type: 'start', id: chunk.responseId ?? this.context.fallbackId, model: this.context.model, inputTokens: chunk.usageMetadata?.promptTokenCount ?? null });
-    }
+    if (!this.started) events.push(this.start(chunk.responseId ?? this.context.fallbackId, chunk.usageMetadata?.promptTokenCount ?? null));
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
       if (part.text !== undefined) {
@@ -91,18 +85,7 @@ export class GeminiStreamDecoder implements IrStreamDecoder {
     return events;
   }
 
-  end(): IrStreamEvent[] {
-    if (this.finished) return [];
-    const events: IrStreamEvent[] = [];
-    if (!this.started) {
-      this.started = true;
-      events.push({ type: 'start', id: this.context.fallbackId, model: this.context.model, inputTokens: null });
-    }
-    events.push(this.finish());
-    return events;
-  }
-
-  private finish(): IrStreamEvent {
+  protected finish(): IrStreamEvent {
     this.finished = true;
     const stopReason = this.blocked ? 'content_filter' : fromGencFinishReason(this.finishReason, this.toolCount > 0);
     return { type: 'finish', stopReason, stopSequence: null, usage: usageOf(this.usage, this.context, this.produced) };
