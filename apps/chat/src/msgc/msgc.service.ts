@@ -1,11 +1,9 @@
-import { BillingClient } from '@gateway/billing';
 import { CountTokensRequest, MessagesRequest, MsgcCallPayload, parseOrThrow, type CountTokensResponse } from '@gateway/contracts';
-import { countTokens, fromMsgcRequest, orderChannels } from '@gateway/providers';
+import { countTokens, fromMsgcRequest } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { CatalogService } from '../catalog/catalog.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
-import { ChatExecutionService } from '../translation/chat-execution.service';
-import { createChatCall } from '../translation/chat-call';
+import { FamilyChatService } from '../translation/family-chat.service';
 import { UsageMeter } from '../usage/usage-meter';
 
 const FAMILY = 'msgc';
@@ -19,33 +17,21 @@ export class MsgcService {
   constructor(
     private readonly claimCheck: ClaimCheckService,
     private readonly catalog: CatalogService,
-    private readonly execution: ChatExecutionService,
-    private readonly billing: BillingClient,
+    private readonly chat: FamilyChatService,
   ) {}
 
   async messages(payload: unknown, signal: AbortSignal): Promise<unknown> {
     const caller = parseOrThrow(MsgcCallPayload, payload);
-    const meter = new UsageMeter(caller, FAMILY);
-    try {
-      const body = parseOrThrow(MessagesRequest, await this.claimCheck.body(caller));
-      meter.modelId = body.model;
-      const route = await this.catalog.route(caller.tenantId, body.model, 'chat');
-      await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
-      const call = createChatCall({
-        family: FAMILY,
-        caller,
-        modelId: body.model,
-        channels: orderChannels(route.channels),
-        body,
-        decode: () => fromMsgcRequest(body),
-        stream: body.stream === true,
-        meter,
-      });
-      return await this.execution.execute(call, signal);
-    } catch (error) {
-      await this.execution.recordFailure(meter, error);
-      throw error;
-    }
+    return this.chat.serve(
+      FAMILY,
+      caller,
+      new UsageMeter(caller, FAMILY),
+      async () => {
+        const body = parseOrThrow(MessagesRequest, await this.claimCheck.body(caller));
+        return { modelId: body.model, body, stream: body.stream === true, decode: () => fromMsgcRequest(body) };
+      },
+      signal,
+    );
   }
 
   /** Generates nothing: the local estimate of the request's input, for a model the key may use. */

@@ -1,11 +1,17 @@
 import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module';
 import { UsageModule } from '../usage/usage.module';
 import { ChatExecutionService } from './chat-execution.service';
 import { ChatUpstreamService } from './chat-upstream.service';
+import { FamilyChatService } from './family-chat.service';
 
 /**
  * Cross-family chat execution: any public family (oaic, msgc, genc) against any chat protocol (OpenAI,
  * Anthropic, Gemini), through the providers' IR, with failover and durable usage.
  */
-@Module({ imports: [UsageModule], providers: [ChatUpstreamService, ChatExecutionService], exports: [ChatExecutionService] })
+@Module({
+  imports: [UsageModule, CatalogModule],
+  providers: [ChatUpstreamService, ChatExecutionService, FamilyChatService],
+  exports: [ChatExecutionService, FamilyChatService],
+})
 export class TranslationModule {}

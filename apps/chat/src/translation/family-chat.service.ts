@@ -1,0 +1,44 @@
+import { BillingClient } from '@gateway/billing';
+import type { OaicCaller } from '@gateway/contracts';
+import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
+import { Injectable } from '@nestjs/common';
+import { CatalogService } from '../catalog/catalog.service';
+import type { UsageMeter } from '../usage/usage-meter';
+import { createChatCall } from './chat-call';
+import { ChatExecutionService } from './chat-execution.service';
+
+/** A family's request once its body is parsed: what the run needs of it. */
+export interface FamilyChatRequest {
+  modelId: string;
+  body: Record<string, unknown>;
+  stream: boolean;
+  decode: () => ChatIrRequest;
+}
+
+/**
+ * A msgc or genc request from its payload to the answer: the family parses its body (`prepare`), then
+ * the tenant's route to the model, the billing reservation and the run, the same for every family. Any
+ * failure on the way, parsing included, is recorded as the request's usage before it is rethrown.
+ */
+@Injectable()
+export class FamilyChatService {
+  constructor(
+    private readonly catalog: CatalogService,
+    private readonly billing: BillingClient,
+    private readonly execution: ChatExecutionService,
+  ) {}
+
+  async serve(family: IrFamily, caller: OaicCaller, meter: UsageMeter, prepare: () => Promise<FamilyChatRequest>, signal: AbortSignal): Promise<unknown> {
+    try {
+      const { modelId, body, stream, decode } = await prepare();
+      meter.modelId = modelId;
+      const route = await this.catalog.route(caller.tenantId, modelId, 'chat');
+      await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
+      const call = createChatCall({ family, caller, modelId, channels: orderChannels(route.channels), body, decode, stream, meter });
+      return await this.execution.execute(call, signal);
+    } catch (error) {
+      await this.execution.recordFailure(meter, error);
+      throw error;
+    }
+  }
+}
