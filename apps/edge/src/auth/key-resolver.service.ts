@@ -24,6 +24,9 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
   /** Bumped on every invalidation so a lookup that raced one does not cache what it fetched. */
   private generation = 0;
   private stopFeed: () => void = () => undefined;
+  /** The last key hashed: the rate-limit hook and auth resolve the same key one after the other. */
+  private lastKey = '';
+  private lastHash = '';
 
   constructor(
     private readonly bus: NatsBus,
@@ -46,12 +49,20 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
   }
 
   async resolve(key: string, requestId?: string): Promise<KeyResolution> {
-    const keyHash = hashApiKey(key);
+    const keyHash = this.hashOf(key);
     const cached = this.cache.lookup(keyHash);
     const context = cached.hit ? cached.context : await this.fetch(keyHash, requestId);
     if (context === null) return { status: 'unknown' };
     if (cached.hit ? cached.expired : isExpired(context)) return { status: 'expired' };
     return { status: 'valid', context };
+  }
+
+  private hashOf(key: string): string {
+    if (key !== this.lastKey) {
+      this.lastHash = hashApiKey(key);
+      this.lastKey = key;
+    }
+    return this.lastHash;
   }
 
   private fetch(keyHash: string, requestId?: string): Promise<KeyContext | null> {
