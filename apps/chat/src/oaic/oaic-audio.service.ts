@@ -1,3 +1,4 @@
+import { BillingClient } from '@gateway/billing';
 import { GatewayError, TranscriptionFields, TranslationFields, parseOrThrow, type OaicAudioPayload, type SpeechReply, type TranscriptionReply } from '@gateway/contracts';
 import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';
 import type { ObjectStore } from '@gateway/storage';
@@ -7,11 +8,14 @@ import { CatalogService } from '../catalog/catalog.service';
 import { OBJECT_STORE } from '../config/infra.module';
 import { UsageMeter } from '../usage/usage-meter';
 import { UsagePublisher } from '../usage/usage.publisher';
+import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
 import type { PreparedCall } from './oaic-request.service';
 import { estimateTokens } from './stream-delta';
 import { UpstreamCallService } from './upstream-call.service';
 
 const JSON_FORMATS = new Set(['json', 'verbose_json']);
+/** Enough of an upload to find a WAV header's format and data chunks. */
+const HEAD_BYTES = 4096;
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const value = headers[name];
@@ -25,6 +29,7 @@ export class OaicAudioService {
     private readonly upstream: UpstreamCallService,
     private readonly usage: UsagePublisher,
     private readonly catalog: CatalogService,
+    private readonly billing: BillingClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
@@ -44,7 +49,12 @@ export class OaicAudioService {
     meter.modelId = fields.model;
     const route = await this.catalog.route(payload.tenantId, fields.model, 'stt');
     const file = payload.file;
-    if (!(await this.store.stat(file.key))) throw GatewayError.invalid('The uploaded file is no longer available; upload it again.', 'file');
+    const stored = await this.store.stat(file.key);
+    if (!stored) throw GatewayError.invalid('The uploaded file is no longer available; upload it again.', 'file');
+    // Priced per second of audio: the most the upload can play is reserved before the upstream call.
+    const head = await this.head(file.key);
+    const maxSeconds = maxAudioSeconds(head, stored.size);
+    await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body: fields, maxUsage: { inputTokens: 0, outputTokens: 0, seconds: maxSeconds } });
     const { channel, response } = await this.upstream.open(
       orderChannels(route.channels),
       // Each attempt reads the upload afresh, so a retry on another channel sends the whole file again.
@@ -66,9 +76,32 @@ export class OaicAudioService {
     } else {
       reply = { contentType: header(response.headers, 'content-type') ?? 'text/plain; charset=utf-8', body: text };
     }
-    meter.tokens = { prompt: 0, completion: estimateTokens(typeof reply.body === 'string' ? reply.body : String(reply.body.text ?? '')) };
+    // Charged by what the upstream metered; when it does not say (text formats), by the WAV header, else the size bound.
+    const reported = reportedAudioUsage(reply.body);
+    meter.tokens = {
+      prompt: reported?.inputTokens ?? 0,
+      completion: reported?.outputTokens ?? estimateTokens(typeof reply.body === 'string' ? reply.body : String(reply.body.text ?? '')),
+    };
+    meter.seconds = reported?.inputTokens !== undefined ? 0 : (reported?.seconds ?? wavSeconds(head, stored.size) ?? maxSeconds);
     this.usage.record(meter.ok());
     return reply;
+  }
+
+  /** The first bytes of a stored upload. */
+  private async head(key: string): Promise<Buffer> {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const stream = await this.store.get(key);
+    try {
+      for await (const chunk of stream) {
+        chunks.push(chunk as Buffer);
+        length += (chunk as Buffer).length;
+        if (length >= HEAD_BYTES) break;
+      }
+    } finally {
+      stream.destroy();
+    }
+    return Buffer.concat(chunks).subarray(0, HEAD_BYTES);
   }
 
   /** A Readable that opens the stored object only when the upstream body starts flowing. */

@@ -11,6 +11,8 @@ export class UsageMeter {
   modelId: string;
   channelId: string | null = null;
   tokens: Tokens = { prompt: 0, completion: 0 };
+  /** Seconds of media, for what is priced per second (audio). */
+  seconds?: number;
 
   constructor(
     private readonly caller: OaicCaller,
@@ -31,6 +33,7 @@ export class UsageMeter {
       route: this.caller.route,
       promptTokens: this.tokens.prompt,
       completionTokens: this.tokens.completion,
+      ...(this.seconds !== undefined ? { seconds: this.seconds } : {}),
       latencyMs: Date.now() - this.startedAt,
       outcome,
       status,

@@ -3,7 +3,7 @@ import { formatMicros } from '@gateway/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adminClient, baseUrl, bearer, createTenantWithKey, http, msgcHeaders, uniqueSlug } from './support/gateway';
 import { chargeOf, chat, errorCode, eventually, storedBalance, withSql } from './support/billing-fixtures';
-import { usageRecord } from './support/oaic-fixtures';
+import { usageRecord, wavTone } from './support/oaic-fixtures';
 import { runCli } from './support/cli-runner';
 
 const PROMPT = 'Please summarise the billing rules of the gateway.';
@@ -86,6 +86,26 @@ describe('billing', () => {
     expect(charged).toBe(7n * BigInt(usage.prompt_tokens) + 11n * BigInt(usage.completion_tokens));
     const summary = await adminClient().usage({ tenant: tenant.slug, by: 'model' });
     expect(summary.rows).toEqual([expect.objectContaining({ group: 'sandbox-gpt', requests: 1, costMicros: charged.toString() })]);
+  }, 30_000);
+
+  it('charges a transcription per second of audio at the model price, reserving the upload length first', async () => {
+    const tenant = await createTenantWithKey({ label: 'audio', balance: '1.00' });
+    const transcribe = async (format: string, seconds: number) => {
+      const form = new FormData();
+      form.append('model', 'sandbox-whisper');
+      form.append('response_format', format);
+      form.append('file', new Blob([new Uint8Array(wavTone(seconds * 1000))], { type: 'audio/wav' }), 'tone.wav');
+      const response = await fetch(`${baseUrl()}/oaic/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}` }, body: form });
+      expect(response.status).toBe(200);
+      return { requestId: response.headers.get('x-request-id')!, body: format === 'json' ? ((await response.json()) as { usage?: { seconds?: number } }) : await response.text() };
+    };
+    // sandbox-whisper costs 0.0001 a second: 100 micros.
+    const json = await transcribe('json', 3);
+    expect((json.body as { usage?: { seconds?: number } }).usage?.seconds).toBe(3);
+    expect((await chargeOf(json.requestId)).charged).toBe(300n);
+    // A text answer reports no usage: the WAV header's length is charged.
+    const text = await transcribe('text', 2);
+    expect((await chargeOf(text.requestId)).charged).toBe(200n);
   }, 30_000);
 
   it('shows usage and the balance with gatewayctl', async () => {

@@ -13,6 +13,8 @@ export interface ReserveRequest {
   keyKind: BillingMode;
   model: CatalogModel;
   body: Record<string, unknown>;
+  /** The most the request may use, when its body does not tell (audio: the upload's length). */
+  maxUsage?: Usage;
 }
 
 /** What the client remembers of a reservation until its request ends. */
@@ -31,6 +33,8 @@ export interface UsageFacts {
   outcome: string;
   promptTokens: number;
   completionTokens: number;
+  /** Seconds of media the request was metered for (audio priced per second). */
+  seconds?: number;
 }
 
 export interface BillingClientOptions {
@@ -93,7 +97,7 @@ export class BillingClient {
   /** Reserves the request's maximum cost; throws insufficient_quota when the balance or quota cannot cover it. */
   async reserve(request: ReserveRequest): Promise<void> {
     if (!this.options.enabled) return;
-    const usage = maxUsageOf(request.model.capability, request.body, request.model.defaultMaxTokens);
+    const usage = request.maxUsage ?? maxUsageOf(request.model.capability, request.body, request.model.defaultMaxTokens);
     if (request.keyKind === 'payg') return this.reserveBalance(request, effectivePrices(request.model.prices), usage);
     const profile = await this.profiles.get(request.tenantId);
     const subscription = profile.subscription;
@@ -142,7 +146,7 @@ export class BillingClient {
     const usage: Usage =
       held.capability === 'image'
         ? { inputTokens: event.promptTokens, outputTokens: 0, images: event.completionTokens }
-        : { inputTokens: event.promptTokens, outputTokens: event.completionTokens };
+        : { inputTokens: event.promptTokens, outputTokens: event.completionTokens, seconds: event.seconds };
     return costOf(held.prices, usage);
   }
 

@@ -13,6 +13,8 @@ export const UsageEvent = z.object({
   route: z.string(),
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
+  /** Seconds of media metered (audio priced per second); absent for token-metered requests. */
+  seconds: z.number().nonnegative().optional(),
   latencyMs: z.number().int().nonnegative(),
   /** ok | upstream_error | error | cancelled */
   outcome: z.string(),
