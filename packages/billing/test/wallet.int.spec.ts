@@ -92,6 +92,23 @@ describe('wallet scripts on a real Redis', () => {
     expect(await wallet.balance(tenant)).toBeNull();
   });
 
+  it("ledgers a credit quota's grant once per period, then what its requests consume", async () => {
+    const tenant = randomUUID();
+    await events();
+    const target = { mode: 'quota', unit: 'micros', periodIndex: 3, limit: 1000n, ttlSeconds: 60 } as const;
+    for (const id of ['g1', 'g2']) await wallet.reserve({ requestId: `${tenant}${id}`, tenantId: tenant, amount: 100n, holdTtlMs: 60_000, target });
+    await wallet.settle(`${tenant}g1`, 40n);
+    await wallet.reserve({ requestId: `${tenant}g3`, tenantId: tenant, amount: 100n, holdTtlMs: 60_000, target: { ...target, periodIndex: 4 } });
+    const seen = (await events()).filter((e) => e.tenant === tenant);
+    expect(seen.filter((e) => e.kind === 'plan_grant')).toEqual([
+      expect.objectContaining({ rid: `grant:${tenant}:3:micros`, pool: 'quota', amount: '1000' }),
+      expect.objectContaining({ rid: `grant:${tenant}:4:micros`, pool: 'quota', amount: '1000' }),
+    ]);
+    // Period 3: granted 1000, g1 charged 40, g2 still holds 100.
+    const period3 = seen.filter((e) => e.rid.startsWith(tenant) && e.rid !== `${tenant}g3`).reduce((sum, e) => sum + BigInt(e.amount), 0n);
+    expect(1000n + period3).toBe(1000n - 40n - 100n);
+  });
+
   it('credits a top-up on top of the seed once', async () => {
     const tenant = randomUUID();
     expect(await wallet.credit(tenant, 50n, 25n)).toBe(75n);

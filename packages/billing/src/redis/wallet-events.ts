@@ -6,7 +6,7 @@ import type { WalletKeys } from './wallet-keys';
 export const LedgerEvent = z.object({
   rid: z.string().min(1),
   tenant: z.string().min(1),
-  kind: z.enum(['reserve', 'settle', 'release']),
+  kind: z.enum(['reserve', 'settle', 'release', 'plan_grant']),
   pool: z.enum(['balance', 'quota']),
   amount: z.string().regex(/^-?\d+$/),
   note: z.string().optional(),

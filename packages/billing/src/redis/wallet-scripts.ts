@@ -9,7 +9,8 @@
 
 /**
  * KEYS: target, hold, holds (zset of deadlines), events.
- * ARGV: requestId, tenantId, amount, deadlineMs, mode, limit (quota), ttlSeconds (quota), pool, ledger.
+ * ARGV: requestId, tenantId, amount, deadlineMs, mode, limit (quota), ttlSeconds (quota), pool, ledger,
+ * grantId (quota: the period's grant, ledgered when the period's first reservation opens it).
  * Returns {1} reserved (or already held), {0, available} refused, {-1} balance not seeded.
  */
 export const RESERVE_SCRIPT = `
@@ -21,9 +22,13 @@ if ARGV[5] == 'balance' then
   if tonumber(balance) < amount then return {0, balance} end
   redis.call('DECRBY', KEYS[1], ARGV[3])
 else
-  local used = tonumber(redis.call('GET', KEYS[1]) or '0')
+  local opened = redis.call('GET', KEYS[1])
+  local used = tonumber(opened or '0')
   local limit = tonumber(ARGV[6])
   if used + amount > limit then return {0, tostring(limit - used)} end
+  if not opened and ARGV[9] == '1' then
+    redis.call('XADD', KEYS[4], '*', 'rid', ARGV[10], 'tenant', ARGV[2], 'kind', 'plan_grant', 'pool', ARGV[8], 'amount', ARGV[6])
+  end
   redis.call('INCRBY', KEYS[1], ARGV[3])
   redis.call('EXPIRE', KEYS[1], ARGV[7])
 end

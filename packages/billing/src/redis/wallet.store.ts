@@ -88,6 +88,7 @@ export class WalletStore {
       target.mode === 'quota' ? String(target.ttlSeconds) : '0',
       target.mode,
       ledgered ? '1' : '0',
+      target.mode === 'quota' ? `grant:${input.tenantId}:${target.periodIndex}:${target.unit}` : '',
     );
     if (Number(reply[0]) === 1) return { status: 'reserved' };
     if (Number(reply[0]) === -1) return { status: 'unseeded' };
