@@ -12,7 +12,7 @@ export interface LeaseOptions {
   holdTtlMs: number;
 }
 
-interface Lease {
+export interface Lease {
   id: string;
   tenantId: string;
   /** What is left to admit requests against (their maximum costs while they run). */
@@ -27,7 +27,6 @@ interface Lease {
 
 /** A request admitted under a lease, for its maximum cost. */
 export interface LeaseTicket {
-  readonly leaseId: string;
   readonly lease: Lease;
   readonly reserved: bigint;
 }
@@ -98,7 +97,7 @@ export class LeaseBook {
     lease.available -= amount;
     lease.inFlight++;
     lease.lastUsedAt = now;
-    return { leaseId: lease.id, lease, reserved: amount };
+    return { lease, reserved: amount };
   }
 
   private async open(tenantId: string, amount: bigint): Promise<boolean> {
