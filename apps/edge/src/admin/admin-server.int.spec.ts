@@ -104,7 +104,7 @@ describe('admin API', () => {
 
   it('answers unknown admin routes with 404 and a silent accounts service with 503', async () => {
     expect((await call('GET', '/admin/nope')).status).toBe(404);
-    t.accounts.close();
+    await t.accounts.close();
     const res = await call('GET', '/admin/balance?tenant=acme');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });

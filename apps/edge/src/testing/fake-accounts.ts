@@ -68,8 +68,10 @@ export class FakeAccounts {
     this.connection.publish(this.prefix + SUBJECTS.accounts.invalidated, encoder.encode(JSON.stringify(event)));
   }
 
-  close(): void {
+  /** Stops answering; resolves once the server has dropped the subscriptions (a request sent after it finds nobody). */
+  async close(): Promise<void> {
     for (const sub of this.subscriptions) sub.unsubscribe();
+    await this.connection.flush();
   }
 
   private answer(subject: string, msg: Msg): void {

@@ -26,7 +26,7 @@ export async function startTestEdge(env: Record<string, string> = {}, options: O
     prefix,
     async stop() {
       await edge.close();
-      accounts.close();
+      await accounts.close();
       await connection.drain();
     },
   };
