@@ -161,15 +161,6 @@ export class BillingClient {
     if (settlement) await this.applySettlements([{ requestId: event.requestId, settlement }]);
   }
 
-  /** Returns the whole reservation (the request failed before it was served). */
-  async release(requestId: string): Promise<void> {
-    const held = this.held.get(requestId);
-    if (!held) return;
-    this.held.delete(requestId);
-    if (held.ticket) this.leases!.end(held.ticket, 0n);
-    else await this.wallet.release(requestId, 'failed');
-  }
-
   private async reserveBalance(request: ReserveRequest, prices: Prices, usage: Usage): Promise<void> {
     const amount = costOf(prices, usage);
     const ticket = amount > 0n ? await this.leases?.admit(request.tenantId, amount) : null;

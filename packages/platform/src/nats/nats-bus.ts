@@ -3,7 +3,7 @@ import { createInbox, headers as natsHeaders, type Msg, type MsgHdrs, type NatsC
 import type { z } from 'zod';
 import { decodeJson, encodeJson } from './codec';
 import { ReplyBarrier } from './reply-barrier';
-import { RequestFailure, RequestMux } from './request-mux';
+import { isNoResponders, RequestFailure, RequestMux } from './request-mux';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -19,10 +19,6 @@ export interface StreamOptions {
 
 /** One frame of a streamed reply: raw bytes as the service sent them. */
 export type StreamFrame = { kind: 'data'; data: Uint8Array } | { kind: 'end'; data: Uint8Array };
-
-function isNoResponders(msg: Msg): boolean {
-  return msg.headers?.hasError === true && msg.headers.code === 503;
-}
 
 /**
  * The raw NATS client every process talks through: request/reply, streamed replies, broadcast events.

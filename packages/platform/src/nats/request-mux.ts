@@ -7,6 +7,11 @@ export class RequestFailure extends Error {
   }
 }
 
+/** The server's status answer to a request no subscriber took. */
+export function isNoResponders(msg: Msg): boolean {
+  return msg.headers?.hasError === true && msg.headers.code === 503;
+}
+
 interface Waiter {
   resolve(msg: Msg): void;
   reject(error: RequestFailure): void;
@@ -37,7 +42,7 @@ export class RequestMux {
         const waiter = this.waiting.get(token);
         if (!waiter) return;
         this.waiting.delete(token);
-        if (msg.headers?.hasError === true && msg.headers.code === 503) waiter.reject(new RequestFailure('no_responders'));
+        if (isNoResponders(msg)) waiter.reject(new RequestFailure('no_responders'));
         else waiter.resolve(msg);
       },
     });
