@@ -1,6 +1,13 @@
-// Owns the process's one Prisma client: created from the configured URL, disconnected on shutdown.
-import { createPrismaClient, PrismaClient } from '@gateway/db';
+// Owns the process's one database pool and the Prisma client over it: created from the configured URL,
+// disconnected (pool included) on shutdown.
+import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+
+/**
+ * The pg pool under Prisma, for repositories' bulk statements that run many times a second (usage rows,
+ * ledger entries): sent as named prepared statements, they skip Prisma's per-call query compilation.
+ */
+export const SQL_POOL = Symbol('SQL_POOL');
 
 @Injectable()
 class PrismaLifecycle implements OnApplicationShutdown {
@@ -17,8 +24,12 @@ export class PrismaModule {
   static forUrl(databaseUrl: string): DynamicModule {
     return {
       module: PrismaModule,
-      providers: [{ provide: PrismaClient, useFactory: () => createPrismaClient(databaseUrl) }, PrismaLifecycle],
-      exports: [PrismaClient],
+      providers: [
+        { provide: SQL_POOL, useFactory: () => createSqlPool(databaseUrl) },
+        { provide: PrismaClient, useFactory: (pool: SqlPool) => createPrismaClient(pool), inject: [SQL_POOL] },
+        PrismaLifecycle,
+      ],
+      exports: [PrismaClient, SQL_POOL],
     };
   }
 }
