@@ -134,4 +134,23 @@ describe('usage writer: the durable consumer of usage events', () => {
     await publish({ events: [after] });
     expect(await rows([after.requestId], 1)).toHaveLength(1);
   });
+
+  it('declares its stream again when the stream disappears under it, and goes on writing', async () => {
+    const { stream } = usageStreamNames(h.bus.prefix);
+    const jsm = await h.bus.connection.jetstreamManager();
+    await jsm.streams.delete(stream);
+    // The server leaves a pull for a missing stream unanswered: the writer gives it up and declares the stream again.
+    const after = event();
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      try {
+        await publish({ events: [after] });
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await sleep(250);
+      }
+    }
+    expect(await rows([after.requestId], 1)).toHaveLength(1);
+  }, 30_000);
 });

@@ -2,7 +2,7 @@ import { WalletStore } from '@gateway/billing';
 import { USAGE_RETENTION_MS, UsageBatch, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
 import { decodeJson, ensureWorkQueueStream, NatsBus } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AckPolicy, nanos, type JetStreamClient, type JsMsg } from 'nats';
+import { AckPolicy, nanos, type JetStreamClient, type JsMsg, type QueuedIterator } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { UsageRepository } from './usage.repository';
@@ -11,6 +11,8 @@ import { UsageRepository } from './usage.repository';
 const BATCH = 256;
 /** After a short pull, wait this long before the next: fewer, larger writes, off the hot path. */
 const LINGER_MS = 50;
+/** A pull the server never answers (its stream or consumer gone) is given up after this long. */
+const PULL_TIMEOUT_MS = 5000;
 
 /**
  * The durable consumer of the chat service's usage events: it ends billing holds (and draws charges
@@ -28,6 +30,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private running = false;
   private readonly stopped = new AbortController();
   private loop: Promise<void> = Promise.resolve();
+  private pulling?: QueuedIterator<JsMsg>;
 
   readonly names: ReturnType<typeof usageStreamNames>;
 
@@ -41,10 +44,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const { stream, subject, durable } = this.names;
-    await ensureWorkQueueStream(this.bus.connection, stream, subject, USAGE_RETENTION_MS);
-    const jsm = await this.bus.connection.jetstreamManager();
-    await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, ack_wait: nanos(30_000), max_ack_pending: 10_000 });
+    await this.declare();
     this.js = this.bus.connection.jetstream();
     this.running = true;
     this.loop = this.run();
@@ -53,7 +53,16 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.running = false;
     this.stopped.abort();
+    this.pulling?.stop();
     await this.loop;
+  }
+
+  /** The stream and the durable consumer; both calls leave an existing one as it is. */
+  private async declare(): Promise<void> {
+    const { stream, subject, durable } = this.names;
+    await ensureWorkQueueStream(this.bus.connection, stream, subject, USAGE_RETENTION_MS);
+    const jsm = await this.bus.connection.jetstreamManager();
+    await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, ack_wait: nanos(30_000), max_ack_pending: 10_000 });
   }
 
   private async run(): Promise<void> {
@@ -64,7 +73,9 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
         taken = batch.length;
         if (taken) await this.write(batch);
       } catch (error) {
-        if (this.running) this.logger.error(`usage pull failed, retrying: ${(error as Error).message}`);
+        if (!this.running) break;
+        this.logger.error(`usage pull failed, declaring the stream again and retrying: ${(error as Error).message}`);
+        await this.declare().catch((declareError: Error) => this.logger.error(`usage stream declaration failed: ${declareError.message}`));
       }
       if (taken < BATCH) await sleep(LINGER_MS, undefined, { signal: this.stopped.signal }).catch(() => undefined);
     }
@@ -75,8 +86,16 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     const { stream, durable } = this.names;
     // The pull-with-no-wait request is only on the classic API: it answers at once with what is there.
     const messages = this.js!.fetch(stream, durable, { batch: BATCH, no_wait: true });
+    // The server does not answer a pull for a stream or consumer that is gone: without this, it waits forever.
+    const watchdog = setTimeout(() => messages.stop(new Error(`no answer to a pull within ${PULL_TIMEOUT_MS} ms`)), PULL_TIMEOUT_MS);
+    this.pulling = messages;
     const batch: JsMsg[] = [];
-    for await (const msg of messages) batch.push(msg);
+    try {
+      for await (const msg of messages) batch.push(msg);
+    } finally {
+      clearTimeout(watchdog);
+      this.pulling = undefined;
+    }
     return batch;
   }
 

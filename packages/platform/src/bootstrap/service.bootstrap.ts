@@ -20,6 +20,9 @@ export function logLevels(level: BaseEnv['LOG_LEVEL']): LogLevel[] {
   return LEVELS[level];
 }
 
+/** The longest a graceful shutdown may take before the process exits anyway. */
+const SHUTDOWN_DEADLINE_MS = 15_000;
+
 /**
  * Starts a NATS service: connects, wires its handlers to our transport, answers its health subject,
  * and drains on SIGTERM/SIGINT.
@@ -45,6 +48,11 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   app.enableShutdownHooks();
   await app.listen();
   const close = async () => {
+    // Draining must end: a shutdown step that never returns would leave the process up forever.
+    setTimeout(() => {
+      logger.error(`${service} did not finish shutting down within ${SHUTDOWN_DEADLINE_MS} ms; exiting`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     await app.close();
     await connection.drain().catch(() => undefined);
     process.exit(0);
