@@ -6,6 +6,7 @@
 import { createTestDatabase } from '@gateway/db';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
@@ -64,24 +65,15 @@ async function sequential(direct: Target, gateway: Target): Promise<{ direct: nu
   return result;
 }
 
-/** Closed-loop load: `connections` workers each send the next request as soon as the last one answered. */
+/**
+ * Closed-loop load from autocannon: each of `connections` sends its next request as soon as the last one
+ * answered. A load generator this lean leaves the two cores to the servers being measured.
+ */
 async function throughput(target: Target, connections: number, seconds: number): Promise<{ rps: number; errors: number; p99: number }> {
-  const deadline = performance.now() + seconds * 1000;
-  const latencies: number[] = [];
-  let errors = 0;
-  const worker = async () => {
-    while (performance.now() < deadline) {
-      try {
-        latencies.push(await once(target, target.model('slow')));
-      } catch {
-        errors++;
-      }
-    }
-  };
-  const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, worker));
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / ((performance.now() - started) / 1000), errors, p99: percentile(latencies, 0.99) };
+  const load = { url: `${target.url}/chat/completions`, method: 'POST', headers: headers(target), body: body(target.model('slow')), connections };
+  await autocannon({ ...load, duration: 2 });
+  const result = await autocannon({ ...load, duration: seconds });
+  return { rps: result.requests.total / result.duration, errors: result.errors + result.timeouts + result.non2xx, p99: result.latency.p99 };
 }
 
 interface StreamOutcome {

@@ -80,20 +80,38 @@ export async function sendUpstream(req: UpstreamRequest, options: SendOptions = 
   }
 }
 
-/** Reads a whole body into memory, up to `maxBytes` (the rest is dropped and the body destroyed). */
-export async function readBodyBuffer(body: Readable, maxBytes = 1_000_000): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    size += buffer.length;
-    if (size > maxBytes) {
-      body.destroy();
-      break;
-    }
-    chunks.push(buffer);
-  }
-  return Buffer.concat(chunks);
+/**
+ * Reads a whole body into memory, up to `maxBytes` (the rest is dropped and the body destroyed). Event
+ * listeners rather than async iteration: this runs once per upstream call, and an async iterator costs
+ * a promise per chunk.
+ */
+export function readBodyBuffer(body: Readable, maxBytes = 1_000_000): Promise<Buffer> {
+  if (body.readableEnded) return Promise.resolve(Buffer.alloc(0));
+  if (body.destroyed) return Promise.reject(new GatewayError('upstream_error', 'The upstream body ended early.'));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error?: Error) => {
+      body.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+      if (error) reject(error);
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer | Uint8Array) => {
+      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
+      if (size + buffer.length > maxBytes) {
+        size += buffer.length;
+        body.destroy();
+        return settle();
+      }
+      size += buffer.length;
+      chunks.push(buffer);
+    };
+    const onEnd = () => settle();
+    const onError = (error: Error) => settle(error);
+    // A body destroyed by its owner (an abort) ends without 'end': what arrived is all there is.
+    const onClose = () => settle(body.readableEnded ? undefined : new GatewayError('upstream_error', 'The upstream body ended early.'));
+    body.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }
 
 /** Reads a whole (small) body as text, e.g. an error answer. */
