@@ -80,6 +80,11 @@ function startBareServer(bodyFile: string): Promise<{ url: string; stop: () => v
   });
 }
 
+/** A latency ratio; autocannon reports whole milliseconds, so a 0 ms baseline has none. */
+function times(value: number, baseline: number): string {
+  return baseline > 0 ? `${(value / baseline).toFixed(2)}x` : 'n/a (baseline under 1 ms resolution)';
+}
+
 function report(title: string, edge: Measured, bare: Measured): string {
   const row = (m: Measured) => `${m.name.padEnd(34)}${m.rps.toFixed(0).padStart(9)}${m.p50.toFixed(2).padStart(9)}${m.p99.toFixed(2).padStart(9)}${String(m.errors).padStart(8)}`;
   return [
@@ -87,7 +92,7 @@ function report(title: string, edge: Measured, bare: Measured): string {
     `${'target'.padEnd(34)}${'RPS'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`,
     row(edge),
     row(bare),
-    `edge/bare: RPS ${(edge.rps / bare.rps).toFixed(2)}x, p50 ${(edge.p50 / Math.max(bare.p50, 0.01)).toFixed(2)}x, p99 ${(edge.p99 / Math.max(bare.p99, 0.01)).toFixed(2)}x`,
+    `edge/bare: RPS ${(edge.rps / bare.rps).toFixed(2)}x, p50 ${times(edge.p50, bare.p50)}, p99 ${times(edge.p99, bare.p99)}`,
   ].join('\n');
 }
 
