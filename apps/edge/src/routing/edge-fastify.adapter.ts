@@ -14,6 +14,12 @@ export class EdgeFastifyAdapter extends FastifyAdapter {
     super(instance as unknown as NestInstance);
   }
 
+  /**
+   * No Express-style middleware layer (@fastify/middie) on every request: the edge registers no Nest
+   * middleware, and one registered later still gets the layer, on demand (createMiddlewareFactory).
+   */
+  override async init(): Promise<void> {}
+
   override setNotFoundHandler(): NestInstance {
     return this.getInstance<NestInstance>();
   }
