@@ -12,6 +12,7 @@ import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
+import { closedLoad } from './closed-load';
 
 const SEQUENTIAL = Number(process.env.BENCH_BILLING_SEQUENTIAL ?? 2000);
 const RPS_SECONDS = Number(process.env.BENCH_RPS_SECONDS ?? 10);
@@ -34,7 +35,7 @@ async function start(billing: boolean): Promise<Side> {
   const stamp = randomBytes(3).toString('hex');
   const token = randomBytes(16).toString('hex');
   const stack = await launchStack({
-      removeNamespaceOnStop: true,
+    removeNamespaceOnStop: true,
     natsPrefix: `benchbill${stamp}.`,
     databaseUrl: db.url,
     migrate: false,
@@ -67,17 +68,7 @@ async function once(side: Side, model: string): Promise<number> {
 const p = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
 
 async function rps(side: Side): Promise<number> {
-  const deadline = performance.now() + RPS_SECONDS * 1000;
-  let done = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async () => {
-      while (performance.now() < deadline) {
-        await once(side, 'sandbox-gpt-slow').then(() => done++, () => undefined);
-      }
-    }),
-  );
-  return done / ((performance.now() - started) / 1000);
+  return (await closedLoad({ url: side.url, key: side.key, model: 'sandbox-gpt-slow', connections: CONNECTIONS, seconds: RPS_SECONDS })).rps;
 }
 
 /** Runs the comparison and returns its table. */

@@ -6,13 +6,13 @@
 import { createTestDatabase } from '@gateway/db';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { Agent, request } from 'undici';
 import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
 import { benchBilling } from './billing.section';
+import { closedLoad } from './closed-load';
 import { benchTranslation, formatTable } from './translation.section';
 
 const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
@@ -65,15 +65,8 @@ async function sequential(direct: Target, gateway: Target): Promise<{ direct: nu
   return result;
 }
 
-/**
- * Closed-loop load from autocannon: each of `connections` sends its next request as soon as the last one
- * answered. A load generator this lean leaves the two cores to the servers being measured.
- */
-async function throughput(target: Target, connections: number, seconds: number): Promise<{ rps: number; errors: number; p99: number }> {
-  const load = { url: `${target.url}/chat/completions`, method: 'POST', headers: headers(target), body: body(target.model('slow')), connections };
-  await autocannon({ ...load, duration: 2 });
-  const result = await autocannon({ ...load, duration: seconds });
-  return { rps: result.requests.total / result.duration, errors: result.errors + result.timeouts + result.non2xx, p99: result.latency.p99 };
+function throughput(target: Target, connections: number, seconds: number) {
+  return closedLoad({ url: `${target.url}/chat/completions`, key: target.key, model: target.model('slow'), connections, seconds });
 }
 
 interface StreamOutcome {
