@@ -1,5 +1,5 @@
 import { WalletKeys, WalletStore } from '@gateway/billing';
-import { SUBJECTS, TenantView, usageStreamNames, type UsageEvent } from '@gateway/contracts';
+import { sampleUsageEvent, SUBJECTS, TenantView, usageStreamNames } from '@gateway/contracts';
 import { encodeJson } from '@gateway/platform';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -7,24 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startAccountsHarness, type AccountsHarness } from './accounts.harness';
 
-function event(overrides: Partial<UsageEvent> = {}): UsageEvent {
-  return {
-    requestId: randomUUID(),
-    tenantId: randomUUID(),
-    keyId: randomUUID(),
-    modelId: 'sandbox-gpt',
-    channelId: randomUUID(),
-    family: 'oaic',
-    route: 'oaic.chat',
-    promptTokens: 7,
-    completionTokens: 11,
-    latencyMs: 12,
-    outcome: 'ok',
-    status: 200,
-    at: new Date().toISOString(),
-    ...overrides,
-  };
-}
+const event = sampleUsageEvent;
 
 describe('usage writer: the durable consumer of usage events', () => {
   let h: AccountsHarness;

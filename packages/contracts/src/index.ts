@@ -11,3 +11,4 @@ export * from './families/genc';
 export * from './billing';
 export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';
+export * from './usage/usage-event.sample';

@@ -1,5 +1,5 @@
 import { BillingClient, ProfileCache, WalletKeys, WalletStore } from '@gateway/billing';
-import { UsageBatch, type CatalogModel, type UsageEvent } from '@gateway/contracts';
+import { sampleUsageEvent, UsageBatch, type CatalogModel, type UsageEvent } from '@gateway/contracts';
 import { connectNats, decodeJson, NatsBus } from '@gateway/platform';
 import Redis from 'ioredis';
 import { AckPolicy, type NatsConnection } from 'nats';
@@ -14,24 +14,8 @@ const MODEL: CatalogModel = {
   prices: { inputPerMTok: '1000000', outputPerMTok: '2000000', perImage: '0', perSecond: '0', perTask: '0' },
 };
 
-function event(overrides: Partial<UsageEvent> = {}): UsageEvent {
-  return {
-    requestId: randomUUID(),
-    tenantId: randomUUID(),
-    keyId: randomUUID(),
-    modelId: 'sandbox-gpt',
-    channelId: randomUUID(),
-    family: 'oaic',
-    route: 'oaic.chat',
-    promptTokens: 3,
-    completionTokens: 4,
-    latencyMs: 12,
-    outcome: 'ok',
-    status: 200,
-    at: new Date().toISOString(),
-    ...overrides,
-  };
-}
+/** 3 input and 4 output tokens: the settlement below is priced from them. */
+const event = (overrides: Partial<UsageEvent> = {}) => sampleUsageEvent({ promptTokens: 3, completionTokens: 4, ...overrides });
 
 describe('usage publisher over a real JetStream', () => {
   const prefix = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`;
