@@ -10,6 +10,7 @@ import { UsageMeter } from '../usage/usage-meter';
 import { UsagePublisher } from '../usage/usage.publisher';
 import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
 import type { PreparedCall } from './oaic-request.service';
+import { channelsFor } from './compatible-channels';
 import { estimateTokens } from './stream-delta';
 import { UpstreamCallService } from './upstream-call.service';
 
@@ -48,6 +49,7 @@ export class OaicAudioService {
     const fields = parseOrThrow(op === 'translations' ? TranslationFields : TranscriptionFields, payload.fields);
     meter.modelId = fields.model;
     const route = await this.catalog.route(payload.tenantId, fields.model, 'stt');
+    const channels = channelsFor(op, fields.model, route.channels);
     const file = payload.file;
     const stored = await this.store.stat(file.key);
     if (!stored) throw GatewayError.invalid('The uploaded file is no longer available; upload it again.', 'file');
@@ -56,7 +58,7 @@ export class OaicAudioService {
     const maxSeconds = maxAudioSeconds(head, stored.size);
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body: fields, maxUsage: { inputTokens: 0, outputTokens: 0, seconds: maxSeconds } });
     const { channel, response } = await this.upstream.open(
-      orderChannels(route.channels),
+      orderChannels(channels),
       // Each attempt reads the upload afresh, so a retry on another channel sends the whole file again.
       (ch) => toUpstream(op, payload.fields, ch, { stream: false, file: { filename: file.filename, contentType: file.contentType, data: this.lazyRead(file.key) } }),
       signal,

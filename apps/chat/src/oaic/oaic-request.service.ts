@@ -5,6 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { CatalogService, type ModelRoute } from '../catalog/catalog.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { UsageMeter } from '../usage/usage-meter';
+import { channelsFor } from './compatible-channels';
 import { OPERATIONS, type JsonOperation } from './oaic-operation';
 
 export interface PreparedCall {
@@ -38,8 +39,9 @@ export class OaicRequestService {
     const modelId = requested ?? (await this.catalog.defaultModel(payload.tenantId, spec.capability));
     meter.modelId = modelId;
     const route = await this.catalog.route(payload.tenantId, modelId, spec.capability);
+    const channels = channelsFor(op, modelId, route.channels);
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
-    return { caller: payload, body, modelId, route, channels: orderChannels(route.channels), meter };
+    return { caller: payload, body, modelId, route, channels: orderChannels(channels), meter };
   }
 }

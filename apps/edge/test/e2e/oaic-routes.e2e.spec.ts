@@ -130,6 +130,22 @@ describe('oaic routes', () => {
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
   });
 
+  it('refuses completions and responses for a model only non-OpenAI upstreams serve, naming chat completions instead', async () => {
+    const attempts = [
+      client.completions.create({ model: 'sandbox-claude', prompt: 'x' }),
+      client.completions.create({ model: 'sandbox-claude', prompt: 'x', stream: true }),
+      client.responses.create({ model: 'sandbox-claude', input: 'x' }),
+    ];
+    for (const attempt of attempts) {
+      const error = await (attempt as Promise<unknown>).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
+      expect((error as Error).message).toContain('this model answers POST /oaic/v1/chat/completions');
+    }
+    const chat = await client.chat.completions.create({ model: 'sandbox-claude', messages: [{ role: 'user', content: 'x' }] });
+    expect(chat.choices[0]!.message.content).toContain('x');
+  });
+
   it('lists every oaic route it serves as built in the route index', async () => {
     const index = (await http('GET', `${baseUrl()}/docs/api-endpoints.json`)).body as { routes: { method: string; path: string }[]; planned: { path: string }[] };
     const built = new Set(index.routes.map((r) => `${r.method} ${r.path}`));

@@ -1,0 +1,43 @@
+import { GatewayError, type CatalogChannel } from '@gateway/contracts';
+import { channelsFor } from './compatible-channels';
+
+function channel(id: string, protocol: CatalogChannel['protocol']): CatalogChannel {
+  return { id, providerId: `p-${id}`, protocol, baseUrl: 'https://upstream.example', apiKey: null, upstreamModel: id, priority: 0, weight: 1 };
+}
+
+describe('channelsFor', () => {
+  const openai = channel('a', 'openai');
+  const anthropic = channel('b', 'anthropic');
+  const gemini = channel('c', 'gemini');
+
+  it('leaves chat every channel: it crosses protocols through the IR', () => {
+    expect(channelsFor('chat', 'm', [anthropic, openai])).toEqual([anthropic, openai]);
+  });
+
+  it('keeps only OpenAI-compatible channels for the other operations', () => {
+    expect(channelsFor('completions', 'm', [anthropic, openai])).toEqual([openai]);
+    expect(channelsFor('embeddings', 'm', [openai, gemini])).toEqual([openai]);
+  });
+
+  it('refuses a completions or responses model with no compatible channel, pointing at chat completions', () => {
+    for (const op of ['completions', 'responses'] as const) {
+      let thrown: unknown;
+      try {
+        channelsFor(op, 'claude-ish', [anthropic, gemini]);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(GatewayError);
+      expect(thrown).toMatchObject({ code: 'invalid_request', param: 'model' });
+      expect((thrown as Error).message).toBe(
+        `The model 'claude-ish' is served only by anthropic and gemini-protocol upstreams, and POST /oaic/v1/${op} reaches OpenAI-compatible upstreams only; this model answers POST /oaic/v1/chat/completions.`,
+      );
+    }
+  });
+
+  it('refuses other operations without suggesting chat', () => {
+    expect(() => channelsFor('transcriptions', 'w', [gemini])).toThrow(
+      "The model 'w' is served only by gemini-protocol upstreams, and POST /oaic/v1/audio/transcriptions reaches OpenAI-compatible upstreams only.",
+    );
+  });
+});
