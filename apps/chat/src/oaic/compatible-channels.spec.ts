@@ -10,29 +10,28 @@ describe('channelsFor', () => {
   const anthropic = channel('b', 'anthropic');
   const gemini = channel('c', 'gemini');
 
-  it('leaves chat every channel: it crosses protocols through the IR', () => {
+  it('leaves chat and completions every channel: they cross protocols through the IR', () => {
     expect(channelsFor('chat', 'm', [anthropic, openai])).toEqual([anthropic, openai]);
+    expect(channelsFor('completions', 'm', [anthropic, gemini])).toEqual([anthropic, gemini]);
   });
 
   it('keeps only OpenAI-compatible channels for the other operations', () => {
-    expect(channelsFor('completions', 'm', [anthropic, openai])).toEqual([openai]);
+    expect(channelsFor('responses', 'm', [anthropic, openai])).toEqual([openai]);
     expect(channelsFor('embeddings', 'm', [openai, gemini])).toEqual([openai]);
   });
 
-  it('refuses a completions or responses model with no compatible channel, pointing at chat completions', () => {
-    for (const op of ['completions', 'responses'] as const) {
-      let thrown: unknown;
-      try {
-        channelsFor(op, 'claude-ish', [anthropic, gemini]);
-      } catch (error) {
-        thrown = error;
-      }
-      expect(thrown).toBeInstanceOf(GatewayError);
-      expect(thrown).toMatchObject({ code: 'invalid_request', param: 'model' });
-      expect((thrown as Error).message).toBe(
-        `The model 'claude-ish' is served only by anthropic and gemini-protocol upstreams, and POST /oaic/v1/${op} reaches OpenAI-compatible upstreams only; this model answers POST /oaic/v1/chat/completions.`,
-      );
+  it('refuses a responses model with no compatible channel, pointing at the routes that serve it', () => {
+    let thrown: unknown;
+    try {
+      channelsFor('responses', 'claude-ish', [anthropic, gemini]);
+    } catch (error) {
+      thrown = error;
     }
+    expect(thrown).toBeInstanceOf(GatewayError);
+    expect(thrown).toMatchObject({ code: 'invalid_request', param: 'model' });
+    expect((thrown as Error).message).toBe(
+      "The model 'claude-ish' is served only by anthropic and gemini-protocol upstreams, and POST /oaic/v1/responses reaches OpenAI-compatible upstreams only; this model answers POST /oaic/v1/chat/completions and POST /oaic/v1/completions.",
+    );
   });
 
   it('refuses other operations without suggesting chat', () => {

@@ -130,20 +130,35 @@ describe('oaic routes', () => {
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
   });
 
-  it('refuses completions and responses for a model only non-OpenAI upstreams serve, naming chat completions instead', async () => {
-    const attempts = [
-      client.completions.create({ model: 'sandbox-claude', prompt: 'x' }),
-      client.completions.create({ model: 'sandbox-claude', prompt: 'x', stream: true }),
-      client.responses.create({ model: 'sandbox-claude', input: 'x' }),
-    ];
-    for (const attempt of attempts) {
+  it('answers completions for a model only a msgc-protocol upstream serves, as chat, streamed and not', async () => {
+    const whole = await client.completions.create({ model: 'sandbox-claude', prompt: 'Complete me', max_tokens: 50 });
+    expect(whole.object).toBe('text_completion');
+    expect(whole.model).toBe('sandbox-claude');
+    expect(whole.choices[0]!.text).toContain('Complete me');
+    expect(whole.choices[0]!.finish_reason).toBe('stop');
+    expect(whole.usage!.completion_tokens).toBeGreaterThan(0);
+    let joined = '';
+    let usage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of await client.completions.create({ model: 'sandbox-claude', prompt: 'Complete me', max_tokens: 50, stream: true })) {
+      expect(chunk.object).toBe('text_completion');
+      joined += chunk.choices[0]?.text ?? '';
+      usage = chunk.usage ?? usage;
+    }
+    expect(joined).toBe(whole.choices[0]!.text);
+    expect(usage!.completion_tokens).toBe(whole.usage!.completion_tokens);
+
+    const several = await client.completions.create({ model: 'sandbox-claude', prompt: 'x', n: 2 }).catch((e: unknown) => e);
+    expect(several).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((several as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('n');
+  });
+
+  it('refuses responses for a model only non-OpenAI upstreams serve, naming the routes that serve it', async () => {
+    for (const attempt of [client.responses.create({ model: 'sandbox-claude', input: 'x' }), client.responses.create({ model: 'sandbox-claude', input: 'x', stream: true })]) {
       const error = await (attempt as Promise<unknown>).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
-      expect((error as Error).message).toContain('this model answers POST /oaic/v1/chat/completions');
+      expect((error as Error).message).toContain('this model answers POST /oaic/v1/chat/completions and POST /oaic/v1/completions');
     }
-    const chat = await client.chat.completions.create({ model: 'sandbox-claude', messages: [{ role: 'user', content: 'x' }] });
-    expect(chat.choices[0]!.message.content).toContain('x');
   });
 
   it('lists every oaic route it serves as built in the route index', async () => {

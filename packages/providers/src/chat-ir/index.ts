@@ -17,3 +17,4 @@ export * from './genc-stream.encoder';
 export * from './openai-request.encoder';
 export * from './openai-response.decoder';
 export * from './translation.registry';
+export * from './oaic-completions.bridge';
