@@ -10,31 +10,27 @@ describe('channelsFor', () => {
   const anthropic = channel('b', 'anthropic');
   const gemini = channel('c', 'gemini');
 
-  it('leaves chat and completions every channel: they cross protocols through the IR', () => {
+  it('leaves chat, completions and responses every channel: they cross protocols', () => {
     expect(channelsFor('chat', 'm', [anthropic, openai])).toEqual([anthropic, openai]);
     expect(channelsFor('completions', 'm', [anthropic, gemini])).toEqual([anthropic, gemini]);
+    expect(channelsFor('responses', 'm', [gemini])).toEqual([gemini]);
   });
 
   it('keeps only OpenAI-compatible channels for the other operations', () => {
-    expect(channelsFor('responses', 'm', [anthropic, openai])).toEqual([openai]);
+    expect(channelsFor('moderations', 'm', [anthropic, openai])).toEqual([openai]);
     expect(channelsFor('embeddings', 'm', [openai, gemini])).toEqual([openai]);
   });
 
-  it('refuses a responses model with no compatible channel, pointing at the routes that serve it', () => {
+  it('refuses the other operations for a model with no compatible channel, naming the route', () => {
     let thrown: unknown;
     try {
-      channelsFor('responses', 'claude-ish', [anthropic, gemini]);
+      channelsFor('embeddings', 'e', [anthropic, gemini]);
     } catch (error) {
       thrown = error;
     }
     expect(thrown).toBeInstanceOf(GatewayError);
     expect(thrown).toMatchObject({ code: 'invalid_request', param: 'model' });
-    expect((thrown as Error).message).toBe(
-      "The model 'claude-ish' is served only by anthropic and gemini-protocol upstreams, and POST /oaic/v1/responses reaches OpenAI-compatible upstreams only; this model answers POST /oaic/v1/chat/completions and POST /oaic/v1/completions.",
-    );
-  });
-
-  it('refuses other operations without suggesting chat', () => {
+    expect((thrown as Error).message).toBe("The model 'e' is served only by anthropic and gemini-protocol upstreams, and POST /oaic/v1/embeddings reaches OpenAI-compatible upstreams only.");
     expect(() => channelsFor('transcriptions', 'w', [gemini])).toThrow(
       "The model 'w' is served only by gemini-protocol upstreams, and POST /oaic/v1/audio/transcriptions reaches OpenAI-compatible upstreams only.",
     );

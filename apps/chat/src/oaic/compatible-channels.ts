@@ -13,20 +13,18 @@ const ROUTES: Record<OaicOperation, string> = {
   translations: 'POST /oaic/v1/audio/translations',
 };
 
+/** The operations that cross protocols: chat through the IR, completions and responses answered as chat. */
+const ACROSS_PROTOCOLS: ReadonlySet<OaicOperation> = new Set(['chat', 'completions', 'responses']);
+
 /**
- * The channels an oaic operation can use. Chat crosses protocols (through the IR), and so do completions
- * (answered as chat where a channel has no completions endpoint); every other operation is sent as the
- * OpenAI protocol has it, so only OpenAI-compatible channels serve it. A model with none is refused
- * before any upstream call or billing hold, naming the route that does serve it.
+ * The channels an oaic operation can use. Chat, completions and responses cross protocols; every other
+ * operation is sent as the OpenAI protocol has it, so only OpenAI-compatible channels serve it. A model
+ * with none is refused before any upstream call or billing hold.
  */
 export function channelsFor(op: OaicOperation, modelId: string, channels: readonly CatalogChannel[]): CatalogChannel[] {
-  if (op === 'chat' || op === 'completions') return [...channels];
+  if (ACROSS_PROTOCOLS.has(op)) return [...channels];
   const compatible = channels.filter((channel) => channel.protocol === 'openai');
   if (compatible.length > 0) return compatible;
   const protocols = [...new Set(channels.map((channel) => channel.protocol))].join(' and ');
-  const instead = op === 'responses' ? `; this model answers ${ROUTES.chat} and ${ROUTES.completions}` : '';
-  throw GatewayError.invalid(
-    `The model '${modelId}' is served only by ${protocols}-protocol upstreams, and ${ROUTES[op]} reaches OpenAI-compatible upstreams only${instead}.`,
-    'model',
-  );
+  throw GatewayError.invalid(`The model '${modelId}' is served only by ${protocols}-protocol upstreams, and ${ROUTES[op]} reaches OpenAI-compatible upstreams only.`, 'model');
 }

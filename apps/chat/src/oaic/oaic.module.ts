@@ -10,12 +10,13 @@ import { OaicJsonService } from './oaic-json.service';
 import { OaicRequestService } from './oaic-request.service';
 import { OaicService } from './oaic.service';
 import { OaicStreamService } from './oaic-stream.service';
+import { OaicViaChatService } from './oaic-via-chat.service';
 import { UpstreamCallService } from './upstream-call.service';
 
 /** The oaic family in the chat service: routing to channels, failover, unary/stream/audio execution. */
 @Module({
   imports: [CatalogModule, ClaimCheckModule, ResponsesModule, UsageModule, TranslationModule],
   controllers: [OaicHandler],
-  providers: [OaicService, OaicRequestService, OaicJsonService, OaicStreamService, OaicAudioService, UpstreamCallService],
+  providers: [OaicService, OaicRequestService, OaicJsonService, OaicStreamService, OaicAudioService, OaicViaChatService, UpstreamCallService],
 })
 export class OaicModule {}

@@ -152,13 +152,40 @@ describe('oaic routes', () => {
     expect((several as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('n');
   });
 
-  it('refuses responses for a model only non-OpenAI upstreams serve, naming the routes that serve it', async () => {
-    for (const attempt of [client.responses.create({ model: 'sandbox-claude', input: 'x' }), client.responses.create({ model: 'sandbox-claude', input: 'x', stream: true })]) {
-      const error = await (attempt as Promise<unknown>).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(OpenAI.BadRequestError);
-      expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('model');
-      expect((error as Error).message).toContain('this model answers POST /oaic/v1/chat/completions and POST /oaic/v1/completions');
+  it('answers responses for a model only a msgc-protocol upstream serves: create, retrieve, stream, and a function tool round trip', async () => {
+    const created = await client.responses.create({ model: 'sandbox-claude', input: 'Remember this', max_output_tokens: 50 });
+    expect(created.object).toBe('response');
+    expect(created.status).toBe('completed');
+    expect(created.model).toBe('sandbox-claude');
+    expect(created.output_text).toContain('Remember this');
+    expect(created.usage!.output_tokens).toBeGreaterThan(0);
+    expect((await client.responses.retrieve(created.id)).output_text).toBe(created.output_text);
+
+    let streamed = '';
+    let completed: OpenAI.Responses.Response | undefined;
+    for await (const event of await client.responses.create({ model: 'sandbox-claude', input: 'Remember this', max_output_tokens: 50, stream: true })) {
+      if (event.type === 'response.output_text.delta') streamed += event.delta;
+      if (event.type === 'response.completed') completed = event.response;
     }
+    expect(streamed).toBe(created.output_text);
+    expect(completed!.output_text ?? streamed).toBe(streamed);
+    expect((await client.responses.retrieve(completed!.id)).status).toBe('completed');
+
+    const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false }];
+    const asked = await client.responses.create({ model: 'sandbox-claude', input: 'Weather in Oslo?', tools });
+    const call = asked.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
+    expect(call?.name).toBe('get_weather');
+    const answered = await client.responses.create({
+      model: 'sandbox-claude',
+      tools,
+      input: [{ role: 'user', content: 'Weather in Oslo?' }, call!, { type: 'function_call_output', call_id: call!.call_id, output: '{"celsius":3}' }],
+    });
+    expect(answered.status).toBe('completed');
+    expect(answered.output_text.length).toBeGreaterThan(0);
+
+    const chained = await client.responses.create({ model: 'sandbox-claude', input: 'More', previous_response_id: created.id }).catch((e: unknown) => e);
+    expect(chained).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((chained as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('previous_response_id');
   });
 
   it('lists every oaic route it serves as built in the route index', async () => {

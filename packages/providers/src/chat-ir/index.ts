@@ -18,3 +18,4 @@ export * from './openai-request.encoder';
 export * from './openai-response.decoder';
 export * from './translation.registry';
 export * from './oaic-completions.bridge';
+export * from './oaic-responses.bridge';
