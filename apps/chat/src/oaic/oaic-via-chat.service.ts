@@ -27,7 +27,7 @@ type ChatAnswer = Record<string, unknown> | AsyncGenerator<Uint8Array>;
 export class OaicViaChatService {
   constructor(
     private readonly chat: ChatExecutionService,
-    private readonly stored: ResponsesService,
+    private readonly records: ResponsesService,
   ) {}
 
   async completions(call: PreparedCall, signal: AbortSignal): Promise<unknown> {
@@ -39,19 +39,19 @@ export class OaicViaChatService {
 
   async responses(call: PreparedCall, signal: AbortSignal): Promise<unknown> {
     const request = call.body as ResponseCreateRequest;
-    const origin: ResponseOrigin = { id: this.stored.newId(), createdAt: Math.floor(Date.now() / 1000), model: call.modelId, request };
+    const origin: ResponseOrigin = { id: this.records.newId(), createdAt: Math.floor(Date.now() / 1000), model: call.modelId, request };
     const answer = await this.run(call, responseAsChatRequest(request), signal);
     if (!(Symbol.asyncIterator in answer)) {
       const response = chatAnswerAsResponse(answer, origin);
-      await this.stored.save(call.caller.tenantId, { ...response, id: origin.id });
+      await this.records.save(call.caller.tenantId, { ...response, id: origin.id });
       return response;
     }
     const rewrite = new ChatStreamAsResponseEvents(origin);
-    let stored = false;
+    let saved = false;
     return this.rewritten(answer, (text) => rewrite.push(text), async () => {
-      if (!rewrite.final || stored) return;
-      stored = true;
-      await this.stored.save(call.caller.tenantId, { ...rewrite.final, id: origin.id });
+      if (!rewrite.final || saved) return;
+      saved = true;
+      await this.records.save(call.caller.tenantId, { ...rewrite.final, id: origin.id });
     });
   }
 
