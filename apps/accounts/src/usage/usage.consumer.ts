@@ -11,6 +11,8 @@ import { UsageRepository } from './usage.repository';
 const BATCH = 256;
 /** After a short pull, wait this long before the next: fewer, larger writes, off the hot path. */
 const LINGER_MS = 50;
+/** Each empty pull doubles the wait, up to this: an idle stream is polled a few times a second, not twenty. */
+const IDLE_WAIT_MS = 200;
 /** A pull the server never answers (its stream or consumer gone) is given up after this long. */
 const PULL_TIMEOUT_MS = 5000;
 
@@ -66,6 +68,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   private async run(): Promise<void> {
+    let wait = LINGER_MS;
     while (this.running) {
       let taken = 0;
       try {
@@ -77,7 +80,8 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
         this.logger.error(`usage pull failed, declaring the stream again and retrying: ${(error as Error).message}`);
         await this.declare().catch((declareError: Error) => this.logger.error(`usage stream declaration failed: ${declareError.message}`));
       }
-      if (taken < BATCH) await sleep(LINGER_MS, undefined, { signal: this.stopped.signal }).catch(() => undefined);
+      wait = taken === 0 ? Math.min(wait * 2, IDLE_WAIT_MS) : LINGER_MS;
+      if (taken < BATCH) await sleep(wait, undefined, { signal: this.stopped.signal }).catch(() => undefined);
     }
   }
 
