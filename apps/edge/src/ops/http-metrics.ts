@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import '../routing/route-config';
 
+const EVENT_LOOP_SAMPLE_MS = 50;
+
 /**
  * Request count and latency by route id and status. Its own registry (not prom-client's global one)
  * so several edge apps can live in one process, as they do in tests.
@@ -23,7 +25,9 @@ export class HttpMetrics {
   });
 
   constructor() {
-    collectDefaultMetrics({ register: this.registry });
+    // Event-loop lag sampled every 50 ms rather than prom-client's 10: a timer that wakes the edge a hundred
+    // times a second, idle or not, to refine a gauge that is scraped every few seconds.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
   }
 
   /** Observes in onResponse, after the bytes are out, so the client never waits on it. */

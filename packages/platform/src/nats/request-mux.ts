@@ -29,7 +29,8 @@ export class RequestMux {
   private readonly inbox = createInbox();
   private readonly waiting = new Map<string, Waiter>();
   private readonly subscription: Subscription;
-  private readonly sweeper: NodeJS.Timeout;
+  /** Runs while requests wait: an idle process is not woken to sweep an empty table. */
+  private sweeper: NodeJS.Timeout | undefined;
   private outgoing: Array<{ subject: string; data: Uint8Array; reply: string; headers?: MsgHdrs }> = [];
   private next = 0;
 
@@ -46,7 +47,6 @@ export class RequestMux {
         else waiter.resolve(msg);
       },
     });
-    this.sweeper = setInterval(() => this.expire(Date.now()), SWEEP_MS).unref();
     void connection.closed().then(() => this.close());
   }
 
@@ -63,11 +63,13 @@ export class RequestMux {
       if (this.outgoing.length === 0) setImmediate(this.flush);
       this.outgoing.push({ subject, data, reply, headers });
     }
+    this.sweeper ??= setInterval(() => this.expire(Date.now()), SWEEP_MS).unref();
     return new Promise<Msg>((resolve, reject) => this.waiting.set(token, { resolve, reject, deadline: Date.now() + timeoutMs }));
   }
 
   close(): void {
     clearInterval(this.sweeper);
+    this.sweeper = undefined;
     if (!this.subscription.isClosed()) this.subscription.unsubscribe();
     for (const waiter of this.waiting.values()) waiter.reject(new RequestFailure('closed'));
     this.waiting.clear();
@@ -84,6 +86,10 @@ export class RequestMux {
       if (waiter.deadline > now) continue;
       this.waiting.delete(token);
       waiter.reject(new RequestFailure('timeout'));
+    }
+    if (this.waiting.size === 0) {
+      clearInterval(this.sweeper);
+      this.sweeper = undefined;
     }
   }
 }
