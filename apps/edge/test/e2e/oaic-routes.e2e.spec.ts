@@ -133,6 +133,7 @@ describe('oaic routes', () => {
   it('answers completions for a model only a msgc-protocol upstream serves, as chat, streamed and not', async () => {
     const whole = await client.completions.create({ model: 'sandbox-claude', prompt: 'Complete me', max_tokens: 50 });
     expect(whole.object).toBe('text_completion');
+    expect(whole.id).toMatch(/^cmpl-/);
     expect(whole.model).toBe('sandbox-claude');
     expect(whole.choices[0]!.text).toContain('Complete me');
     expect(whole.choices[0]!.finish_reason).toBe('stop');

@@ -45,13 +45,14 @@ describe('completions answered through chat', () => {
       usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 },
     };
     expect(chatAnswerAsCompletion(chat)).toEqual({
-      id: 'chatcmpl-1',
+      id: 'cmpl-1',
       object: 'text_completion',
       created: 7,
       model: 'm',
       choices: [{ text: 'Hello', index: 0, logprobs: null, finish_reason: 'stop' }],
       usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 },
     });
+    expect(chatAnswerAsCompletion({ ...chat, id: 'a1b2' }).id).toBe('cmpl-a1b2');
   });
 
   it('rewrites a chunk stream split anywhere, dropping the role-only opening chunk', () => {
@@ -71,6 +72,7 @@ describe('completions answered through chat', () => {
     expect(events.at(-1)).toBe('data: [DONE]');
     const objects = events.slice(0, -1).map((e) => JSON.parse(e.slice('data: '.length)) as { object: string; choices: Array<{ text: string; finish_reason: string | null }>; usage?: unknown });
     expect(objects.every((o) => o.object === 'text_completion')).toBe(true);
+    expect(objects.every((o) => (o as { id?: string }).id === 'cmpl-c')).toBe(true);
     expect(objects.flatMap((o) => o.choices.map((c) => c.text)).join('')).toBe('Hello');
     expect(objects.flatMap((o) => o.choices.map((c) => c.finish_reason)).filter(Boolean)).toEqual(['stop']);
     expect(objects.at(-1)!.usage).toEqual({ prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 });

@@ -37,9 +37,15 @@ interface ChatChoice {
   finish_reason?: unknown;
 }
 
+/** A completion id in the completions style (`cmpl-`), from the chat answer's. */
+function completionId(id: unknown): unknown {
+  if (typeof id !== 'string') return id;
+  return id.startsWith('chatcmpl-') ? `cmpl-${id.slice('chatcmpl-'.length)}` : id.startsWith('cmpl-') ? id : `cmpl-${id}`;
+}
+
 function asCompletion(chat: Record<string, unknown>, choices: ChatChoice[], part: 'message' | 'delta'): Record<string, unknown> {
   const completion: Record<string, unknown> = {
-    id: chat.id,
+    id: completionId(chat.id),
     object: 'text_completion',
     created: chat.created,
     model: chat.model,
