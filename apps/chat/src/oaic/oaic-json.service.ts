@@ -28,7 +28,7 @@ export class OaicJsonService {
     if (usage) call.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
     else if (op === 'images') call.meter.tokens = { prompt: estimateTokens(String(call.body.prompt)), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
     else call.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
-    if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer);
+    if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer, channel.id);
     this.usage.record(call.meter.ok());
     return answer;
   }

@@ -3,6 +3,7 @@ import { OaicCallPayload, parseOrThrow, type CatalogChannel, type OaicCaller } f
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { CatalogService, type ModelRoute } from '../catalog/catalog.service';
+import { ResponsesService } from '../responses/responses.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { UsageMeter } from '../usage/usage-meter';
 import { channelsFor } from './compatible-channels';
@@ -25,6 +26,7 @@ export class OaicRequestService {
     private readonly claimCheck: ClaimCheckService,
     private readonly catalog: CatalogService,
     private readonly billing: BillingClient,
+    private readonly responses: ResponsesService,
   ) {}
 
   parseCaller(payload: unknown): OaicCallPayload {
@@ -39,7 +41,14 @@ export class OaicRequestService {
     const modelId = requested ?? (await this.catalog.defaultModel(payload.tenantId, spec.capability));
     meter.modelId = modelId;
     const route = await this.catalog.route(payload.tenantId, modelId, spec.capability);
-    const channels = channelsFor(op, modelId, route.channels);
+    let channels = channelsFor(op, modelId, route.channels);
+    const previous = op === 'responses' ? body.previous_response_id : undefined;
+    if (typeof previous === 'string' && previous !== '') {
+      // The conversation lives with the upstream that answered it, under its own id.
+      const continuation = await this.responses.continuation(payload.tenantId, previous, channels);
+      body.previous_response_id = continuation.upstreamId;
+      channels = [continuation.channel];
+    }
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
     return { caller: payload, body, modelId, route, channels: orderChannels(channels), meter };

@@ -64,7 +64,7 @@ export class OaicStreamService {
     const publicModel = publicModelRewriter(stream.channel.upstreamModel, call.modelId);
     // A streamed response is stored like a unary one: under a gateway id that every event carries.
     let publicId = (data: string) => data;
-    let idAssigned = false;
+    let upstreamId: string | null = null;
     let finalResponse: (Record<string, unknown> & { id: string }) | null = null;
     const rewrite = (data: string) => publicId(publicModel(data));
     let delivered = '';
@@ -86,9 +86,9 @@ export class OaicStreamService {
           if (json.usage || json.response) usage = extractUsage(json) ?? usage;
           complete ||= isFinalEvent(op, json);
           const responseId = op === 'responses' ? (json.response as { id?: unknown } | undefined)?.id : undefined;
-          if (typeof responseId === 'string' && !idAssigned) {
+          if (typeof responseId === 'string' && upstreamId === null) {
             publicId = publicIdRewriter(responseId, this.responses.newId());
-            idAssigned = true;
+            upstreamId = responseId;
           }
         }
         const data = rewrite(event.data);
@@ -99,7 +99,7 @@ export class OaicStreamService {
         event = next.done ? undefined : next.value;
       }
       if (!complete) throw new GatewayError('upstream_error', 'The upstream stream ended before the answer was complete.');
-      if (finalResponse) await this.responses.save(call.caller.tenantId, finalResponse);
+      if (finalResponse) await this.responses.save(call.caller.tenantId, finalResponse, { upstreamId, channelId: stream.channel.id });
       call.meter.tokens = tokens();
       settled = true;
       this.usage.record(call.meter.ok());

@@ -1,18 +1,29 @@
 import { PrismaClient, type Prisma } from '@gateway/db';
 import { Injectable } from '@nestjs/common';
 
+/** Where a stored response came from; both null for a response answered through chat. */
+export interface ResponseOrigin {
+  upstreamId: string | null;
+  channelId: string | null;
+}
+
 /** The only reader and writer of stored_responses. */
 @Injectable()
 export class ResponsesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async save(id: string, tenantId: string, body: Record<string, unknown>): Promise<void> {
-    await this.prisma.storedResponse.create({ data: { id, tenantId, body: body as Prisma.InputJsonObject } });
+  async save(id: string, tenantId: string, body: Record<string, unknown>, origin?: ResponseOrigin): Promise<void> {
+    await this.prisma.storedResponse.create({ data: { id, tenantId, body: body as Prisma.InputJsonObject, upstreamId: origin?.upstreamId ?? null, channelId: origin?.channelId ?? null } });
   }
 
   /** Null when the id is unknown or belongs to another tenant: callers cannot tell the two apart. */
   async find(id: string, tenantId: string): Promise<Record<string, unknown> | null> {
     const row = await this.prisma.storedResponse.findFirst({ where: { id, tenantId }, select: { body: true } });
     return (row?.body as Record<string, unknown> | undefined) ?? null;
+  }
+
+  /** The origin of the tenant's response `id`; null when there is no such response for this tenant. */
+  async origin(id: string, tenantId: string): Promise<ResponseOrigin | null> {
+    return this.prisma.storedResponse.findFirst({ where: { id, tenantId }, select: { upstreamId: true, channelId: true } });
   }
 }

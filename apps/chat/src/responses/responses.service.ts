@@ -1,11 +1,18 @@
-import { GatewayError } from '@gateway/contracts';
+import { GatewayError, type CatalogChannel } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ResponsesRepository } from './responses.repository';
+import { ResponsesRepository, type ResponseOrigin } from './responses.repository';
+
+/** A request that continues a stored response: the upstream's id for it and the one channel that can continue it. */
+export interface Continuation {
+  upstreamId: string;
+  channel: CatalogChannel;
+}
 
 /**
  * Response records per tenant. Each stored response gets a gateway id, so ids from different
- * upstreams or channels can never collide and one tenant can never read another's record.
+ * upstreams or channels can never collide and one tenant can never read another's record. The
+ * upstream's id and the answering channel are kept beside it, for requests that continue it.
  */
 @Injectable()
 export class ResponsesService {
@@ -16,20 +23,37 @@ export class ResponsesService {
   }
 
   /** Stores an upstream answer under a fresh gateway id and returns it as the client sees it. */
-  async store(tenantId: string, upstreamBody: Record<string, unknown>): Promise<Record<string, unknown>> {
+  async store(tenantId: string, upstreamBody: Record<string, unknown>, channelId: string): Promise<Record<string, unknown>> {
     const body = { ...upstreamBody, id: this.newId() };
-    await this.save(tenantId, body);
+    await this.save(tenantId, body, { upstreamId: typeof upstreamBody.id === 'string' ? upstreamBody.id : null, channelId });
     return body;
   }
 
-  /** Stores a response that already carries its gateway id (a streamed response's final record). */
-  async save(tenantId: string, body: Record<string, unknown> & { id: string }): Promise<void> {
-    await this.repository.save(body.id, tenantId, body);
+  /** Stores a response that already carries its gateway id (a streamed response's final record, or one answered through chat). */
+  async save(tenantId: string, body: Record<string, unknown> & { id: string }, origin?: ResponseOrigin): Promise<void> {
+    await this.repository.save(body.id, tenantId, body, origin);
   }
 
   async get(tenantId: string, id: string): Promise<Record<string, unknown>> {
     const body = await this.repository.find(id, tenantId);
     if (!body) throw GatewayError.notFound(`No response found with id '${id}'.`, 'response_id');
     return body;
+  }
+
+  /**
+   * What a request naming `previousId` continues: the conversation lives with the upstream that answered,
+   * under its own id, so the request goes to that channel only. Another tenant's id is not found.
+   */
+  async continuation(tenantId: string, previousId: string, channels: readonly CatalogChannel[]): Promise<Continuation> {
+    const origin = await this.repository.origin(previousId, tenantId);
+    if (!origin) throw GatewayError.notFound(`No response found with id '${previousId}'.`, 'previous_response_id');
+    if (!origin.upstreamId || !origin.channelId) {
+      throw GatewayError.invalid(`The response '${previousId}' was answered through chat and cannot be continued by id; send its output as input items instead.`, 'previous_response_id');
+    }
+    const channel = channels.find((c) => c.id === origin.channelId);
+    if (!channel) {
+      throw GatewayError.invalid(`The response '${previousId}' was answered by an upstream this model no longer uses; send its output as input items instead.`, 'previous_response_id');
+    }
+    return { upstreamId: origin.upstreamId, channel };
   }
 }

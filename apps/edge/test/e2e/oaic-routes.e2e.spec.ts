@@ -66,6 +66,30 @@ describe('oaic routes', () => {
     await expect(openaiClient(other.key).responses.retrieve(responseId)).rejects.toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('continues a response by previous_response_id on the upstream that answered it, and not across tenants', async () => {
+    const first = await client.responses.create({ model: 'sandbox-gpt', input: 'First turn' });
+    const next = await client.responses.create({ model: 'sandbox-gpt', input: 'Second turn', previous_response_id: first.id });
+    expect(next.status).toBe('completed');
+    expect(next.output_text).toContain('Second turn');
+    expect(next.id).not.toBe(first.id);
+
+    let streamedId: string | undefined;
+    for await (const event of await client.responses.create({ model: 'sandbox-gpt', input: 'Streamed turn', stream: true })) {
+      if (event.type === 'response.completed') streamedId = event.response.id;
+    }
+    const afterStream = await client.responses.create({ model: 'sandbox-gpt', input: 'After the stream', previous_response_id: streamedId! });
+    expect(afterStream.status).toBe('completed');
+
+    const foreign = await openaiClient(other.key).responses.create({ model: 'sandbox-gpt', input: 'x', previous_response_id: first.id }).catch((e: unknown) => e);
+    expect(foreign).toBeInstanceOf(OpenAI.NotFoundError);
+    expect((foreign as InstanceType<typeof OpenAI.NotFoundError>).param).toBe('previous_response_id');
+
+    const throughChat = await client.responses.create({ model: 'sandbox-claude', input: 'x' });
+    const unchainable = await client.responses.create({ model: 'sandbox-gpt', input: 'y', previous_response_id: throughChat.id }).catch((e: unknown) => e);
+    expect(unchainable).toBeInstanceOf(OpenAI.BadRequestError);
+    expect((unchainable as Error).message).toContain('answered through chat');
+  });
+
   it('embeddings with array input and dimensions, prefixed and under /v1', async () => {
     for (const sdk of [client, alias]) {
       const result = await sdk.embeddings.create({ model: 'sandbox-embedding', input: ['first text', 'second text'], dimensions: 8 });

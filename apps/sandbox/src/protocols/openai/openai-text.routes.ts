@@ -62,6 +62,11 @@ export function registerOpenaiTextRoutes(app: FastifyInstance, { exchange }: Pro
 
   app.post('/responses', async (request, reply) => {
     const body = parseOrThrow(ResponseRequest, request.body);
+    const previous = body.previous_response_id;
+    // As the vendor does: a conversation continues only from a response this server gave.
+    if (typeof previous === 'string' && !responses.has(previous)) {
+      return reply.code(404).send(renderOpenaiError(404, `Previous response with id '${previous}' not found.`, 'previous_response_id', null));
+    }
     const controls = await exchange.gate(request, reply, modelOf(body), renderOpenaiError, { stream: body.stream === true });
     if (!controls) return reply;
     const plan = planResponse(body);

@@ -73,6 +73,7 @@ export const ResponseRequest = z
     stream: z.boolean().nullish(),
     max_output_tokens: MaxTokens,
     metadata: z.record(z.string(), z.string()).nullish(),
+    previous_response_id: z.string().nullish(),
   })
   .loose();
 export type ResponseRequest = z.infer<typeof ResponseRequest>;
