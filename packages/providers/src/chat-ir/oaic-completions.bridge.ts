@@ -2,6 +2,7 @@
 // chat answer (whole or streamed) as text_completion objects. Used for models whose upstreams have no
 // completions endpoint of their own.
 import { GatewayError, type ChatCompletionRequest, type CompletionRequest } from '@gateway/contracts';
+import { createParser } from 'eventsource-parser';
 import { SSE_DONE, sseData } from './sse-frame';
 
 /** Completions fields chat has no counterpart for: a request that sets one needs a completions upstream. */
@@ -71,25 +72,17 @@ export function chatAnswerAsCompletion(chat: Record<string, unknown>): Record<st
  * end of each choice and `[DONE]` go through.
  */
 export class ChatStreamAsCompletions {
-  private pending = '';
+  private written = '';
+  private readonly parser = createParser({ onEvent: (message) => (this.written += this.event(message.data)) });
 
   push(text: string): string {
-    this.pending += text;
-    let out = '';
-    let end: number;
-    while ((end = this.pending.indexOf('\n\n')) >= 0) {
-      out += this.event(this.pending.slice(0, end));
-      this.pending = this.pending.slice(end + 2);
-    }
+    this.parser.feed(text);
+    const out = this.written;
+    this.written = '';
     return out;
   }
 
-  private event(raw: string): string {
-    const data = raw
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
+  private event(data: string): string {
     if (data === '') return '';
     if (data === '[DONE]') return SSE_DONE;
     let chunk: Record<string, unknown>;

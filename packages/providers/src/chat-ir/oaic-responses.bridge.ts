@@ -2,6 +2,7 @@
 // or streamed) as a response object or the typed response events. Used for models whose upstreams have no
 // responses endpoint of their own.
 import { GatewayError, type ChatCompletionRequest, type ResponseCreateRequest } from '@gateway/contracts';
+import { createParser } from 'eventsource-parser';
 import { randomBytes } from 'node:crypto';
 import { sseEvent } from './sse-frame';
 
@@ -180,7 +181,8 @@ export function chatAnswerAsResponse(chat: Json, origin: ResponseOrigin): Json {
  * response, which `final` also holds for storing.
  */
 export class ChatStreamAsResponseEvents {
-  private pending = '';
+  private written = '';
+  private readonly parser = createParser({ onEvent: (message) => (this.written += this.event(message.data)) });
   private sequence = 0;
   private started = false;
   private textOpen = false;
@@ -193,13 +195,9 @@ export class ChatStreamAsResponseEvents {
   constructor(private readonly origin: ResponseOrigin) {}
 
   push(text: string): string {
-    this.pending += text;
-    let out = '';
-    let end: number;
-    while ((end = this.pending.indexOf('\n\n')) >= 0) {
-      out += this.event(this.pending.slice(0, end));
-      this.pending = this.pending.slice(end + 2);
-    }
+    this.parser.feed(text);
+    const out = this.written;
+    this.written = '';
     return out;
   }
 
@@ -214,12 +212,7 @@ export class ChatStreamAsResponseEvents {
     return this.emit('response.created', { response }) + this.emit('response.in_progress', { response });
   }
 
-  private event(raw: string): string {
-    const data = raw
-      .split('\n')
-      .filter((line) => line.startsWith('data:'))
-      .map((line) => line.slice(5).trimStart())
-      .join('\n');
+  private event(data: string): string {
     if (data === '') return '';
     if (data === '[DONE]') return this.finish();
     let chunk: Json;
