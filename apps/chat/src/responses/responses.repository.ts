@@ -2,7 +2,7 @@ import { PrismaClient, type Prisma } from '@gateway/db';
 import { Injectable } from '@nestjs/common';
 
 /** Where a stored response came from; both null for a response answered through chat. */
-export interface ResponseOrigin {
+export interface ResponseSource {
   upstreamId: string | null;
   channelId: string | null;
 }
@@ -12,8 +12,8 @@ export interface ResponseOrigin {
 export class ResponsesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async save(id: string, tenantId: string, body: Record<string, unknown>, origin?: ResponseOrigin): Promise<void> {
-    await this.prisma.storedResponse.create({ data: { id, tenantId, body: body as Prisma.InputJsonObject, upstreamId: origin?.upstreamId ?? null, channelId: origin?.channelId ?? null } });
+  async save(id: string, tenantId: string, body: Record<string, unknown>, source?: ResponseSource): Promise<void> {
+    await this.prisma.storedResponse.create({ data: { id, tenantId, body: body as Prisma.InputJsonObject, upstreamId: source?.upstreamId ?? null, channelId: source?.channelId ?? null } });
   }
 
   /** Null when the id is unknown or belongs to another tenant: callers cannot tell the two apart. */
@@ -22,8 +22,8 @@ export class ResponsesRepository {
     return (row?.body as Record<string, unknown> | undefined) ?? null;
   }
 
-  /** The origin of the tenant's response `id`; null when there is no such response for this tenant. */
-  async origin(id: string, tenantId: string): Promise<ResponseOrigin | null> {
+  /** The source of the tenant's response `id`; null when there is no such response for this tenant. */
+  async source(id: string, tenantId: string): Promise<ResponseSource | null> {
     return this.prisma.storedResponse.findFirst({ where: { id, tenantId }, select: { upstreamId: true, channelId: true } });
   }
 }

@@ -1,7 +1,7 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { ResponsesRepository, type ResponseOrigin } from './responses.repository';
+import { ResponsesRepository, type ResponseSource } from './responses.repository';
 
 /** A request that continues a stored response: the upstream's id for it and the one channel that can continue it. */
 export interface Continuation {
@@ -30,8 +30,8 @@ export class ResponsesService {
   }
 
   /** Stores a response that already carries its gateway id (a streamed response's final record, or one answered through chat). */
-  async save(tenantId: string, body: Record<string, unknown> & { id: string }, origin?: ResponseOrigin): Promise<void> {
-    await this.repository.save(body.id, tenantId, body, origin);
+  async save(tenantId: string, body: Record<string, unknown> & { id: string }, source?: ResponseSource): Promise<void> {
+    await this.repository.save(body.id, tenantId, body, source);
   }
 
   async get(tenantId: string, id: string): Promise<Record<string, unknown>> {
@@ -45,15 +45,15 @@ export class ResponsesService {
    * under its own id, so the request goes to that channel only. Another tenant's id is not found.
    */
   async continuation(tenantId: string, previousId: string, channels: readonly CatalogChannel[]): Promise<Continuation> {
-    const origin = await this.repository.origin(previousId, tenantId);
-    if (!origin) throw GatewayError.notFound(`No response found with id '${previousId}'.`, 'previous_response_id');
-    if (!origin.upstreamId || !origin.channelId) {
+    const source = await this.repository.source(previousId, tenantId);
+    if (!source) throw GatewayError.notFound(`No response found with id '${previousId}'.`, 'previous_response_id');
+    if (!source.upstreamId || !source.channelId) {
       throw GatewayError.invalid(`The response '${previousId}' was answered through chat and cannot be continued by id; send its output as input items instead.`, 'previous_response_id');
     }
-    const channel = channels.find((c) => c.id === origin.channelId);
+    const channel = channels.find((c) => c.id === source.channelId);
     if (!channel) {
       throw GatewayError.invalid(`The response '${previousId}' was answered by an upstream this model no longer uses; send its output as input items instead.`, 'previous_response_id');
     }
-    return { upstreamId: origin.upstreamId, channel };
+    return { upstreamId: source.upstreamId, channel };
   }
 }
