@@ -1,10 +1,12 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
 import type { OaicOperation } from '@gateway/providers';
 
-const ROUTES: Record<OaicOperation, string> = {
-  chat: 'POST /oaic/v1/chat/completions',
-  completions: 'POST /oaic/v1/completions',
-  responses: 'POST /oaic/v1/responses',
+/** The operations that cross protocols: chat through the IR, completions and responses answered as chat. */
+const ACROSS_PROTOCOLS = ['chat', 'completions', 'responses'] as const;
+type AcrossProtocols = (typeof ACROSS_PROTOCOLS)[number];
+
+/** The route of each operation that only OpenAI-compatible upstreams serve, for the refusal's message. */
+const ROUTES: Record<Exclude<OaicOperation, AcrossProtocols>, string> = {
   embeddings: 'POST /oaic/v1/embeddings',
   moderations: 'POST /oaic/v1/moderations',
   images: 'POST /oaic/v1/images/generations',
@@ -13,8 +15,9 @@ const ROUTES: Record<OaicOperation, string> = {
   translations: 'POST /oaic/v1/audio/translations',
 };
 
-/** The operations that cross protocols: chat through the IR, completions and responses answered as chat. */
-const ACROSS_PROTOCOLS: ReadonlySet<OaicOperation> = new Set(['chat', 'completions', 'responses']);
+function crossesProtocols(op: OaicOperation): op is AcrossProtocols {
+  return (ACROSS_PROTOCOLS as readonly OaicOperation[]).includes(op);
+}
 
 /**
  * The channels an oaic operation can use. Chat, completions and responses cross protocols; every other
@@ -22,7 +25,7 @@ const ACROSS_PROTOCOLS: ReadonlySet<OaicOperation> = new Set(['chat', 'completio
  * with none is refused before any upstream call or billing hold.
  */
 export function channelsFor(op: OaicOperation, modelId: string, channels: readonly CatalogChannel[]): CatalogChannel[] {
-  if (ACROSS_PROTOCOLS.has(op)) return [...channels];
+  if (crossesProtocols(op)) return [...channels];
   const compatible = channels.filter((channel) => channel.protocol === 'openai');
   if (compatible.length > 0) return compatible;
   const protocols = [...new Set(channels.map((channel) => channel.protocol))].join(' and ');

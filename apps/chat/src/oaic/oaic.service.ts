@@ -36,10 +36,14 @@ export class OaicService {
     try {
       const call = await this.requests.prepare(op, caller, meter);
       if (op === 'speech') return await this.audio.speech(call, signal);
-      if (op === 'chat' && oaicChatNeedsTranslation(call.channels)) return await this.translated.execute(oaicChatCall(call), signal);
-      if (op === 'completions' && oaicChatNeedsTranslation(call.channels)) return await this.viaChat.completions(call, signal);
-      if (op === 'responses' && oaicChatNeedsTranslation(call.channels)) return await this.viaChat.responses(call, signal);
-      if ((op === 'chat' || op === 'completions' || op === 'responses') && call.body.stream === true) return await this.streams.open(op, call, signal);
+      if (op === 'chat' || op === 'completions' || op === 'responses') {
+        // A channel of another protocol: chat goes through the IR, completions and responses are answered as chat.
+        if (oaicChatNeedsTranslation(call.channels)) {
+          if (op === 'chat') return await this.translated.execute(oaicChatCall(call), signal);
+          return await (op === 'completions' ? this.viaChat.completions(call, signal) : this.viaChat.responses(call, signal));
+        }
+        if (call.body.stream === true) return await this.streams.open(op, call, signal);
+      }
       return await this.json.execute(op, call, signal);
     } catch (error) {
       await this.recordFailure(meter, error);
