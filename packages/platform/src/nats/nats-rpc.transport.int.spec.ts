@@ -154,13 +154,25 @@ describe('NatsRpcTransport over a real NATS server', () => {
     expect(error).toMatchObject({ code: 'unavailable' });
   });
 
-  it('streams every frame in order, then ends', async () => {
+  it('streams every frame in order, then ends; the frames of one turn travel as one message', async () => {
     const frames: string[] = [];
     for await (const frame of bus.stream('fixture.count', { upTo: 5 })) {
       if (frame.kind === 'data') frames.push(decodeText(frame.data));
       else frames.push('<end>');
     }
-    expect(frames).toEqual(['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n', 'data: 4\n\n', 'data: 5\n\n', '<end>']);
+    expect(frames).toEqual(['data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n', '<end>']);
+  });
+
+  it('sends a frame produced in a later turn at once, as its own message', async () => {
+    const frames: Array<{ text: string; at: number }> = [];
+    const started = performance.now();
+    for await (const frame of bus.stream('fixture.count', { upTo: 3, delayMs: 40 })) {
+      if (frame.kind === 'data') frames.push({ text: decodeText(frame.data), at: performance.now() - started });
+    }
+    expect(frames.map((f) => f.text)).toEqual(['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n']);
+    // Each arrives when it was produced, not held back for the next.
+    expect(frames[1]!.at - frames[0]!.at).toBeGreaterThanOrEqual(30);
+    expect(frames[2]!.at - frames[1]!.at).toBeGreaterThanOrEqual(30);
   });
 
   it('cancels the handler when the caller aborts', async () => {

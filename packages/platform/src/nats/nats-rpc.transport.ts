@@ -4,8 +4,12 @@ import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
 import { encodeJson, encodeReply, encodeText, decodeJson, toErrorBody } from './codec';
+import { mergeStreamFrames, type OutgoingFrame } from './frame-merge';
 import { ReplyBarrier } from './reply-barrier';
 import { RpcContext } from './rpc-context';
+
+/** A stream's frames of one turn travel as one message up to this size, well under any server's payload limit. */
+const MERGED_FRAME_BYTES = 64 * 1024;
 
 function frameBytes(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return value;
@@ -53,7 +57,7 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  */
 export class NatsRpcTransport extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
-  private outgoing: Array<{ subject: string; data: Uint8Array; kind?: string }> = [];
+  private outgoing: OutgoingFrame[] = [];
 
   constructor(
     private readonly connection: NatsConnection,
@@ -67,7 +71,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   /**
    * Every reply and stream frame leaves through here. Frames queue until the end of the event loop's
    * turn, then go out together behind the barrier: one socket write for all the replies of a turn, with
-   * the usage events they account for ahead of them.
+   * the usage events they account for ahead of them. A stream's data frames of one turn leave as one message.
    */
   private write(subject: string, data: Uint8Array, kind?: string): void {
     if (this.outgoing.length === 0) setImmediate(this.drain);
@@ -78,7 +82,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     const frames = this.outgoing;
     this.outgoing = [];
     this.barrier.pass();
-    for (const { subject, data, kind } of frames) this.connection.publish(subject, data, kind ? { headers: kindHeader(kind) } : undefined);
+    for (const { subject, data, kind } of mergeStreamFrames(frames, MERGED_FRAME_BYTES)) this.connection.publish(subject, data, kind ? { headers: kindHeader(kind) } : undefined);
   };
 
   listen(callback: () => void): void {
