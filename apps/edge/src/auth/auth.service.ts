@@ -10,9 +10,9 @@ type Headers = Record<string, string | string[] | undefined>;
 export class AuthService {
   constructor(private readonly keys: KeyResolverService) {}
 
-  async authenticate(scheme: AuthScheme, headers: Headers, requestId?: string): Promise<KeyContext> {
+  async authenticate(scheme: AuthScheme, headers: Headers): Promise<KeyContext> {
     const key = extractApiKey(scheme, headers);
-    const resolution = await this.keys.resolve(key, requestId);
+    const resolution = await this.keys.resolve(key);
     switch (resolution.status) {
       case 'valid':
         return resolution.context;

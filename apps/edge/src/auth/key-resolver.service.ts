@@ -48,10 +48,10 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
     this.stopFeed();
   }
 
-  async resolve(key: string, requestId?: string): Promise<KeyResolution> {
+  async resolve(key: string): Promise<KeyResolution> {
     const keyHash = this.hashOf(key);
     const cached = this.cache.lookup(keyHash);
-    const context = cached.hit ? cached.context : await this.fetch(keyHash, requestId);
+    const context = cached.hit ? cached.context : await this.fetch(keyHash);
     if (context === null) return { status: 'unknown' };
     if (cached.hit ? cached.expired : isExpired(context)) return { status: 'expired' };
     return { status: 'valid', context };
@@ -65,12 +65,12 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
     return this.lastHash;
   }
 
-  private fetch(keyHash: string, requestId?: string): Promise<KeyContext | null> {
+  private fetch(keyHash: string): Promise<KeyContext | null> {
     const pending = this.inFlight.get(keyHash);
     if (pending) return pending;
     const generation = this.generation;
     const request = this.bus
-      .request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000, requestId })
+      .request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000 })
       .then((context) => {
         if (generation === this.generation) this.cache.store(keyHash, context);
         return context;

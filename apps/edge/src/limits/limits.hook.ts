@@ -51,7 +51,7 @@ export class LimitsHook implements OnModuleInit {
     } catch {
       return;
     }
-    const resolution = await this.keys.resolve(key, String(request.id)).catch(() => null);
+    const resolution = await this.keys.resolve(key).catch(() => null);
     if (resolution?.status !== 'valid' || !RateLimiter.limited(resolution.context)) return;
     try {
       const admission = await this.limiter.admit(resolution.context, tokensOf(request.body));

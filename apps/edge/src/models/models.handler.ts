@@ -14,7 +14,7 @@ export class ModelsHandler {
 
   @RouteHandler('oaic.models.list')
   async listOaic(request: RouteRequest<ModelListQuery>): Promise<ModelList | undefined> {
-    const tenant = await this.models.forTenant(request.key.tenantId, request.requestId);
+    const tenant = await this.models.forTenant(request.key.tenantId);
     const query = request.query;
     if (query.limit === undefined && query.after_id === undefined && query.before_id === undefined) {
       void request.reply.type('application/json; charset=utf-8').send(tenant.allJson);
@@ -25,7 +25,7 @@ export class ModelsHandler {
 
   @RouteHandler('msgc.models.list')
   async listMsgc(request: RouteRequest<ModelListQuery>): Promise<ModelList> {
-    const tenant = await this.models.forTenant(request.key.tenantId, request.requestId);
+    const tenant = await this.models.forTenant(request.key.tenantId);
     return paginateModels(tenant.records, request.query, MSGC_DEFAULT_LIMIT);
   }
 }

@@ -58,14 +58,14 @@ export class VisibleModelsService implements OnModuleInit, OnModuleDestroy {
     this.stopFeed();
   }
 
-  forTenant(tenantId: string, requestId?: string): Promise<TenantModels> | TenantModels {
+  forTenant(tenantId: string): Promise<TenantModels> | TenantModels {
     const entry = this.entries.get(tenantId);
     if (entry && Date.now() < entry.cachedUntil) return entry.value;
     const pending = this.inFlight.get(tenantId);
     if (pending) return pending;
     const generation = this.generation;
     const request = this.bus
-      .request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply, { timeoutMs: 5000, requestId })
+      .request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply, { timeoutMs: 5000 })
       .then((models) => {
         const value = new TenantModels(orderModels(models));
         if (generation === this.generation) this.entries.set(tenantId, { value, cachedUntil: Date.now() + this.ttlMs });

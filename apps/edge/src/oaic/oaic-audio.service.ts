@@ -65,7 +65,7 @@ export class OaicAudioService {
       if (!file) throw GatewayError.invalid("Missing required parameter: 'file'.", 'file');
       parseOrThrow(translation ? TranslationFields : TranscriptionFields, fields);
       const payload: OaicAudioPayload = { ...callerOf(request), fields, file };
-      const result = await this.bus.request(subject, payload, TranscriptionReply, { requestId: request.requestId, timeoutMs: this.env.CHAT_TIMEOUT_MS });
+      const result = await this.bus.request(subject, payload, TranscriptionReply, { timeoutMs: this.env.CHAT_TIMEOUT_MS });
       if (typeof result.body === 'string') {
         void request.reply.type(result.contentType).send(result.body);
         return undefined;

@@ -36,10 +36,7 @@ export class OaicRelayService {
   }
 
   async json(subject: string, request: RouteRequest, payload?: unknown): Promise<OaicJsonReply> {
-    return this.bus.request(subject, payload ?? (await this.payload(request)), OaicJsonReply, {
-      requestId: request.requestId,
-      timeoutMs: this.env.CHAT_TIMEOUT_MS,
-    });
+    return this.bus.request(subject, payload ?? (await this.payload(request)), OaicJsonReply, { timeoutMs: this.env.CHAT_TIMEOUT_MS });
   }
 
   /**
@@ -48,7 +45,7 @@ export class OaicRelayService {
    */
   async sse(subject: string, request: RouteRequest, payload?: unknown): Promise<undefined> {
     const abort = new AbortController();
-    const frames = this.bus.stream(subject, payload ?? (await this.payload(request)), { requestId: request.requestId, signal: abort.signal });
+    const frames = this.bus.stream(subject, payload ?? (await this.payload(request)), { signal: abort.signal });
     const { reply } = request;
     const raw: ServerResponse = reply.raw;
     raw.on('close', () => {

@@ -16,7 +16,7 @@ export class RoomHandler {
 
   @RouteHandler('room.models')
   async listModels(request: RouteRequest<RoomModelsQuery>): Promise<{ success: true; data: RoomModelList }> {
-    const tenant = await this.visibleModels.forTenant(request.key.tenantId, request.requestId);
+    const tenant = await this.visibleModels.forTenant(request.key.tenantId);
     return { success: true, data: selectRoomModels(tenant.models, request.query.scope, request.query.limit) };
   }
 

@@ -67,7 +67,7 @@ export class RouteRegistrar {
       const requestId = String(raw.id);
       reply.header('x-request-id', requestId);
       try {
-        const key = await auth.authenticate(route.auth, raw.headers, requestId);
+        const key = await auth.authenticate(route.auth, raw.headers);
         const query = route.query ? parseOrThrow(route.query, raw.query ?? {}) : raw.query;
         const body = route.body ? parseOrThrow(route.body, raw.body) : raw.body;
         const params = (raw.params ?? {}) as Record<string, string>;

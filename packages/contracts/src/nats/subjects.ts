@@ -47,7 +47,6 @@ export const SUBJECTS = {
 
 /** Header names of the NATS envelope. */
 export const NATS_HEADERS = {
-  requestId: 'gw-request-id',
   stream: 'gw-stream',
   kind: 'gw-kind',
 } as const;

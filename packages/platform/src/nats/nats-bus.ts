@@ -1,5 +1,5 @@
 import { GatewayError, NATS_HEADERS, RpcReply, STREAM_KINDS } from '@gateway/contracts';
-import { createInbox, headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
+import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import type { z } from 'zod';
 import { decodeJson, encodeJson } from './codec';
 import { ReplyBarrier } from './reply-barrier';
@@ -7,11 +7,9 @@ import { isNoResponders, RequestFailure, RequestMux } from './request-mux';
 
 export interface RequestOptions {
   timeoutMs?: number;
-  requestId?: string;
 }
 
 export interface StreamOptions {
-  requestId?: string;
   signal?: AbortSignal;
   /** How long to wait for the first frame and between frames. */
   idleTimeoutMs?: number;
@@ -46,14 +44,9 @@ export class NatsBus {
 
   /** Unary request; resolves with the handler's data parsed by `schema`, or throws its GatewayError. */
   async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
-    let h: MsgHdrs | undefined;
-    if (options.requestId) {
-      h = natsHeaders();
-      h.set(NATS_HEADERS.requestId, options.requestId);
-    }
     let msg: Msg;
     try {
-      msg = await this.requests.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000, h);
+      msg = await this.requests.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000);
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
       if (error.reason === 'no_responders') throw new GatewayError('unavailable', `No service answers ${name}`);
@@ -88,7 +81,6 @@ export class NatsBus {
     const sub = this.connection.subscribe(inbox);
     const h = natsHeaders();
     h.set(NATS_HEADERS.stream, '1');
-    if (options.requestId) h.set(NATS_HEADERS.requestId, options.requestId);
     const idle = options.idleTimeoutMs ?? 300_000;
     let timer: NodeJS.Timeout | undefined;
     const arm = () => {
