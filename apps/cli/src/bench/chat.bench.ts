@@ -19,6 +19,7 @@ const SEQUENTIAL = Number(process.env.BENCH_SEQUENTIAL ?? 2000);
 const LATENCY_ROUNDS = Number(process.env.BENCH_LATENCY_ROUNDS ?? 5);
 const RPS_SECONDS = Number(process.env.BENCH_RPS_SECONDS ?? 10);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
+const FIRST_TOKEN_SAMPLES = Number(process.env.BENCH_FIRST_TOKEN_SAMPLES ?? 1000);
 const TRANSLATION_SAMPLES = Number(process.env.BENCH_TRANSLATION_SAMPLES ?? 2000);
 /** Requests to each side before measuring: enough for the JIT to settle in every process of the path. */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
@@ -130,7 +131,8 @@ async function stream(target: Target, model: string): Promise<StreamOutcome> {
 
 async function firstTokens(direct: Target, gateway: Target, count: number): Promise<{ direct: number[]; gateway: number[] }> {
   const result = { direct: [] as number[], gateway: [] as number[] };
-  for (let i = 0; i < 50; i++) await Promise.all([stream(direct, direct.model('plain')), stream(gateway, gateway.model('plain'))]);
+  // As many warm-up streams as measured ones: the stream path's code is as warm as the unary path's.
+  for (let i = 0; i < count; i++) await Promise.all([stream(direct, direct.model('plain')), stream(gateway, gateway.model('plain'))]);
   for (let i = 0; i < count; i++) {
     result.direct.push((await stream(direct, direct.model('plain'))).firstTokenMs);
     result.gateway.push((await stream(gateway, gateway.model('plain'))).firstTokenMs);
@@ -188,8 +190,8 @@ async function main(): Promise<void> {
     process.stdout.write(`throughput at 64 connections, 20 ms upstream latency (${RPS_SECONDS} s each)...\n`);
     const rpsDirect = await throughput(direct, 64, RPS_SECONDS);
     const rpsGateway = await throughput(gateway, 64, RPS_SECONDS);
-    process.stdout.write('time to first token (300 streams each)...\n');
-    const ttft = await firstTokens(direct, gateway, 300);
+    process.stdout.write(`time to first token (${FIRST_TOKEN_SAMPLES} streams each)...\n`);
+    const ttft = await firstTokens(direct, gateway, FIRST_TOKEN_SAMPLES);
     process.stdout.write(`${STREAMS} concurrent streams (50 ms between chunks)...\n`);
     const streamsDirect = await manyStreams(direct, STREAMS);
     const streamsGateway = await manyStreams(gateway, STREAMS);
