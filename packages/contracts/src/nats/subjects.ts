@@ -5,8 +5,17 @@
 export const SERVICES = ['accounts', 'chat', 'media', 'music', 'files'] as const;
 export type ServiceName = (typeof SERVICES)[number];
 
+/** The service a subject belongs to: its first segment, by the naming rule above. */
+export function serviceOfSubject(subject: string): ServiceName {
+  const service = subject.slice(0, subject.indexOf('.'));
+  if (!(SERVICES as readonly string[]).includes(service)) throw new Error(`${subject} names no service`);
+  return service as ServiceName;
+}
+
 export const SUBJECTS = {
   health: (service: ServiceName) => `${service}.health.ping`,
+  /** Broadcast to every replica of a service: "stop the stream whose reply subject this payload names". */
+  streamCancel: (service: ServiceName) => `${service}.stream.cancel`,
   accounts: {
     keys: {
       resolve: 'accounts.keys.resolve',

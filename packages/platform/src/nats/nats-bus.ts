@@ -1,7 +1,7 @@
-import { GatewayError, NATS_HEADERS, RpcReply, STREAM_KINDS } from '@gateway/contracts';
+import { GatewayError, NATS_HEADERS, RpcReply, serviceOfSubject, STREAM_KINDS, SUBJECTS } from '@gateway/contracts';
 import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import type { z } from 'zod';
-import { decodeJson, encodeJson } from './codec';
+import { decodeJson, encodeJson, encodeText } from './codec';
 import { ReplyBarrier } from './reply-barrier';
 import { isNoResponders, RequestFailure, RequestMux } from './request-mux';
 
@@ -87,8 +87,10 @@ export class NatsBus {
       clearTimeout(timer);
       timer = setTimeout(() => sub.unsubscribe(), idle);
     };
+    const cancelSubject = this.subject(SUBJECTS.streamCancel(serviceOfSubject(name)));
+    const cancel = () => this.connection.publish(cancelSubject, encodeText(inbox));
     const onAbort = () => {
-      this.connection.publish(`${inbox}.cancel`);
+      cancel();
       sub.unsubscribe();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
@@ -123,7 +125,7 @@ export class NatsBus {
     } finally {
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
-      if (!finished && !options.signal?.aborted) this.connection.publish(`${inbox}.cancel`);
+      if (!finished && !options.signal?.aborted) cancel();
       if (!sub.isClosed()) sub.unsubscribe();
     }
   }

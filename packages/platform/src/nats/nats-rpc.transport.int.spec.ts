@@ -38,7 +38,7 @@ class FixtureHandler {
     throw new Error('secret internals');
   }
 
-  @MessagePattern('fixture.count')
+  @MessagePattern('chat.fixture.count')
   async *count(@Payload() payload: { upTo: number; delayMs?: number }, @Ctx() ctx: RpcContext) {
     let i = 0;
     try {
@@ -156,7 +156,7 @@ describe('NatsRpcTransport over a real NATS server', () => {
 
   it('streams every frame in order, then ends; the frames of one turn travel as one message', async () => {
     const frames: string[] = [];
-    for await (const frame of bus.stream('fixture.count', { upTo: 5 })) {
+    for await (const frame of bus.stream('chat.fixture.count', { upTo: 5 })) {
       if (frame.kind === 'data') frames.push(decodeText(frame.data));
       else frames.push('<end>');
     }
@@ -166,7 +166,7 @@ describe('NatsRpcTransport over a real NATS server', () => {
   it('sends a frame produced in a later turn at once, as its own message', async () => {
     const frames: Array<{ text: string; at: number }> = [];
     const started = performance.now();
-    for await (const frame of bus.stream('fixture.count', { upTo: 3, delayMs: 40 })) {
+    for await (const frame of bus.stream('chat.fixture.count', { upTo: 3, delayMs: 40 })) {
       if (frame.kind === 'data') frames.push({ text: decodeText(frame.data), at: performance.now() - started });
     }
     expect(frames.map((f) => f.text)).toEqual(['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n']);
@@ -178,13 +178,32 @@ describe('NatsRpcTransport over a real NATS server', () => {
   it('cancels the handler when the caller aborts', async () => {
     const abort = new AbortController();
     let received = 0;
-    for await (const frame of bus.stream('fixture.count', { upTo: 1000, delayMs: 5 }, { signal: abort.signal })) {
+    for await (const frame of bus.stream('chat.fixture.count', { upTo: 1000, delayMs: 5 }, { signal: abort.signal })) {
       if (frame.kind === 'data' && ++received === 3) abort.abort();
     }
     await new Promise((r) => setTimeout(r, 100));
     expect(received).toBeGreaterThanOrEqual(3);
     expect(cancelled.length).toBe(1);
     expect(Number(cancelled[0]!.split(' ').pop())).toBeLessThan(20);
+  });
+
+  it('cancels only the stream whose caller aborted', async () => {
+    const before = cancelled.length;
+    const abort = new AbortController();
+    const read = async (signal?: AbortSignal) => {
+      let received = 0;
+      for await (const frame of bus.stream('chat.fixture.count', { upTo: 10, delayMs: 5 }, { signal })) {
+        if (frame.kind !== 'data') continue;
+        received += decodeText(frame.data).split('\n\n').filter(Boolean).length;
+        if (signal && received >= 3) abort.abort();
+      }
+      return received;
+    };
+    const [aborted, whole] = await Promise.all([read(abort.signal), read()]);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(aborted).toBeLessThan(10);
+    expect(whole).toBe(10);
+    expect(cancelled.length - before).toBe(1);
   });
 
   it('delivers broadcasts to event handlers', async () => {

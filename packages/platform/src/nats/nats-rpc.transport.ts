@@ -3,7 +3,7 @@ import type { MessageHandler } from '@nestjs/microservices';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
-import { encodeJson, encodeReply, encodeText, decodeJson, toErrorBody } from './codec';
+import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBody } from './codec';
 import { mergeStreamFrames, type OutgoingFrame } from './frame-merge';
 import { ReplyBarrier } from './reply-barrier';
 import { RpcContext } from './rpc-context';
@@ -58,6 +58,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
 export class NatsRpcTransport extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
   private outgoing: OutgoingFrame[] = [];
+  /** Streams being written, by reply subject: a cancel names one. */
+  private readonly streams = new Map<string, AbortController>();
 
   constructor(
     private readonly connection: NatsConnection,
@@ -90,6 +92,13 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
       this.connection.subscribe(this.prefix + SUBJECTS.health(this.service), {
         queue: this.service,
         callback: (_e, msg) => msg.respond(encodeReply({ ok: true, data: { service: this.service, pid: process.pid } })),
+      }),
+    );
+    // One subscription for every stream's cancel (a broadcast: the replica writing that stream acts on it),
+    // rather than a subscription per stream, which would cost a write before the stream's upstream call.
+    this.subscriptions.push(
+      this.connection.subscribe(this.prefix + SUBJECTS.streamCancel(this.service), {
+        callback: (_e, msg) => this.streams.get(decodeText(msg.data))?.abort(),
       }),
     );
     for (const [pattern, handler] of this.messageHandlers) {
@@ -137,7 +146,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   private async dispatchStream(handler: MessageHandler, reply: string, subject: string, payload: unknown, context: RpcContext, abort: AbortController): Promise<void> {
-    const cancel = this.connection.subscribe(`${reply}.cancel`, { max: 1, callback: () => abort.abort() });
+    // Registered before any await: a cancel sent right after the request arrives after it, on this connection.
+    this.streams.set(reply, abort);
     try {
       const result: unknown = await handler(payload, context);
       const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : observableToIterable(this.transformToObservable(result));
@@ -152,7 +162,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
         this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }), STREAM_KINDS.error);
       }
     } finally {
-      cancel.unsubscribe();
+      this.streams.delete(reply);
     }
   }
 
