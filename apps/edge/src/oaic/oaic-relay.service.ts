@@ -53,8 +53,8 @@ export class OaicRelayService {
     });
     const first = await frames.next();
     reply.hijack();
+    // The head leaves with the first event, in one write (the first frame is already here to send).
     raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
-    raw.flushHeaders();
     try {
       if (!first.done && first.value.kind === 'data') raw.write(first.value.data);
       if (!first.done && first.value.kind !== 'end') {
