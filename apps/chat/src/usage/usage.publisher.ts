@@ -22,7 +22,6 @@ const PUBLISH_ATTEMPTS = 5;
 export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
   private batch: UsageEvent[] = [];
   private closes: LeaseClose[] = [];
-  private flushQueued = false;
   readonly names: ReturnType<typeof usageStreamNames>;
 
   private readonly logger = new Logger(UsagePublisher.name);
@@ -56,15 +55,13 @@ export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
     this.queueFlush();
   }
 
+  /** At the end of this turn, with the replies written then (the reply barrier's shared flush). */
   private queueFlush(): void {
-    if (this.flushQueued) return;
-    this.flushQueued = true;
-    setImmediate(() => this.flush());
+    this.bus.beforeReply.schedule();
   }
 
   /** Writes the pending events as one message onto the connection, synchronously. */
   flush(): void {
-    this.flushQueued = false;
     if (this.batch.length === 0 && this.closes.length === 0) return;
     const { batch: events, closes } = this;
     this.batch = [];

@@ -68,6 +68,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     private readonly barrier = new ReplyBarrier(),
   ) {
     super();
+    barrier.setWriter(this.drain);
   }
 
   /**
@@ -76,14 +77,15 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
    * the usage events they account for ahead of them. A stream's data frames of one turn leave as one message.
    */
   private write(subject: string, data: Uint8Array, kind?: string): void {
-    if (this.outgoing.length === 0) setImmediate(this.drain);
     this.outgoing.push({ subject, data, kind });
+    this.barrier.schedule();
   }
 
+  /** The barrier's writer: runs right after its hooks, at the end of the turn. */
   private readonly drain = (): void => {
+    if (this.outgoing.length === 0) return;
     const frames = this.outgoing;
     this.outgoing = [];
-    this.barrier.pass();
     for (const { subject, data, kind } of mergeStreamFrames(frames, MERGED_FRAME_BYTES)) this.connection.publish(subject, data, kind ? { headers: kindHeader(kind) } : undefined);
   };
 
@@ -179,7 +181,10 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   async close(): Promise<void> {
-    if (this.outgoing.length) this.drain();
+    if (this.outgoing.length) {
+      this.barrier.pass();
+      this.drain();
+    }
     for (const sub of this.subscriptions) sub.unsubscribe();
   }
 }
