@@ -181,10 +181,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   async close(): Promise<void> {
-    if (this.outgoing.length) {
-      this.barrier.pass();
-      this.drain();
-    }
+    if (this.outgoing.length) this.barrier.flushNow();
     for (const sub of this.subscriptions) sub.unsubscribe();
   }
 }

@@ -33,9 +33,14 @@ export class ReplyBarrier {
     for (const hook of this.hooks) hook();
   }
 
-  private readonly flush = (): void => {
-    this.scheduled = false;
+  /** The hooks, then the writer, now (a transport that closes writes what it still holds). */
+  flushNow(): void {
     this.pass();
     this.writer();
+  }
+
+  private readonly flush = (): void => {
+    this.scheduled = false;
+    this.flushNow();
   };
 }
