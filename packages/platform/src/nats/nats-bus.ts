@@ -1,9 +1,9 @@
 import { GatewayError, NATS_HEADERS, RpcReply, serviceOfSubject, STREAM_KINDS, SUBJECTS } from '@gateway/contracts';
-import { createInbox, headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import type { z } from 'zod';
 import { decodeJson, encodeJson, encodeText } from './codec';
 import { ReplyBarrier } from './reply-barrier';
-import { isNoResponders, RequestFailure, RequestMux } from './request-mux';
+import { RequestFailure, RequestMux } from './request-mux';
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -77,30 +77,19 @@ export class NatsBus {
    * Aborting `signal` tells the service to cancel its upstream call.
    */
   async *stream(name: string, payload: unknown, options: StreamOptions = {}): AsyncGenerator<StreamFrame> {
-    const inbox = createInbox();
-    const sub = this.connection.subscribe(inbox);
     const h = natsHeaders();
     h.set(NATS_HEADERS.stream, '1');
-    const idle = options.idleTimeoutMs ?? 300_000;
-    let timer: NodeJS.Timeout | undefined;
-    const arm = () => {
-      clearTimeout(timer);
-      timer = setTimeout(() => sub.unsubscribe(), idle);
-    };
+    const replies = this.requests.stream(this.subject(name), encodeJson(payload), options.idleTimeoutMs ?? 300_000, h);
     const cancelSubject = this.subject(SUBJECTS.streamCancel(serviceOfSubject(name)));
-    const cancel = () => this.connection.publish(cancelSubject, encodeText(inbox));
+    const cancel = () => this.connection.publish(cancelSubject, encodeText(replies.reply));
     const onAbort = () => {
       cancel();
-      sub.unsubscribe();
+      replies.close();
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     let finished = false;
     try {
-      arm();
-      this.connection.publish(this.subject(name), encodeJson(payload), { reply: inbox, headers: h });
-      for await (const msg of sub) {
-        arm();
-        if (isNoResponders(msg)) throw new GatewayError('unavailable', `No service answers ${name}`);
+      for await (const msg of replies) {
         const kind = msg.headers?.get(NATS_HEADERS.kind);
         if (kind === STREAM_KINDS.data) {
           yield { kind: 'data', data: msg.data };
@@ -121,12 +110,22 @@ export class NatsBus {
           return;
         }
       }
-      if (!options.signal?.aborted) throw new GatewayError('upstream_timeout', `${name} stream went silent`);
+    } catch (error) {
+      if (!(error instanceof RequestFailure)) throw error;
+      if (error.reason === 'no_responders') {
+        finished = true;
+        throw new GatewayError('unavailable', `No service answers ${name}`);
+      }
+      if (error.reason === 'closed') {
+        finished = true;
+        throw new GatewayError('unavailable', `The connection closed during ${name}`);
+      }
+      // An idle timeout: handled below like any stream that stops without its end.
     } finally {
-      clearTimeout(timer);
       options.signal?.removeEventListener('abort', onAbort);
       if (!finished && !options.signal?.aborted) cancel();
-      if (!sub.isClosed()) sub.unsubscribe();
+      replies.close();
     }
+    if (!options.signal?.aborted) throw new GatewayError('upstream_timeout', `${name} stream went silent`);
   }
 }

@@ -206,6 +206,27 @@ describe('NatsRpcTransport over a real NATS server', () => {
     expect(cancelled.length - before).toBe(1);
   });
 
+  it('reports an unanswered stream subject as unavailable', async () => {
+    const read = async () => {
+      for await (const frame of bus.stream('chat.fixture.nobody', {})) void frame;
+    };
+    await expect(read()).rejects.toMatchObject({ code: 'unavailable', message: 'No service answers chat.fixture.nobody' });
+  });
+
+  it('fails a stream that goes silent as upstream_timeout, and cancels its handler', async () => {
+    const before = cancelled.length;
+    const frames: string[] = [];
+    const read = async () => {
+      for await (const frame of bus.stream('chat.fixture.count', { upTo: 3, delayMs: 400 }, { idleTimeoutMs: 100 })) frames.push(frame.kind);
+    };
+    const started = performance.now();
+    await expect(read()).rejects.toMatchObject({ code: 'upstream_timeout' });
+    expect(performance.now() - started).toBeLessThan(400);
+    expect(frames).toEqual([]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(cancelled.slice(before)).toEqual(['stopped at 1']);
+  });
+
   it('delivers broadcasts to event handlers', async () => {
     bus.publish('fixture.broadcast', { catalog: true });
     await connection.flush();

@@ -1,6 +1,7 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
+import { MessageQueue } from './message-queue';
 
-/** Why a request ended without an answer. */
+/** Why a request ended without an answer (or a stream without its end). */
 export class RequestFailure extends Error {
   constructor(readonly reason: 'no_responders' | 'timeout' | 'closed') {
     super(reason);
@@ -12,10 +13,19 @@ export function isNoResponders(msg: Msg): boolean {
   return msg.headers?.hasError === true && msg.headers.code === 503;
 }
 
+/** A request waiting on the shared inbox: it takes its messages until it says it is done. */
 interface Waiter {
-  resolve(msg: Msg): void;
+  /** Takes one message; true when the waiter wants no more. */
+  deliver(msg: Msg): boolean;
   reject(error: RequestFailure): void;
   deadline: number;
+}
+
+/** The replies of one streamed request, in order, ended by `close()` or a failure. */
+export interface MuxStream extends AsyncIterable<Msg> {
+  /** The subject its replies come to (the service keys the stream by it, e.g. to cancel it). */
+  readonly reply: string;
+  close(): void;
 }
 
 const SWEEP_MS = 50;
@@ -23,7 +33,8 @@ const SWEEP_MS = 50;
 /**
  * Request/reply over one wildcard inbox subscription: each request is a map entry keyed by a counter,
  * deadlines are checked by one coarse timer, and the requests of one event-loop turn leave in one
- * socket write. No per-request subscription, timer or captured stack.
+ * socket write. No per-request subscription, timer or captured stack. A streamed request is an entry
+ * too, taking every message until its caller closes it: no subscribe and unsubscribe per stream.
  */
 export class RequestMux {
   private readonly inbox = createInbox();
@@ -42,9 +53,10 @@ export class RequestMux {
         const token = msg.subject.slice(start);
         const waiter = this.waiting.get(token);
         if (!waiter) return;
-        this.waiting.delete(token);
-        if (isNoResponders(msg)) waiter.reject(new RequestFailure('no_responders'));
-        else waiter.resolve(msg);
+        if (isNoResponders(msg)) {
+          this.waiting.delete(token);
+          waiter.reject(new RequestFailure('no_responders'));
+        } else if (waiter.deliver(msg)) this.waiting.delete(token);
       },
     });
     void connection.closed().then(() => this.close());
@@ -56,15 +68,50 @@ export class RequestMux {
    * something else it writes next).
    */
   request(subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs, now = false): Promise<Msg> {
-    const token = (this.next++).toString(36);
+    const token = this.token();
     const reply = `${this.inbox}.${token}`;
     if (now) this.connection.publish(subject, data, { reply, headers });
     else {
       if (this.outgoing.length === 0) setImmediate(this.flush);
       this.outgoing.push({ subject, data, reply, headers });
     }
-    this.sweeper ??= setInterval(() => this.expire(Date.now()), SWEEP_MS).unref();
-    return new Promise<Msg>((resolve, reject) => this.waiting.set(token, { resolve, reject, deadline: Date.now() + timeoutMs }));
+    return new Promise<Msg>((resolve, reject) =>
+      this.wait(token, {
+        deliver: (msg) => {
+          resolve(msg);
+          return true;
+        },
+        reject,
+        deadline: Date.now() + timeoutMs,
+      }),
+    );
+  }
+
+  /**
+   * Sends a streamed request at once and returns its replies as they come. It fails with `timeout`
+   * when `idleMs` pass without a message (before the first one or between two), with `no_responders`
+   * when no service took it.
+   */
+  stream(subject: string, data: Uint8Array, idleMs: number, headers?: MsgHdrs): MuxStream {
+    const token = this.token();
+    const reply = `${this.inbox}.${token}`;
+    const queue = new MessageQueue<Msg>();
+    const waiter: Waiter = {
+      deliver: (msg) => {
+        waiter.deadline = Date.now() + idleMs;
+        queue.push(msg);
+        return false;
+      },
+      reject: (error) => queue.fail(error),
+      deadline: Date.now() + idleMs,
+    };
+    this.wait(token, waiter);
+    this.connection.publish(subject, data, { reply, headers });
+    const close = () => {
+      if (this.waiting.get(token) === waiter) this.waiting.delete(token);
+      queue.end();
+    };
+    return { reply, close, [Symbol.asyncIterator]: () => queue.iterate(close) };
   }
 
   close(): void {
@@ -73,6 +120,15 @@ export class RequestMux {
     if (!this.subscription.isClosed()) this.subscription.unsubscribe();
     for (const waiter of this.waiting.values()) waiter.reject(new RequestFailure('closed'));
     this.waiting.clear();
+  }
+
+  private token(): string {
+    return (this.next++).toString(36);
+  }
+
+  private wait(token: string, waiter: Waiter): void {
+    this.waiting.set(token, waiter);
+    this.sweeper ??= setInterval(() => this.expire(Date.now()), SWEEP_MS).unref();
   }
 
   private readonly flush = (): void => {
