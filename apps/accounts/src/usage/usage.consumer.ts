@@ -1,8 +1,8 @@
 import { WalletStore } from '@gateway/billing';
 import { USAGE_RETENTION_MS, UsageBatch, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
-import { decodeJson, ensureWorkQueueStream, NatsBus } from '@gateway/platform';
+import { BatchPuller, decodeJson, ensureWorkQueueStream, NatsBus, type PulledMessage } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { AckPolicy, nanos, type JetStreamClient, type JsMsg, type QueuedIterator } from 'nats';
+import { AckPolicy, nanos } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { UsageRepository } from './usage.repository';
@@ -28,11 +28,10 @@ const PULL_TIMEOUT_MS = 5000;
 @Injectable()
 export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(UsageConsumer.name);
-  private js?: JetStreamClient;
+  private puller?: BatchPuller;
   private running = false;
   private readonly stopped = new AbortController();
   private loop: Promise<void> = Promise.resolve();
-  private pulling?: QueuedIterator<JsMsg>;
 
   readonly names: ReturnType<typeof usageStreamNames>;
 
@@ -47,7 +46,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
 
   async onApplicationBootstrap(): Promise<void> {
     await this.declare();
-    this.js = this.bus.connection.jetstream();
+    this.puller = new BatchPuller(this.bus.connection, this.names.stream, this.names.durable);
     this.running = true;
     this.loop = this.run();
   }
@@ -55,7 +54,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.running = false;
     this.stopped.abort();
-    this.pulling?.stop();
+    this.puller?.stop();
     await this.loop;
   }
 
@@ -86,27 +85,15 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Everything the stream has for this consumer now (redeliveries included), up to BATCH, in one burst. */
-  private async pull(): Promise<JsMsg[]> {
-    const { stream, durable } = this.names;
-    // The pull-with-no-wait request is only on the classic API: it answers at once with what is there.
-    const messages = this.js!.fetch(stream, durable, { batch: BATCH, no_wait: true });
-    // The server does not answer a pull for a stream or consumer that is gone: without this, it waits forever.
-    const watchdog = setTimeout(() => messages.stop(new Error(`no answer to a pull within ${PULL_TIMEOUT_MS} ms`)), PULL_TIMEOUT_MS);
-    this.pulling = messages;
-    const batch: JsMsg[] = [];
-    try {
-      for await (const msg of messages) batch.push(msg);
-    } finally {
-      clearTimeout(watchdog);
-      this.pulling = undefined;
-    }
-    return batch;
+  private pull(): Promise<PulledMessage[]> {
+    // The server does not answer a pull for a stream or consumer that is gone: the puller gives up on it.
+    return this.puller!.pull(BATCH, PULL_TIMEOUT_MS);
   }
 
-  private async write(batch: JsMsg[]): Promise<void> {
+  private async write(batch: PulledMessage[]): Promise<void> {
     const events: UsageEvent[] = [];
     const closes: LeaseClose[] = [];
-    const accepted: JsMsg[] = [];
+    const accepted: PulledMessage[] = [];
     for (const msg of batch) {
       const parsed = UsageBatch.safeParse(decodeJson(msg.data));
       if (parsed.success) {

@@ -9,3 +9,4 @@ export * from './reply-barrier';
 export * from './request-mux';
 export * from './work-queue-stream';
 export * from './stream-publish';
+export * from './batch-puller';
