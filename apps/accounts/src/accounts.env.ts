@@ -11,5 +11,14 @@ export const AccountsEnv = BaseEnv.extend({
    * a lower priority keeps that work from delaying requests, and it catches up in larger batches.
    */
   ACCOUNTS_NICE: z.coerce.number().int().min(0).max(19).default(10),
+  /**
+   * `idle` runs the service under SCHED_IDLE: it gets the CPU time the request path leaves, and a
+   * request-path process that wakes on a CPU it occupies takes that CPU at once (which a nice level
+   * alone does not give). Its work still keeps up: at full load on two cores the usage stream held
+   * fewer than 200 records at any moment.
+   * `normal` keeps the default policy, with ACCOUNTS_NICE. Where the idle policy cannot be set, the
+   * nice level applies.
+   */
+  ACCOUNTS_CPU_POLICY: z.enum(['idle', 'normal']).default('idle'),
 });
 export type AccountsEnv = z.infer<typeof AccountsEnv>;

@@ -1,14 +1,8 @@
 import { bootstrapService, loadEnvOrExit } from '@gateway/platform';
-import { setPriority } from 'node:os';
 import { AccountsEnv } from './accounts.env';
 import { AccountsModule } from './accounts.module';
+import { applyCpuPriority } from './cpu-priority';
 
 const env = loadEnvOrExit(AccountsEnv);
-if (env.ACCOUNTS_NICE > 0) {
-  try {
-    setPriority(env.ACCOUNTS_NICE);
-  } catch (error) {
-    process.stderr.write(`accounts: could not lower its CPU priority (ACCOUNTS_NICE): ${(error as Error).message}\n`);
-  }
-}
+applyCpuPriority(env, (line) => process.stderr.write(`${line}\n`));
 void bootstrapService('accounts', AccountsModule.forRoot({ databaseUrl: env.DATABASE_URL }));
