@@ -12,6 +12,7 @@ import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
+import { signedMs } from './bench-format';
 import { closedLoad } from './closed-load';
 
 const SEQUENTIAL = Number(process.env.BENCH_BILLING_SEQUENTIAL ?? 2000);
@@ -105,8 +106,8 @@ export async function benchBilling(): Promise<string> {
     const drop = 1 - rpsOn / rpsOff;
     const rows = [
       ['measure', 'billing off', 'billing on', 'difference', 'target', ''],
-      ['latency p50, c=1', `${p(lat.off, 0.5).toFixed(2)} ms`, `${p(lat.on, 0.5).toFixed(2)} ms`, `+${added.toFixed(2)} ms`, '≤ +0.5 ms', added <= 0.5 ? 'PASS' : 'MISS'],
-      ['latency p99, c=1', `${p(lat.off, 0.99).toFixed(2)} ms`, `${p(lat.on, 0.99).toFixed(2)} ms`, `+${(p(lat.on, 0.99) - p(lat.off, 0.99)).toFixed(2)} ms`, '', ''],
+      ['latency p50, c=1', `${p(lat.off, 0.5).toFixed(2)} ms`, `${p(lat.on, 0.5).toFixed(2)} ms`, signedMs(added), '≤ +0.5 ms', added <= 0.5 ? 'PASS' : 'MISS'],
+      ['latency p99, c=1', `${p(lat.off, 0.99).toFixed(2)} ms`, `${p(lat.on, 0.99).toFixed(2)} ms`, signedMs(p(lat.on, 0.99) - p(lat.off, 0.99)), '', ''],
       [`RPS, ${CONNECTIONS} conn, 20 ms upstream`, rpsOff.toFixed(0), rpsOn.toFixed(0), `${(drop * 100).toFixed(1)} % drop`, '≤ 10 %', drop <= 0.1 ? 'PASS' : 'MISS'],
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));

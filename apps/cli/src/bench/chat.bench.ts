@@ -11,6 +11,7 @@ import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
+import { ms, signed, signedMs } from './bench-format';
 import { benchBilling } from './billing.section';
 import { closedLoad } from './closed-load';
 import { benchTranslation, formatTable } from './translation.section';
@@ -153,7 +154,6 @@ async function manyStreams(target: Target, count: number): Promise<{ completed: 
   };
 }
 
-const ms = (value: number) => `${value.toFixed(2)} ms`;
 const ratio = (gateway: number, direct: number) => `${(gateway / direct).toFixed(2)}x`;
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 
@@ -204,19 +204,19 @@ async function main(): Promise<void> {
     const t99 = { d: percentile(ttft.direct, 0.99), g: percentile(ttft.gateway, 0.99) };
     const rows: string[][] = [
       ['measure', 'direct (sandbox)', 'gateway', 'added / ratio', 'target', ''],
-      [`latency p50, c=1 (median of ${LATENCY_ROUNDS})`, ms(p50.d), ms(p50.g), `+${ms(p50.g - p50.d)}`, '≤ +1 ms', verdict(p50.g - p50.d <= 1)],
-      [`latency p99, c=1 (median of ${LATENCY_ROUNDS})`, ms(p99.d), ms(p99.g), `+${ms(p99.g - p99.d)}`, '≤ +3 ms', verdict(p99.g - p99.d <= 3)],
+      [`latency p50, c=1 (median of ${LATENCY_ROUNDS})`, ms(p50.d), ms(p50.g), signedMs(p50.g - p50.d), '≤ +1 ms', verdict(p50.g - p50.d <= 1)],
+      [`latency p99, c=1 (median of ${LATENCY_ROUNDS})`, ms(p99.d), ms(p99.g), signedMs(p99.g - p99.d), '≤ +3 ms', verdict(p99.g - p99.d <= 3)],
       ['RPS, 64 conn, 20 ms upstream', rpsDirect.rps.toFixed(0), rpsGateway.rps.toFixed(0), ratio(rpsGateway.rps, rpsDirect.rps), '≥ 2000', verdict(rpsGateway.rps >= 2000)],
       ['  p99 under load / errors', `${ms(rpsDirect.p99)} / ${rpsDirect.errors}`, `${ms(rpsGateway.p99)} / ${rpsGateway.errors}`, ratio(rpsGateway.p99, rpsDirect.p99), '', ''],
-      ['first token p50', ms(t50.d), ms(t50.g), `+${ms(t50.g - t50.d)}`, '', ''],
-      ['first token p99', ms(t99.d), ms(t99.g), `+${ms(t99.g - t99.d)}`, '', ''],
+      ['first token p50', ms(t50.d), ms(t50.g), signedMs(t50.g - t50.d), '', ''],
+      ['first token p99', ms(t99.d), ms(t99.g), signedMs(t99.g - t99.d), '', ''],
       [`${STREAMS} streams completed`, String(streamsDirect.completed), String(streamsGateway.completed), ratio(streamsGateway.completed, streamsDirect.completed), `${STREAMS}`, verdict(streamsGateway.completed === STREAMS)],
       ['  stalled / broken', `${streamsDirect.stalled} / ${streamsDirect.broken}`, `${streamsGateway.stalled} / ${streamsGateway.broken}`, '', '0 / 0', verdict(streamsGateway.stalled + streamsGateway.broken === 0)],
       ['  wall time', `${streamsDirect.seconds.toFixed(2)} s`, `${streamsGateway.seconds.toFixed(2)} s`, ratio(streamsGateway.seconds, streamsDirect.seconds), '', ''],
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     process.stdout.write('\n' + rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n') + '\n');
-    const perRound = (key: 'p50' | 'p99') => lat.map((round) => `+${(round.gateway[key] - round.direct[key]).toFixed(2)}`).join(' ');
+    const perRound = (key: 'p50' | 'p99') => lat.map((round) => signed(round.gateway[key] - round.direct[key])).join(' ');
     process.stdout.write(`added latency per round (ms): p50 ${perRound('p50')}; p99 ${perRound('p99')}\n`);
     process.stdout.write(`\ntranslated paths against same-protocol pass-through (${TRANSLATION_SAMPLES} requests each)...\n`);
     process.stdout.write('\n' + formatTable(await benchTranslation({ sandboxUrl: stack.sandboxUrl, gatewayUrl: stack.baseUrl, key, samples: TRANSLATION_SAMPLES })) + '\n');

@@ -5,6 +5,7 @@
  * path's of the same family (msgc → OpenAI against msgc → Anthropic, genc → Anthropic against genc → Gemini).
  */
 import { Agent, request } from 'undici';
+import { ms as formatMs, signedMs } from './bench-format';
 
 const QUESTION = 'Benchmark the gateway with a short question.';
 /** Target: translation adds at most this much to the p50. */
@@ -70,8 +71,8 @@ async function measure(agent: Agent, paths: Record<string, Call>, samples: numbe
   return Object.fromEntries(Object.entries(times).map(([name, values]) => [name, p50(values)]));
 }
 
-const ms = (value: number) => `${value.toFixed(3)} ms`;
-const signed = (value: number) => `${value >= 0 ? '+' : ''}${ms(value)}`;
+const ms = (value: number) => formatMs(value, 3);
+const signed = (value: number) => signedMs(value, 3);
 
 /** Table rows (header first) for the translated paths. */
 export async function benchTranslation(options: TranslationBenchOptions): Promise<string[][]> {
