@@ -87,11 +87,12 @@ export class BatchPuller {
   }
 
   private take(msg: Msg): void {
-    const headers = msg.headers;
-    if (!headers?.hasError) {
+    const code = msg.headers?.code ?? 0;
+    if (code === 0) {
       this.buffer.push(msg);
       if (this.current && ++this.current.received >= this.current.wanted) this.current.end();
-    } else if (PULL_OVER.has(headers.code)) this.current?.end();
-    else this.current?.end(new Error(`the pull was refused: ${headers.code} ${headers.description}`));
+    } else if (PULL_OVER.has(code)) this.current?.end();
+    // Below 300: informational (a heartbeat), which no-wait pulls do not ask for.
+    else if (code >= 300) this.current?.end(new Error(`the pull was refused: ${code} ${msg.headers!.description}`));
   }
 }
