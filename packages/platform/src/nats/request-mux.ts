@@ -68,8 +68,7 @@ export class RequestMux {
    * something else it writes next).
    */
   request(subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs, now = false): Promise<Msg> {
-    const token = this.token();
-    const reply = `${this.inbox}.${token}`;
+    const { token, reply } = this.address();
     if (now) this.connection.publish(subject, data, { reply, headers });
     else {
       if (this.outgoing.length === 0) setImmediate(this.flush);
@@ -93,8 +92,7 @@ export class RequestMux {
    * when no service took it.
    */
   stream(subject: string, data: Uint8Array, idleMs: number, headers?: MsgHdrs): MuxStream {
-    const token = this.token();
-    const reply = `${this.inbox}.${token}`;
+    const { token, reply } = this.address();
     const queue = new MessageQueue<Msg>();
     const waiter: Waiter = {
       deliver: (msg) => {
@@ -122,8 +120,10 @@ export class RequestMux {
     this.waiting.clear();
   }
 
-  private token(): string {
-    return (this.next++).toString(36);
+  /** A fresh entry key and the reply subject that reaches it. */
+  private address(): { token: string; reply: string } {
+    const token = (this.next++).toString(36);
+    return { token, reply: `${this.inbox}.${token}` };
   }
 
   private wait(token: string, waiter: Waiter): void {
