@@ -12,3 +12,4 @@ export * from './billing';
 export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';
 export * from './usage/usage-event.sample';
+export * from './usage/dead-letter.schema';

@@ -81,6 +81,9 @@ describe('BatchPuller over a real JetStream consumer', () => {
     await sleep(500);
     const redelivered = await puller.pull(256, 5000);
     expect(redelivered.map((m) => decodeText(m.data))).toEqual(['again']);
+    // The server's delivery count rides each delivery: what a consumer counts attempts by.
+    expect(again!.deliveries).toBe(1);
+    expect(redelivered[0]!.deliveries).toBe(2);
     redelivered[0]!.ack();
     expect(await unacknowledged()).toBe(0);
   });

@@ -4,6 +4,8 @@ import { encodeText } from './codec';
 /** A message taken from a durable JetStream consumer, acknowledged by its taker. */
 export interface PulledMessage {
   readonly data: Uint8Array;
+  /** How many times the server has delivered it, this time included. */
+  readonly deliveries: number;
   ack(): void;
   /** Asks for redelivery after `delayMs`. */
   nak(delayMs: number): void;
@@ -16,9 +18,21 @@ const TERM = encodeText('+TERM');
 /** The server's answers that end a pull: no messages (404), the rest of the batch not there (408). */
 const PULL_OVER = new Set([404, 408]);
 
+/**
+ * The delivery count in a JetStream message's ack subject: `$JS.ACK.<stream>.<consumer>.<delivered>.…`
+ * (9 tokens), or with a domain and account hash ahead of the stream (12 tokens or more).
+ */
+export function deliveriesOf(reply: string | undefined): number {
+  const tokens = reply?.split('.') ?? [];
+  if (tokens[0] !== '$JS' || tokens[1] !== 'ACK') return 1;
+  const delivered = Number(tokens.length === 9 ? tokens[4] : tokens[6]);
+  return Number.isInteger(delivered) && delivered > 0 ? delivered : 1;
+}
+
 function pulled(msg: Msg): PulledMessage {
   return {
     data: msg.data,
+    deliveries: deliveriesOf(msg.reply),
     ack: () => msg.respond(ACK),
     nak: (delayMs) => msg.respond(encodeText(`-NAK ${JSON.stringify({ delay: delayMs * 1_000_000 })}`)),
     term: () => msg.respond(TERM),

@@ -10,3 +10,4 @@ export * from './request-mux';
 export * from './work-queue-stream';
 export * from './stream-publish';
 export * from './batch-puller';
+export * from './dead-letter-stream';
