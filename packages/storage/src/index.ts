@@ -2,3 +2,4 @@ export * from './object-store';
 export * from './local-object-store';
 export * from './s3-object-store';
 export * from './storage.config';
+export * from './object-key';

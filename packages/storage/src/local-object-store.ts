@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { isObjectKey } from './object-key';
 import type { ObjectStore, StoredObjectInfo } from './object-store';
 
 /** The zero-setup driver: objects as files under one folder, the content type in a sidecar file. */
@@ -12,6 +13,7 @@ export class LocalObjectStore implements ObjectStore {
   private file(key: string): string {
     const resolved = path.resolve(this.root, key);
     if (!resolved.startsWith(path.resolve(this.root) + path.sep)) throw new Error(`object key "${key}" leaves the storage folder`);
+    if (!isObjectKey(key)) throw new Error(`object key "${key}" is not made of [A-Za-z0-9._-] segments (see objectKey)`);
     return resolved;
   }
 

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -64,6 +64,9 @@ describe('object storage drivers', () => {
 
   it('refuses a key that would leave the local folder', async () => {
     await expect(new LocalObjectStore(localDir).put('../escape', Buffer.from('x'))).rejects.toThrow('leaves the storage folder');
+    // Inside the folder but climbing out of its prefix: refused too, nothing written.
+    await expect(new LocalObjectStore(localDir).put('speech/../speech-sibling-probe', Buffer.from('x'))).rejects.toThrow('segments');
+    await expect(stat(path.join(localDir, 'speech-sibling-probe'))).rejects.toThrow();
   });
 
   it('is refused by the S3 server when the secret is wrong (signatures are checked)', async () => {
