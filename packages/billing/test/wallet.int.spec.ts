@@ -67,6 +67,30 @@ describe('wallet scripts on a real Redis', () => {
     expect(sum).toBe(-420n);
   });
 
+  it("answers 'already held' only to the hold's own tenant; another tenant's reserve under its id is a conflict that moves nothing", async () => {
+    const owner = randomUUID();
+    const other = randomUUID();
+    await wallet.seed(owner, 1000n);
+    await wallet.seed(other, 1000n);
+    const shared = `shared-${randomUUID()}`;
+    expect(await reserve(shared, owner, 400n)).toEqual({ status: 'reserved' });
+    await events();
+    const hold = await redis.hgetall(keys.hold(shared));
+
+    expect(await reserve(shared, owner, 400n)).toEqual({ status: 'reserved' });
+    expect(await reserve(shared, other, 400n)).toEqual({ status: 'conflict' });
+    // The other tenant with no funds at all is refused the same way, never waved through.
+    expect(await reserve(shared, randomUUID(), 400n)).toEqual({ status: 'conflict' });
+
+    expect(await redis.hgetall(keys.hold(shared))).toEqual(hold);
+    expect(await wallet.balance(owner)).toBe(600n);
+    expect(await wallet.balance(other)).toBe(1000n);
+    expect(await events()).toEqual([]);
+    expect(await wallet.settle(shared, 100n)).toBe(100n);
+    expect(await wallet.balance(owner)).toBe(900n);
+    await events();
+  });
+
   it('lists holds past their deadline, and a release returns them whole', async () => {
     const tenant = randomUUID();
     await wallet.seed(tenant, 500n);

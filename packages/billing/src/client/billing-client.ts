@@ -48,6 +48,11 @@ export interface BillingClientOptions {
 const LEASE_IDLE_MS = 2000;
 const LEASE_MAX_AGE_MS = 30_000;
 
+/** Request ids are the server's, so this means a bug or tampering: refuse, and leave the other hold alone. */
+function holdConflict(): GatewayError {
+  return new GatewayError('internal', 'The billing hold for this request belongs to another tenant.');
+}
+
 function quotaExhausted(what: string): GatewayError {
   return new GatewayError('insufficient_quota', `You exceeded your current quota: ${what}. Check your plan and billing details.`);
 }
@@ -118,6 +123,7 @@ export class BillingClient {
       : { mode: 'quota', unit: 'micros', periodIndex, limit: BigInt(subscription.quotaMicros!), ttlSeconds };
     const amount = perRequest ? 1n : costOf(prices, usage);
     const outcome = await this.wallet.reserve({ requestId: request.requestId, tenantId: request.tenantId, amount, holdTtlMs: this.options.holdTtlMs, target });
+    if (outcome.status === 'conflict') throw holdConflict();
     if (outcome.status !== 'reserved') throw quotaExhausted(perRequest ? 'the requests of this period are used up' : 'the credit of this period is used up');
     this.held.set(request.requestId, { prices, perRequest, capability: request.model.capability });
   }
@@ -174,6 +180,7 @@ export class BillingClient {
       await this.seed(request.tenantId);
       outcome = await this.wallet.reserve(input);
     }
+    if (outcome.status === 'conflict') throw holdConflict();
     if (outcome.status !== 'reserved') throw quotaExhausted('the prepaid balance cannot cover this request');
     this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability });
   }

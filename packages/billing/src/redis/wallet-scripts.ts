@@ -11,10 +11,14 @@
  * KEYS: target, hold, holds (zset of deadlines), events.
  * ARGV: requestId, tenantId, amount, deadlineMs, mode, limit (quota), ttlSeconds (quota), pool, ledger,
  * grantId (quota: the period's grant, ledgered when the period's first reservation opens it).
- * Returns {1} reserved (or already held), {0, available} refused, {-1} balance not seeded.
+ * Returns {1} reserved (or already held by this tenant), {0, available} refused, {-1} balance not
+ * seeded, {-2} the hold exists for another tenant (left untouched).
  */
 export const RESERVE_SCRIPT = `
-if redis.call('EXISTS', KEYS[2]) == 1 then return {1} end
+if redis.call('EXISTS', KEYS[2]) == 1 then
+  if redis.call('HGET', KEYS[2], 'tenant') == ARGV[2] then return {1} end
+  return {-2}
+end
 local amount = tonumber(ARGV[3])
 if ARGV[5] == 'balance' then
   local balance = redis.call('GET', KEYS[1])

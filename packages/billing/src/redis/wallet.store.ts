@@ -45,7 +45,8 @@ export interface ReserveInput {
   lease?: boolean;
 }
 
-export type ReserveOutcome = { status: 'reserved' } | { status: 'refused'; available: bigint } | { status: 'unseeded' };
+/** `conflict`: a hold under this request id exists for another tenant; it is left as it was. */
+export type ReserveOutcome = { status: 'reserved' } | { status: 'refused'; available: bigint } | { status: 'unseeded' } | { status: 'conflict' };
 
 /**
  * The live wallet in Redis: spendable balances, quota counters, holds, and the event stream the
@@ -92,6 +93,7 @@ export class WalletStore {
     );
     if (Number(reply[0]) === 1) return { status: 'reserved' };
     if (Number(reply[0]) === -1) return { status: 'unseeded' };
+    if (Number(reply[0]) === -2) return { status: 'conflict' };
     return { status: 'refused', available: BigInt(reply[1] ?? 0) };
   }
 
