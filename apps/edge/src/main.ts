@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { configureUrlPolicy } from '@gateway/contracts';
 import { loadEnvOrExit } from '@gateway/platform';
 import { Logger } from '@nestjs/common';
 import { EdgeEnv } from './config/edge-env';
@@ -6,6 +7,7 @@ import { createEdgeApp } from './edge.app';
 
 async function main(): Promise<void> {
   const env = loadEnvOrExit(EdgeEnv);
+  configureUrlPolicy({ allowHosts: env.URL_POLICY_ALLOW_HOSTS });
   const logger = new Logger('edge');
   const edge = await createEdgeApp(env).catch((error: Error) => {
     logger.error(error.message);

@@ -1,3 +1,4 @@
+import { UrlPolicyAllowHosts } from '@gateway/contracts';
 import { BaseEnv } from '@gateway/platform';
 import { z } from 'zod';
 
@@ -9,6 +10,8 @@ export const ChatEnv = BaseEnv.extend({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** How long a model's channels stay cached when no invalidation arrives. */
   CATALOG_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+  /** Internal hosts client URLs may point at after all (dev, test), comma-separated: exact names or *.suffix. */
+  URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
 });
 export type ChatEnv = z.infer<typeof ChatEnv>;
 

@@ -1,5 +1,5 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
-import { executeWithFailover, sendUpstream, UPSTREAM_CHAT, type UpstreamRequest, type UpstreamResponse } from '@gateway/providers';
+import { assertIrUrls, executeWithFailover, sendUpstream, UPSTREAM_CHAT, type UpstreamRequest, type UpstreamResponse } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
@@ -38,7 +38,9 @@ export class ChatUpstreamService {
   request(call: ChatCall, channel: CatalogChannel): UpstreamRequest {
     const protocol = chatProtocolOf(channel);
     if (isPassThrough(call.family, protocol)) return passThroughRequest(protocol, call.body, channel, call.stream);
-    return UPSTREAM_CHAT[protocol].toRequest({ ...call.ir(), stream: call.stream }, channel);
+    const ir = call.ir();
+    assertIrUrls(ir);
+    return UPSTREAM_CHAT[protocol].toRequest({ ...ir, stream: call.stream }, channel);
   }
 
   async open(call: ChatCall, channels: readonly CatalogChannel[], signal: AbortSignal): Promise<ServedCall> {

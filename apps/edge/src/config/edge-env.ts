@@ -1,3 +1,4 @@
+import { UrlPolicyAllowHosts } from '@gateway/contracts';
 import { BaseEnv } from '@gateway/platform';
 import { z } from 'zod';
 
@@ -7,6 +8,8 @@ const Port = z.coerce.number().int().min(0).max(65535);
 export const EdgeEnv = BaseEnv.extend({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: Port.default(8080),
+  /** Internal hosts client URLs may point at after all (dev, test), comma-separated: exact names or *.suffix. */
+  URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
   ADMIN_HOST: z.string().min(1).default('127.0.0.1'),
   ADMIN_PORT: Port.default(8081),
   /** An empty value counts as unset, as launchers often export empty variables. */

@@ -3,6 +3,7 @@ export * from './stop-reason.map';
 export * from './field-names';
 export * from './token-estimator';
 export * from './tool-arguments';
+export * from './ir-urls';
 export * from './upstream-error';
 export * from './sse-frame';
 export * from './oaic-request.decoder';

@@ -1,5 +1,5 @@
 import { GatewayError, parseOrThrow } from '../../errors';
-import { fileUriProblem, GenerateContentRequest } from './generate-request.schema';
+import { GenerateContentRequest } from './generate-request.schema';
 
 function failure(input: unknown): GatewayError {
   try {
@@ -42,12 +42,22 @@ describe('GenerateContentRequest', () => {
     expect(failure({ contents: [{ parts: [{}] }] }).param).toBe('contents[0].parts[0]');
   });
 
-  it('takes only public HTTPS file URIs', () => {
-    expect(fileUriProblem('https://example.com/a.png')).toBeNull();
-    expect(fileUriProblem('http://example.com/a.png')).toContain('HTTPS');
-    expect(fileUriProblem('https://127.0.0.1/a.png')).toContain('private');
-    expect(fileUriProblem('https://localhost/a.png')).toContain('public');
-    const error = failure({ contents: [{ parts: [{ text: 'a' }, { fileData: { mimeType: 'image/png', fileUri: 'https://10.0.0.2/x.png' } }] }] });
+  it.each([
+    ['http://example.com/a.png', /http:\/\//],
+    ['https://10.0.0.2/x.png', /private address \(10\.0\.0\.2\)/],
+    ['https://localhost./a.png', /names this machine/],
+    ['https://localhost.localdomain/', /\.localdomain/],
+    ['https://100.100.100.200/latest/meta-data', /cloud metadata/],
+    ['https://instance-data/', /single-label/],
+    ['data:image/png;base64,iVBORw0KGgo=', /data URLs are not accepted/],
+  ])('refuses the file URI %s at the field', (fileUri, reason) => {
+    const error = failure({ contents: [{ parts: [{ text: 'a' }, { fileData: { mimeType: 'image/png', fileUri } }] }] });
     expect(error.param).toBe('contents[0].parts[1].fileData.fileUri');
+    expect(error.message).toMatch(reason);
+  });
+
+  it('refuses an internal file URI in the system instruction too', () => {
+    const error = failure({ contents: [{ parts: [{ text: 'a' }] }], systemInstruction: { parts: [{ fileData: { mimeType: 'image/png', fileUri: 'https://[::1]/a.png' } }] } });
+    expect(error.param).toBe('systemInstruction.parts[0].fileData.fileUri');
   });
 });

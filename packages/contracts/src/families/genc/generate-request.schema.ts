@@ -1,32 +1,12 @@
 // genc request body (spec 2.5, 4.5): contents/parts, function declarations, generation config. Unnamed fields pass through.
 import { z } from 'zod';
-
-/** Why a fileUri cannot be fetched by an upstream, or null when it is a public HTTPS URL (spec 2.5). */
-export function fileUriProblem(uri: string): string | null {
-  if (!uri.startsWith('https://')) return 'fileUri must be a public HTTPS URL';
-  let host: string;
-  try {
-    host = new URL(uri).hostname;
-  } catch {
-    return 'fileUri is not a valid URL';
-  }
-  if (!host || host === 'localhost' || host.endsWith('.localhost') || host.endsWith('.internal') || host.endsWith('.local')) {
-    return 'fileUri must point at a public host';
-  }
-  if (/^(127\.|10\.|0\.|169\.254\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host) || host.startsWith('[')) {
-    return 'fileUri must not point at a private, loopback or link-local address';
-  }
-  return null;
-}
+import { publicUrl } from '../../url-policy/url-policy.schema';
 
 export const GencInlineData = z.object({ mimeType: z.string().min(1), data: z.string().min(1) }).loose();
 export const GencFileData = z
   .object({
     mimeType: z.string().min(1),
-    fileUri: z.string().superRefine((uri, ctx) => {
-      const problem = fileUriProblem(uri);
-      if (problem) ctx.addIssue({ code: 'custom', message: problem });
-    }),
+    fileUri: publicUrl(),
   })
   .loose();
 export const GencFunctionCall = z

@@ -1,6 +1,6 @@
 import { GatewayError, parseOrThrow } from '../../errors';
 import { ChatCompletionRequest } from './chat.schema';
-import { imageUrlProblem } from './content-block.schema';
+import { urlProblem } from '../../url-policy/url-policy';
 
 const image = (url: string) => ({
   model: 'm',
@@ -47,6 +47,9 @@ describe('ChatCompletionRequest', () => {
     ['a file URL', 'file:///tmp/cat.png', /local file path/],
     ['plain http', 'http://example.com/cat.png', /http:\/\//],
     ['a non-image data URL', 'data:text/plain;base64,aGk=', /data:image/],
+    ['a loopback address', 'https://127.0.0.1/cat.png', /loopback address \(127\.0\.0\.1\)/],
+    ['the metadata address in hex', 'https://0xa9fea9fe/latest/meta-data', /cloud metadata address \(169\.254\.169\.254\)/],
+    ['an IPv6 loopback', 'https://[::1]/cat.png', /loopback address \(::1\)/],
   ])('refuses %s at the block', (_label, url, message) => {
     const error = failure(image(url));
     expect(error.code).toBe('invalid_request');
@@ -74,7 +77,7 @@ describe('ChatCompletionRequest', () => {
 
   it('accepts a 10 MB data URL and still finds a bad character at its very end', () => {
     const data = 'A'.repeat(10 * 1024 * 1024);
-    expect(imageUrlProblem(`data:image/png;base64,${data}`)).toBeNull();
-    expect(imageUrlProblem(`data:image/png;base64,${data}!`)).not.toBeNull();
+    expect(urlProblem(`data:image/png;base64,${data}`, { data: 'image' })).toBeNull();
+    expect(urlProblem(`data:image/png;base64,${data}!`, { data: 'image' })).not.toBeNull();
   });
 });

@@ -1,36 +1,5 @@
 import { z } from 'zod';
-
-const DATA_URL = /^data:image\/[a-z0-9.+-]+;base64,/i;
-const NOT_BASE64 = /[^A-Za-z0-9+/_-]/;
-const LOOKS_LIKE_BASE64 = /^[A-Za-z0-9+/]{16,}={0,2}$/;
-
-/** Base64 (standard or URL-safe alphabet, up to two padding characters), checked in one linear scan: a pattern with backtracking overflows the regex stack on a body of megabytes. */
-function isBase64(body: string): boolean {
-  const end = body.endsWith('==') ? body.length - 2 : body.endsWith('=') ? body.length - 1 : body.length;
-  return end > 0 && !NOT_BASE64.test(end === body.length ? body : body.slice(0, end));
-}
-
-/** Why an image URL cannot reach the upstream, or null when it can (spec 2.3). */
-export function imageUrlProblem(url: string): string | null {
-  if (url.startsWith('https://')) {
-    try {
-      return new URL(url).hostname ? null : 'an HTTPS URL needs a host';
-    } catch {
-      return 'not a valid HTTPS URL';
-    }
-  }
-  if (url.startsWith('data:')) {
-    const head = DATA_URL.exec(url);
-    if (!head) return 'a data URL must have the form data:image/<type>;base64,<data>';
-    return isBase64(url.slice(head[0].length)) ? null : 'the data URL does not carry valid base64 data';
-  }
-  if (url.startsWith('http://')) return 'plain http:// URLs are not accepted; use a public HTTPS URL';
-  if (/^(file:|\/|\.{1,2}\/|~|[A-Za-z]:[\\/])/.test(url)) {
-    return 'local file paths are not fetchable by the upstream; use a public HTTPS URL or a data URL';
-  }
-  if (LOOKS_LIKE_BASE64.test(url)) return 'bare base64 is not accepted; prefix it as data:image/<type>;base64,<data>';
-  return 'expected a public HTTPS URL or a data URL of the form data:image/<type>;base64,<data>';
-}
+import { urlProblem } from '../../url-policy/url-policy';
 
 type Issue = { path: (string | number)[]; message: string };
 
@@ -45,7 +14,7 @@ function blockProblem(block: Record<string, unknown>): Issue | null {
   if (!image || typeof image !== 'object' || typeof image.url !== 'string') {
     return { path: ['image_url', 'url'], message: 'an image_url block needs image_url.url' };
   }
-  const problem = imageUrlProblem(image.url);
+  const problem = urlProblem(image.url, { data: 'image' });
   return problem ? { path: ['image_url', 'url'], message: problem } : null;
 }
 

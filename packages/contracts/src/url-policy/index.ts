@@ -1,0 +1,2 @@
+export * from './url-policy';
+export * from './url-policy.schema';
