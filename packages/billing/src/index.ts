@@ -4,6 +4,7 @@ export * from './redis/wallet.store';
 export * from './redis/wallet-events';
 export * from './pricing/request-cost';
 export * from './pricing/request-estimate';
+export * from './pricing/output-cap';
 export * from './client/profile-cache';
 export * from './client/billing-client';
 export * from './client/billing-client.module';

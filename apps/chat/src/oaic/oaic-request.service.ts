@@ -1,4 +1,4 @@
-import { BillingClient } from '@gateway/billing';
+import { BillingClient, capChatOutput, type ChatShape } from '@gateway/billing';
 import { OaicCallPayload, parseOrThrow, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
@@ -18,6 +18,9 @@ export interface PreparedCall {
   channels: CatalogChannel[];
   meter: UsageMeter;
 }
+
+/** The operations that generate text, by where their bodies name the output cap. */
+const CHAT_SHAPES: Partial<Record<JsonOperation, ChatShape>> = { chat: 'oaic-chat', completions: 'oaic-completions', responses: 'oaic-responses' };
 
 /** Turns a NATS payload into a checked request: body redeemed and parsed, model visible to the tenant, channels known. */
 @Injectable()
@@ -49,6 +52,9 @@ export class OaicRequestService {
       body.previous_response_id = continuation.upstreamId;
       channels = [continuation.channel];
     }
+    // The upstream is asked for no more output than is reserved (the model's limit when the body names no cap).
+    const shape = CHAT_SHAPES[op];
+    if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
     return { caller: payload, body, modelId, route, channels: orderChannels(channels), meter };

@@ -1,4 +1,4 @@
-import { BillingClient } from '@gateway/billing';
+import { BillingClient, capChatOutput } from '@gateway/billing';
 import type { OaicCaller } from '@gateway/contracts';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
@@ -33,6 +33,8 @@ export class FamilyChatService {
       const { modelId, body, stream, decode } = await prepare();
       meter.modelId = modelId;
       const route = await this.catalog.route(caller.tenantId, modelId, 'chat');
+      // The upstream, same protocol or translated, is asked for no more output than is reserved.
+      capChatOutput(family === 'oaic' ? 'oaic-chat' : family, body, route.model.defaultMaxTokens);
       await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
       const call = createChatCall({ family, caller, modelId, channels: orderChannels(route.channels), body, decode, stream, meter });
       return await this.execution.execute(call, signal);
