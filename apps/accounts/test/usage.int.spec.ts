@@ -111,6 +111,43 @@ describe('usage writer: the durable consumer of usage events', () => {
     ]);
   }, 20_000);
 
+  it('charges usage above a hold or an admission in full, ledgered as an overrun, taking the balance below zero', async () => {
+    const { id: tenantId } = await h.bus.request(SUBJECTS.accounts.tenants.create, { slug: 'overrun' }, TenantView);
+    await wallet.credit(tenantId, 0n, 1_000n);
+    const own = event({ tenantId });
+    await wallet.reserve({ requestId: own.requestId, tenantId, amount: 300n, holdTtlMs: 60_000, target: { mode: 'balance' } });
+    const lease = `lease:${randomUUID()}`;
+    await wallet.reserve({ requestId: lease, tenantId, amount: 600n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true });
+    const leased = event({ tenantId });
+    await publish({
+      events: [
+        { ...own, settlement: { action: 'settle', micros: '500' } },
+        { ...leased, settlement: { action: 'draw', lease, micros: '900', held: '100' } },
+      ],
+      closes: [{ lease, charged: '900' }],
+    });
+    expect(await rows([own.requestId, leased.requestId], 2)).toHaveLength(2);
+    expect(await wallet.balance(tenantId)).toBe(1_000n - 500n - 900n);
+    const ledger = async () =>
+      (await sql.query<{ request_id: string; kind: string; amount_micros: string }>('SELECT request_id, kind, amount_micros FROM ledger_entries WHERE tenant_id = $1 ORDER BY id', [tenantId])).rows;
+    const deadline = Date.now() + 10_000;
+    while ((await ledger()).length < 5 && Date.now() < deadline) await sleep(100);
+    const entries = await ledger();
+    expect(entries.filter((e) => e.request_id === own.requestId).map((e) => [e.kind, e.amount_micros])).toEqual([
+      ['reserve', '-300'],
+      ['settle', '0'],
+      ['overrun', '-200'],
+    ]);
+    expect(entries.filter((e) => e.request_id === leased.requestId).map((e) => [e.kind, e.amount_micros]).sort()).toEqual([
+      ['overrun', '-800'],
+      ['settle', '-100'],
+    ]);
+    // The stored balance moved by the ledger's sum: both charges in full (the credit above went to Redis only).
+    const stored = async () => (await sql.query<{ micros: string }>('SELECT micros FROM balances WHERE tenant_id = $1', [tenantId])).rows[0]?.micros;
+    while ((await stored()) !== '-1400' && Date.now() < deadline) await sleep(100);
+    expect(await stored()).toBe('-1400');
+  }, 20_000);
+
   it('drops a malformed message without holding up the ones behind it', async () => {
     const after = event();
     await publish({ events: [{ requestId: 'missing everything else' }] });

@@ -177,7 +177,7 @@ describe('billing client against real Redis and NATS', () => {
         billing.settlementFor(served(calls[2]!.requestId, 1, 1, 'cancelled')),
       ];
       const lease = holds[0]!.slice(holds[0]!.indexOf('lease:'));
-      expect(settlements).toEqual([{ action: 'draw', lease, micros: '11' }, null, { action: 'draw', lease, micros: '3' }]);
+      expect(settlements).toEqual([{ action: 'draw', lease, micros: '11', held: '42' }, null, { action: 'draw', lease, micros: '3', held: '42' }]);
       expect(closes).toEqual([]);
       billing.retireLeases();
       expect(closes).toEqual([{ lease, charged: '14' }]);
@@ -186,6 +186,34 @@ describe('billing client against real Redis and NATS', () => {
       await billing.applySettlements(settlements.flatMap((settlement, i) => (settlement ? [{ requestId: calls[i]!.requestId, settlement }] : [])));
       await wallet.closeLeases(closes);
       expect(await wallet.balance(tenant)).toBe(100_000n - 14n);
+      expect(await holdsOf(tenant)).toEqual([]);
+    });
+
+    it("charges a leased request's usage beyond its admission in full, and admits no more against what the overrun took", async () => {
+      const tenant = randomUUID();
+      stored.set(tenant, 100_000n);
+      const billing = client(true, 2);
+      const closes: Array<{ lease: string; charged: string }> = [];
+      billing.onLeaseClose((close) => closes.push(close));
+      const first = request(tenant, 'payg');
+      await billing.reserve(first);
+      const [hold] = await holdsOf(tenant);
+      const lease = hold!.slice(hold!.indexOf('lease:'));
+      // Admitted for 42 (the lease holds 84); the upstream reported 100 + 2 × 50 = 200.
+      const settlement = billing.settlementFor(served(first.requestId, 100, 50));
+      expect(settlement).toEqual({ action: 'draw', lease, micros: '200', held: '42' });
+      // The lease has nothing left to admit the next request against: it closes, and the next one opens another.
+      const second = request(tenant, 'payg');
+      await billing.reserve(second);
+      expect(closes).toEqual([{ lease, charged: '200' }]);
+      expect(await holdsOf(tenant)).toHaveLength(2);
+
+      const [draw] = await billing.applySettlements([{ requestId: first.requestId, settlement: settlement! }]);
+      expect(draw).toMatchObject({ charged: 200n, overrun: 158n });
+      await billing.finish(served(second.requestId, 1, 1));
+      billing.retireLeases();
+      await wallet.closeLeases(closes);
+      expect(await wallet.balance(tenant)).toBe(100_000n - 200n - 3n);
       expect(await holdsOf(tenant)).toEqual([]);
     });
 

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { WalletEventReader, WalletKeys, WalletStore, type LedgerEvent } from '../src';
+import { leaseDrawEvents, WalletEventReader, WalletKeys, WalletStore, type LedgerEvent } from '../src';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -46,25 +46,57 @@ describe('wallet scripts on a real Redis', () => {
     expect(recorded.every((e) => e.kind === 'reserve' && e.amount === '-100' && e.tenant === tenant)).toBe(true);
   });
 
-  it('settles at actual usage, capped at the hold, exactly once', async () => {
+  it('settles at actual usage exactly once, charging usage above the hold in full as an overrun', async () => {
     const tenant = randomUUID();
     await wallet.seed(tenant, 1000n);
     await reserve('s1', tenant, 300n);
     await reserve('s2', tenant, 300n);
     expect(await wallet.settle('s1', 120n)).toBe(120n);
     expect(await wallet.settle('s1', 120n)).toBeNull();
-    expect(await wallet.settle('s2', 999n)).toBe(300n);
+    expect(await wallet.settle('s2', 999n)).toBe(999n);
+    expect(await wallet.settle('s2', 999n)).toBeNull();
     expect(await wallet.release('s2')).toBe(false);
-    expect(await wallet.balance(tenant)).toBe(1000n - 120n - 300n);
+    // The balance dips below zero by what no hold covered.
+    expect(await wallet.balance(tenant)).toBe(1000n - 120n - 999n);
     const recorded = (await events()).filter((e) => e.tenant === tenant);
     expect(recorded.map((e) => [e.rid, e.kind, e.amount])).toEqual([
       ['s1', 'reserve', '-300'],
       ['s2', 'reserve', '-300'],
       ['s1', 'settle', '180'],
       ['s2', 'settle', '0'],
+      ['s2', 'overrun', '-699'],
     ]);
     const sum = recorded.reduce((acc, e) => acc + BigInt(e.amount), 0n);
-    expect(sum).toBe(-420n);
+    expect(sum).toBe(-1119n);
+  });
+
+  it('refuses every reservation while an overrun leaves the balance at or below zero, until a top-up', async () => {
+    const tenant = randomUUID();
+    await wallet.seed(tenant, 100n);
+    await reserve('o1', tenant, 100n);
+    expect(await wallet.settle('o1', 250n)).toBe(250n);
+    expect(await wallet.balance(tenant)).toBe(-150n);
+    expect(await reserve('o2', tenant, 1n)).toEqual({ status: 'refused', available: -150n });
+    expect(await reserve('o3', tenant, 0n)).toEqual({ status: 'refused', available: -150n });
+    expect(await wallet.credit(tenant, 0n, 150n)).toBe(0n);
+    expect(await reserve('o4', tenant, 1n)).toMatchObject({ status: 'refused' });
+    expect(await wallet.credit(tenant, 0n, 10n)).toBe(10n);
+    expect(await reserve('o5', tenant, 10n)).toEqual({ status: 'reserved' });
+    await events();
+  });
+
+  it("charges a credit quota's overrun to its period counter and ledgers it in the quota pool", async () => {
+    const tenant = randomUUID();
+    const target = { mode: 'quota', unit: 'micros', periodIndex: 0, limit: 1000n, ttlSeconds: 60 } as const;
+    expect(await wallet.reserve({ requestId: 'q1', tenantId: tenant, amount: 200n, holdTtlMs: 60_000, target })).toEqual({ status: 'reserved' });
+    expect(await wallet.settle('q1', 500n)).toBe(500n);
+    expect(await wallet.quotaUsed(tenant, 0, 'micros')).toBe(500n);
+    const recorded = (await events()).filter((e) => e.tenant === tenant && e.rid === 'q1');
+    expect(recorded.map((e) => [e.kind, e.pool, e.amount])).toEqual([
+      ['reserve', 'quota', '-200'],
+      ['settle', 'quota', '0'],
+      ['overrun', 'quota', '-300'],
+    ]);
   });
 
   it("answers 'already held' only to the hold's own tenant; another tenant's reserve under its id is a conflict that moves nothing", async () => {
@@ -148,10 +180,10 @@ describe('wallet scripts on a real Redis', () => {
     expect(await wallet.balance(tenant)).toBe(400n);
 
     const draw = (requestId: string, micros: string) => wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros } }]);
-    expect(await draw('r1', '100')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n }]);
-    expect(await draw('r2', '50')).toEqual([{ requestId: 'r2', tenantId: tenant, pool: 'balance', charged: 50n }]);
+    expect(await draw('r1', '100')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 0n }]);
+    expect(await draw('r2', '50')).toEqual([{ requestId: 'r2', tenantId: tenant, pool: 'balance', charged: 50n, overrun: 0n }]);
     // A replay (the writer crashed before its ledger rows) answers the first draw and moves nothing.
-    expect(await draw('r1', '999')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n }]);
+    expect(await draw('r1', '999')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 0n }]);
     expect(await redis.hget(keys.hold(lease), 'amount')).toBe('450');
     // Leases and their draws are ledgered by the usage writer, not through the event stream.
     expect(await events()).toEqual([]);
@@ -167,6 +199,37 @@ describe('wallet scripts on a real Redis', () => {
     // Gone: a late replay draws nothing.
     expect(await draw('r2', '50')).toEqual([]);
     expect(await wallet.balance(tenant)).toBe(800n);
+  });
+
+  it('charges a lease draw above its admission in full, from the balance once the lease runs dry, and keeps the lease for the draws its close still owes', async () => {
+    const tenant = randomUUID();
+    await wallet.credit(tenant, 0n, 1000n);
+    const lease = `lease:${randomUUID()}`;
+    await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 600n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true });
+    const draw = (requestId: string, micros: string, held: string) => wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros, held } }]);
+
+    expect(await draw('v1', '100', '80')).toEqual([{ requestId: 'v1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 20n }]);
+    const [big] = await draw('v2', '700', '100');
+    expect(big).toEqual({ requestId: 'v2', tenantId: tenant, pool: 'balance', charged: 700n, overrun: 600n });
+    expect(leaseDrawEvents(big!).map((e) => [e.kind, e.amount])).toEqual([
+      ['settle', '-100'],
+      ['overrun', '-600'],
+    ]);
+    // The lease gave its last 500; the other 200 came out of the balance.
+    expect(await redis.hget(keys.hold(lease), 'amount')).toBe('0');
+    expect(await wallet.balance(tenant)).toBe(1000n - 600n - 200n);
+    // A replay charges nothing more.
+    expect(await draw('v2', '700', '100')).toEqual([big]);
+    expect(await wallet.balance(tenant)).toBe(200n);
+
+    // The process charged 850 in all: v3's 50 is on its way, and the empty lease stays until it lands.
+    await wallet.closeLeases([{ lease, charged: '850' }]);
+    expect(await redis.exists(keys.hold(lease))).toBe(1);
+    expect(await draw('v3', '350', '50')).toEqual([{ requestId: 'v3', tenantId: tenant, pool: 'balance', charged: 350n, overrun: 300n }]);
+    expect(await redis.exists(keys.hold(lease), keys.leaseDraws(lease))).toBe(0);
+    // Every micro of usage was charged: the balance is below zero, and reservations are refused.
+    expect(await wallet.balance(tenant)).toBe(1000n - 100n - 700n - 350n);
+    expect((await reserve(`after-${tenant}`, tenant, 1n)).status).toBe('refused');
   });
 
   it('a swept lease returns only what its requests have not drawn', async () => {

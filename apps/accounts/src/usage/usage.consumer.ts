@@ -1,4 +1,4 @@
-import { WalletStore } from '@gateway/billing';
+import { leaseDrawEvents, WalletStore } from '@gateway/billing';
 import { USAGE_RETENTION_MS, UsageBatch, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
 import { BatchPuller, decodeJson, ensureWorkQueueStream, NatsBus, type PulledMessage } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
@@ -108,7 +108,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     try {
       const draws = await this.wallet.applySettlements(events.flatMap((e) => (e.settlement ? [{ requestId: e.requestId, settlement: e.settlement }] : [])));
       // A lease's draws are ledgered here, with the usage rows, rather than through the wallet's event stream.
-      await this.ledger.append(draws.map((d) => ({ rid: d.requestId, tenant: d.tenantId, kind: 'settle', pool: d.pool, amount: (-d.charged).toString(), note: 'lease' })));
+      await this.ledger.append(draws.flatMap(leaseDrawEvents));
       await this.wallet.closeLeases(closes);
       if (events.length) await this.repository.insertMany(events);
       for (const msg of accepted) msg.ack();

@@ -140,7 +140,7 @@ export class BillingClient {
     const served = event.outcome === 'ok' || event.outcome === 'cancelled';
     if (held.ticket) {
       const charge = this.leases!.end(held.ticket, served ? this.costOf(held, event) : 0n);
-      return charge > 0n ? { action: 'draw', lease: held.ticket.lease.id, micros: charge.toString() } : null;
+      return charge > 0n ? { action: 'draw', lease: held.ticket.lease.id, micros: charge.toString(), held: held.ticket.reserved.toString() } : null;
     }
     if (!served) return { action: 'release' };
     if (held.perRequest) return { action: 'settle', micros: '1' };

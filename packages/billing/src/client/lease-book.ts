@@ -34,8 +34,9 @@ export interface LeaseTicket {
 /**
  * Prepaid-balance leases of one process. A lease is one balance hold (one Redis call) for several
  * requests' worth; requests are then admitted against it in memory, each for its maximum cost, so the
- * hot path makes no round trip. The balance can never be overspent: a lease is taken atomically from
- * it, and what a lease admits never exceeds what it holds. Each request's actual cost is drawn from the
+ * hot path makes no round trip. A lease is taken atomically from the balance, and what a lease admits
+ * never exceeds what it holds; only usage beyond a request's admission (which is charged too) can take
+ * the balance below zero. Each request's actual cost is drawn from the
  * lease by the durable usage record; when a retired lease's last request ends, its close (with the
  * total it admitted) goes out the same way and the rest returns to the balance. A lease whose process
  * died is released by the hold sweeper, less what its requests' records drew.
@@ -70,10 +71,14 @@ export class LeaseBook {
     return (await opening) ? this.take(tenantId, amount) : null;
   }
 
-  /** The request ended having cost `actual`; returns what it is charged (at most what it was admitted for). */
+  /**
+   * The request ended having cost `actual`; returns what it is charged: all of it, even beyond what it
+   * was admitted for (an upstream that reported more than the estimate). The excess leaves the lease
+   * with less to admit others against; its draw takes what the lease cannot cover from the balance.
+   */
   end(ticket: LeaseTicket, actual: bigint): bigint {
     const { lease, reserved } = ticket;
-    const charge = actual < 0n ? 0n : actual > reserved ? reserved : actual;
+    const charge = actual < 0n ? 0n : actual;
     lease.available += reserved - charge;
     lease.charged += charge;
     lease.inFlight--;

@@ -1,17 +1,30 @@
 import type Redis from 'ioredis';
 import { z } from 'zod';
 import type { WalletKeys } from './wallet-keys';
+import type { LeaseDraw } from './wallet.store';
 
 /** One ledger event as the wallet scripts append it; amount is signed micro-units moved into the pool. */
 export const LedgerEvent = z.object({
   rid: z.string().min(1),
   tenant: z.string().min(1),
-  kind: z.enum(['reserve', 'settle', 'release', 'plan_grant']),
+  /** `overrun`: usage charged beyond its hold (the upstream reported more than was reserved). */
+  kind: z.enum(['reserve', 'settle', 'release', 'plan_grant', 'overrun']),
   pool: z.enum(['balance', 'quota']),
   amount: z.string().regex(/^-?\d+$/),
   note: z.string().optional(),
 });
 export type LedgerEvent = z.infer<typeof LedgerEvent>;
+
+/**
+ * A lease draw's ledger rows, written by the usage writer (a draw is not ledgered by its script): the
+ * charge up to what the request was admitted for as `settle`, any usage beyond that as `overrun`.
+ */
+export function leaseDrawEvents(draw: LeaseDraw): LedgerEvent[] {
+  const { requestId: rid, tenantId: tenant, pool, charged, overrun } = draw;
+  const settle: LedgerEvent = { rid, tenant, kind: 'settle', pool, amount: (overrun - charged).toString(), note: 'lease' };
+  if (overrun === 0n) return [settle];
+  return [settle, { rid, tenant, kind: 'overrun', pool, amount: (-overrun).toString(), note: `lease: usage above the ${charged - overrun} admitted` }];
+}
 
 export interface StreamEntry {
   id: string;
@@ -66,5 +79,25 @@ export class WalletEventReader {
   async ack(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.redis.multi().xack(this.keys.events, GROUP, ...ids).xdel(this.keys.events, ...ids).exec();
+  }
+
+  /** How many times each pending entry has been delivered (read or claimed); an entry not pending is absent. */
+  async deliveries(ids: string[]): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    if (ids.length === 0) return counts;
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.xpending(this.keys.events, GROUP, id, id, 1);
+    for (const [error, reply] of (await pipeline.exec()) ?? []) {
+      if (error) throw error;
+      for (const [id, , , delivered] of reply as Array<[string, string, number, number]>) counts.set(id, Number(delivered));
+    }
+    return counts;
+  }
+
+  /** Takes pending entries back for this consumer at once (a delivery each): a retry of entries it failed to write. */
+  async reclaim(ids: string[]): Promise<StreamEntry[]> {
+    if (ids.length === 0) return [];
+    const reply = (await this.redis.xclaim(this.keys.events, GROUP, this.consumer, 0, ...ids)) as RawEntry[];
+    return reply.filter((entry) => Array.isArray(entry) && entry[1] !== null).map(toEntry);
   }
 }

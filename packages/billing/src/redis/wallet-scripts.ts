@@ -45,19 +45,23 @@ return {1}
 `;
 
 /**
- * Settles or releases a hold: charges min(actual, held), returns the rest, deletes the hold. A hold
- * that is gone (settled before, or released by the sweeper) makes this a no-op, so it is idempotent.
+ * Settles or releases a hold: charges the actual usage, returns what the hold kept beyond it, deletes
+ * the hold. Usage above the hold (an upstream that reported more than was reserved) is still charged
+ * in full: the excess comes out of the balance (which may go below zero, and then refuses every
+ * reservation until a top-up) or is added to the quota counter, ledgered as its own `overrun` entry.
+ * A hold that is gone (settled before, or released by the sweeper) makes this a no-op, so it is idempotent.
  * KEYS: hold, holds, events. ARGV: requestId, actual, kind (settle | release), note.
- * Returns {0} when there was no hold, {1, charged} otherwise.
+ * Returns {0} when there was no hold, {1, charged, overrun} otherwise.
  */
 export const SETTLE_SCRIPT = `
 local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger')
 if not h[1] then return {0} end
 local held = tonumber(h[3])
 local actual = tonumber(ARGV[2])
-if actual > held then actual = held end
 if actual < 0 then actual = 0 end
-local back = held - actual
+local over = 0
+if actual > held then over = actual - held end
+local back = held - actual + over
 if back > 0 then
   if h[4] == 'balance' then
     redis.call('INCRBY', h[2], back)
@@ -65,12 +69,24 @@ if back > 0 then
     redis.call('DECRBY', h[2], back)
   end
 end
+if over > 0 then
+  if h[4] == 'balance' then
+    redis.call('DECRBY', h[2], over)
+  elseif redis.call('EXISTS', h[2]) == 1 then
+    redis.call('INCRBY', h[2], over)
+  end
+end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
-if h[6] == '1' and held > 0 then
-  redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', ARGV[3], 'pool', h[5], 'amount', tostring(back), 'note', ARGV[4])
+if h[6] == '1' then
+  if held > 0 then
+    redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', ARGV[3], 'pool', h[5], 'amount', tostring(back), 'note', ARGV[4])
+  end
+  if over > 0 then
+    redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'overrun', 'pool', h[5], 'amount', '-' .. tostring(over), 'note', 'usage above the hold of ' .. tostring(held))
+  end
 end
-return {1, tostring(actual)}
+return {1, tostring(actual), tostring(over)}
 `;
 
 /**
@@ -84,29 +100,34 @@ return redis.call('INCRBY', KEYS[1], ARGV[2])
 
 /**
  * Charges one request served under a lease (a balance hold a chat process reserves for many requests
- * and admits them against locally): moves min(actual, left) out of the lease for good. Each request
- * draws once: the lease keeps what each request drew, so a replay charges nothing and answers the
- * first draw again (its ledger row is written by the caller, idempotently). A lease already closed and
- * fully drawn is deleted; once a lease is gone there is nothing left to draw.
+ * and admits them against locally): charges the actual cost in full, out of the lease as far as it
+ * reaches and the rest (usage no reservation covered) straight out of the balance, which may go below
+ * zero and then refuses every reservation until a top-up. Each request draws once: the lease keeps
+ * what each request drew, so a replay charges nothing and answers the first draw again (its ledger
+ * rows, overrun included, are written by the caller, idempotently). A lease already closed and fully
+ * drawn (its draws add up to what its close said its requests cost) is deleted, anything it still held
+ * going back to the balance; once a lease is gone there is nothing left to draw.
  * KEYS: lease hold, lease draws (hash), holds. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
  * Returns {1, charged, tenant, pool}; {0, charged, tenant, pool} for a replay; {-1} when the lease is gone.
  */
 export const DRAW_SCRIPT = `
-local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed')
+local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed')
 if not h[1] then return {-1} end
 local before = redis.call('HGET', KEYS[2], ARGV[1])
 if before then return {0, before, h[1], h[3]} end
 local left = tonumber(h[2])
+if left < 0 then left = 0 end
 local actual = tonumber(ARGV[2])
-if actual > left then actual = left end
 if actual < 0 then actual = 0 end
+local fromLease = actual
+if fromLease > left then fromLease = left end
 redis.call('HSET', KEYS[2], ARGV[1], tostring(actual))
 redis.call('EXPIRE', KEYS[2], ARGV[4])
-if actual > 0 then
-  redis.call('HINCRBY', KEYS[1], 'amount', -actual)
-  redis.call('HINCRBY', KEYS[1], 'drawn', actual)
-end
-if h[4] == '1' and left - actual <= 0 then
+if fromLease > 0 then redis.call('HINCRBY', KEYS[1], 'amount', -fromLease) end
+if actual > 0 then redis.call('HINCRBY', KEYS[1], 'drawn', actual) end
+if actual > fromLease then redis.call('DECRBY', h[5], actual - fromLease) end
+if h[4] == '1' and tonumber(h[6] or '0') + actual >= tonumber(h[7] or '0') then
+  if left - fromLease > 0 then redis.call('INCRBY', h[5], left - fromLease) end
   redis.call('DEL', KEYS[1], KEYS[2])
   redis.call('ZREM', KEYS[3], ARGV[3])
 end
@@ -114,9 +135,11 @@ return {1, tostring(actual), h[1], h[3]}
 `;
 
 /**
- * Closes a lease whose requests have all ended, `charged` being what the leasing process admitted them
- * for in total. What is not yet drawn of that total stays held for the draws still on their way; the
- * rest goes back to the balance now. Leases are not ledgered: their requests' draws are.
+ * Closes a lease whose requests have all ended, `charged` being what the leasing process charged them
+ * in total. What is not yet drawn of that total stays held for the draws still on their way (as much of
+ * it as the lease still has; a draw beyond that comes out of the balance); the rest goes back to the
+ * balance now. The lease lives until its draws add up to `charged`. Leases are not ledgered: their
+ * requests' draws are.
  * KEYS: lease hold, holds, lease draws. ARGV: leaseId, charged.
  * Returns {1, returned}; {0} when the lease is gone.
  */
@@ -124,16 +147,18 @@ export const CLOSE_SCRIPT = `
 local h = redis.call('HMGET', KEYS[1], 'key', 'amount', 'drawn')
 if not h[1] then return {0} end
 local left = tonumber(h[2])
-local pending = tonumber(ARGV[2]) - tonumber(h[3] or '0')
-if pending < 0 then pending = 0 end
+if left < 0 then left = 0 end
+local owed = tonumber(ARGV[2]) - tonumber(h[3] or '0')
+if owed < 0 then owed = 0 end
+local pending = owed
 if pending > left then pending = left end
 local back = left - pending
 if back > 0 then redis.call('INCRBY', h[1], back) end
-if pending == 0 then
+if owed == 0 then
   redis.call('DEL', KEYS[1], KEYS[3])
   redis.call('ZREM', KEYS[2], ARGV[1])
 else
-  redis.call('HSET', KEYS[1], 'amount', pending, 'closed', '1')
+  redis.call('HSET', KEYS[1], 'amount', pending, 'closed', '1', 'owed', ARGV[2])
 end
 return {1, tostring(back)}
 `;

@@ -12,12 +12,17 @@ interface WalletCommands {
   walletCredit(balance: string, seed: string, delta: string): Promise<number>;
 }
 
-/** A request's charge drawn from a lease: the ledger row its caller writes (kind settle, −charged). */
+/**
+ * A request's charge drawn from a lease: the ledger rows its caller writes (kind settle, −(charged −
+ * overrun); kind overrun, −overrun when the request cost more than it was admitted for).
+ */
 export interface LeaseDraw {
   requestId: string;
   tenantId: string;
   pool: 'balance' | 'quota';
   charged: bigint;
+  /** What the request cost beyond what it was admitted for (0 when its settlement names no `held`). */
+  overrun: bigint;
 }
 
 type Pipelined = ChainableCommander & {
@@ -97,7 +102,7 @@ export class WalletStore {
     return { status: 'refused', available: BigInt(reply[1] ?? 0) };
   }
 
-  /** Charges `actual` (at most what was held) and returns the rest; null when no hold existed. */
+  /** Charges `actual` (beyond the hold too, as an overrun) and returns what was charged; null when no hold existed. */
   async settle(requestId: string, actual: bigint, note = ''): Promise<bigint | null> {
     return this.finish(requestId, actual, 'settle', note);
   }
@@ -130,7 +135,10 @@ export class WalletStore {
       if (settlement.action !== 'draw') return;
       const [status, charged, tenantId, pool] = results[i] as Reply;
       if (Number(status) === -1 || BigInt(charged ?? 0) === 0n) return;
-      draws.push({ requestId, tenantId: String(tenantId), pool: pool === 'quota' ? 'quota' : 'balance', charged: BigInt(charged!) });
+      const total = BigInt(charged!);
+      const held = settlement.held === undefined ? total : BigInt(settlement.held);
+      const overrun = total > held ? total - held : 0n;
+      draws.push({ requestId, tenantId: String(tenantId), pool: pool === 'quota' ? 'quota' : 'balance', charged: total, overrun });
     });
     return draws;
   }

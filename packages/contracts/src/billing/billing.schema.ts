@@ -94,13 +94,14 @@ export type UsageSummary = z.infer<typeof UsageSummary>;
 
 /**
  * How a request's billing ends, decided where the request ran and carried on its durable usage event:
- * its own hold settled at `micros` (at most the hold; the rest goes back) or released whole, or, for a
- * request admitted under a lease, `micros` drawn from that lease.
+ * its own hold settled at `micros` (the rest goes back; usage above the hold is charged too, as an
+ * overrun) or released whole, or, for a request admitted under a lease, `micros` drawn from that lease.
  */
 export const HoldSettlement = z.discriminatedUnion('action', [
   z.object({ action: z.literal('settle'), micros: MicrosString }),
   z.object({ action: z.literal('release') }),
-  z.object({ action: z.literal('draw'), lease: z.string().min(1), micros: MicrosString }),
+  /** `held`: what the request was admitted for; a charge above it is ledgered as an overrun. */
+  z.object({ action: z.literal('draw'), lease: z.string().min(1), micros: MicrosString, held: MicrosString.optional() }),
 ]);
 export type HoldSettlement = z.infer<typeof HoldSettlement>;
 
