@@ -1,4 +1,4 @@
-import { formatMicros, MoneyAmount, parseMoneyToMicros } from './money';
+import { formatMicros, MAX_MONEY_MICROS, MoneyAmount, parseMoneyToMicros } from './money';
 
 describe('money in micro-units', () => {
   it.each([
@@ -22,5 +22,14 @@ describe('money in micro-units', () => {
   it('is a zod transform for config and CLI amounts', () => {
     expect(MoneyAmount.parse('0.10')).toBe(100_000n);
     expect(MoneyAmount.safeParse('abc').success).toBe(false);
+  });
+
+  it('bounds an amount at 1e9 units, far inside an int64 of micro-units', () => {
+    expect(MoneyAmount.parse('1000000000')).toBe(MAX_MONEY_MICROS);
+    for (const huge of ['1000000000.000001', '99999999999999999999999', 1e10]) {
+      const result = MoneyAmount.safeParse(huge);
+      expect(result.success).toBe(false);
+      expect(result.error?.issues[0]?.message).toContain('maximum of 1000000000.000000');
+    }
   });
 });

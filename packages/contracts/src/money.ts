@@ -19,10 +19,22 @@ export function formatMicros(micros: bigint): string {
   return `${sign}${abs / MICROS_PER_UNIT}.${(abs % MICROS_PER_UNIT).toString().padStart(6, '0')}`;
 }
 
+/**
+ * The largest amount an operator may write (a top-up, a price, a plan's credit): 1e9 units, 1e15
+ * micro-units. Far above any real amount, and thousands of times below what a Redis or Postgres
+ * int64 holds (9.2e18), so sums and products of bounded amounts stay exact.
+ */
+export const MAX_MONEY_MICROS = 1_000_000_000n * MICROS_PER_UNIT;
+
 /** An amount as written in config or on the command line, parsed to micro-units. */
 export const MoneyAmount = z.union([z.string(), z.number().nonnegative()]).transform((value, ctx) => {
   try {
-    return parseMoneyToMicros(value);
+    const micros = parseMoneyToMicros(value);
+    if (micros > MAX_MONEY_MICROS) {
+      ctx.addIssue({ code: 'custom', message: `amount above the maximum of ${formatMicros(MAX_MONEY_MICROS)}` });
+      return z.NEVER;
+    }
+    return micros;
   } catch (error) {
     ctx.addIssue({ code: 'custom', message: (error as Error).message });
     return z.NEVER;
