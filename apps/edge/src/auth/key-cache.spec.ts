@@ -57,3 +57,30 @@ describe('KeyCache', () => {
     expect(c.lookup('h').hit).toBe(false);
   });
 });
+
+describe('KeyCache bounds', () => {
+  const now = () => 1_000_000;
+  const context = (tenantId: string): KeyContext => ({ keyId: `k-${tenantId}`, keyName: 'n', kind: 'payg', tenantId, tenantSlug: tenantId, billing: 'payg', expiresAt: null, featureControls: {} });
+
+  it('holds at most the configured number of unknown keys, and they never evict known ones', () => {
+    const c = new KeyCache(60_000, 5_000, now, { maxEntries: 3, maxNegativeEntries: 10 });
+    c.store('good', context('t'));
+    for (let i = 0; i < 1000; i++) c.store(`unknown-${i}`, null);
+    expect(c.size).toBe(11);
+    expect(c.lookup('good')).toMatchObject({ hit: true });
+    expect(c.lookup('unknown-999')).toMatchObject({ hit: true, context: null });
+    expect(c.lookup('unknown-0').hit).toBe(false);
+  });
+
+  it('evicts the least recently used known key and unindexes it', () => {
+    const c = new KeyCache(60_000, 5_000, now, { maxEntries: 2, maxNegativeEntries: 2 });
+    c.store('a', context('a'));
+    c.store('b', context('b'));
+    c.lookup('a');
+    c.store('c', context('c'));
+    expect(c.lookup('b').hit).toBe(false);
+    expect(c.lookup('a').hit).toBe(true);
+    c.dropTenants(['a', 'c']);
+    expect(c.size).toBe(0);
+  });
+});

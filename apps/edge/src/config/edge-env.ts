@@ -3,6 +3,10 @@ import { BaseEnv } from '@gateway/platform';
 import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
+/** Seconds, fractions allowed (tests use fractions of a second). */
+const Seconds = z.coerce.number().positive();
+/** A comma-separated list; empty items dropped. */
+const NameList = z.string().transform((text) => text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''));
 
 /** The edge's settings, validated at boot. ADMIN_TOKEN has no default: unset means the admin listener is open on its loopback address. */
 export const EdgeEnv = BaseEnv.extend({
@@ -17,5 +21,19 @@ export const EdgeEnv = BaseEnv.extend({
   KEY_CACHE_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   /** How long an unknown key is remembered as unknown, so a flood of bad keys does not flood accounts. */
   NEGATIVE_KEY_CACHE_SECONDS: z.coerce.number().int().nonnegative().default(5),
+  KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(50_000),
+  NEGATIVE_KEY_CACHE_MAX_ENTRIES: z.coerce.number().int().positive().default(10_000),
+  /** Unknown or expired keys one client address may present per minute before it gets 429; 0 turns the limit off. */
+  AUTH_FAILURES_PER_MINUTE: z.coerce.number().int().nonnegative().default(60),
+  /** Until the request line and headers are in. */
+  HTTP_HEADERS_TIMEOUT_SECONDS: Seconds.default(10),
+  /** Until the whole request body is in; the reply, streamed or not, is not counted. */
+  HTTP_REQUEST_TIMEOUT_SECONDS: Seconds.default(60),
+  /** A socket with no bytes either way; above the 300 s a stream may wait for its next event. */
+  HTTP_IDLE_TIMEOUT_SECONDS: Seconds.default(330),
+  /** An idle keep-alive connection between two requests. */
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Seconds.default(5),
+  /** Host names the admin listener answers besides loopback ones (DNS-rebinding guard), comma-separated. */
+  ADMIN_ALLOWED_HOSTS: NameList.default([]),
 });
 export type EdgeEnv = z.infer<typeof EdgeEnv>;
