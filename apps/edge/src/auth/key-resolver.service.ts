@@ -32,7 +32,10 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
     private readonly bus: NatsBus,
     @Inject(EDGE_ENV) env: EdgeEnv,
   ) {
-    this.cache = new KeyCache(env.KEY_CACHE_TTL_SECONDS * 1000, env.NEGATIVE_KEY_CACHE_SECONDS * 1000);
+    this.cache = new KeyCache(env.KEY_CACHE_TTL_SECONDS * 1000, env.NEGATIVE_KEY_CACHE_SECONDS * 1000, Date.now, {
+      maxEntries: env.KEY_CACHE_MAX_ENTRIES,
+      maxNegativeEntries: env.NEGATIVE_KEY_CACHE_MAX_ENTRIES,
+    });
   }
 
   onModuleInit(): void {
@@ -55,6 +58,14 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
     if (context === null) return { status: 'unknown' };
     if (cached.hit ? cached.expired : isExpired(context)) return { status: 'expired' };
     return { status: 'valid', context };
+  }
+
+  /** The key's resolution from memory only; null when it is not cached. */
+  resolveCached(key: string): KeyResolution | null {
+    const cached = this.cache.lookup(this.hashOf(key));
+    if (!cached.hit) return null;
+    if (cached.context === null) return { status: 'unknown' };
+    return cached.expired ? { status: 'expired' } : { status: 'valid', context: cached.context };
   }
 
   private hashOf(key: string): string {
