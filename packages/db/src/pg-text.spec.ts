@@ -1,4 +1,4 @@
-import { isRecordError, pgText } from './pg-text';
+import { isRecordError, pgText, pgTextFields } from './pg-text';
 
 describe('pgText', () => {
   it('drops NUL and replaces lone surrogates, keeping pairs and everything else', () => {
@@ -13,6 +13,17 @@ describe('pgText', () => {
   it('passes null and undefined through as null', () => {
     expect(pgText(null)).toBeNull();
     expect(pgText(undefined)).toBeNull();
+  });
+});
+
+describe('pgTextFields', () => {
+  it('cleans every string field of a record and leaves the rest alone', () => {
+    const settlement = { action: 'settle', micros: '1' };
+    const record = { modelId: 'm\u0000', channelId: null, promptTokens: 3, note: undefined, settlement };
+    const cleaned = pgTextFields(record);
+    expect(cleaned).toEqual({ modelId: 'm', channelId: null, promptTokens: 3, note: undefined, settlement });
+    expect(cleaned.settlement).toBe(settlement);
+    expect(record.modelId).toBe('m\u0000');
   });
 });
 

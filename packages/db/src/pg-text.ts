@@ -15,6 +15,13 @@ export function pgText(value: string | null | undefined): string | null {
   return value.replace(NUL, '').replace(LONE_SURROGATE, '\uFFFD');
 }
 
+/** A copy of `record` with pgText applied to each of its own string fields (other fields as they are). */
+export function pgTextFields<T extends object>(record: T): T {
+  const copy = { ...record } as Record<string, unknown>;
+  for (const [name, value] of Object.entries(copy)) if (typeof value === 'string') copy[name] = pgText(value);
+  return copy as T;
+}
+
 /**
  * Whether Postgres refused a statement because of the values it carried (SQLSTATE class 22, data
  * exception, or 23, integrity constraint violation) rather than because it was unreachable or busy:

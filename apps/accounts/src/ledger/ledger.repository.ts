@@ -1,5 +1,5 @@
 import type { LedgerEvent } from '@gateway/billing';
-import type { SqlPool } from '@gateway/db';
+import { pgTextFields, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { SQL_POOL } from '../prisma/prisma.module';
 
@@ -36,7 +36,7 @@ export class LedgerRepository {
    */
   async append(all: LedgerEvent[]): Promise<number> {
     // Only tenant ids shaped as ids reach the ::uuid cast (one stray event must not fail its batch forever).
-    const events = all.filter((e) => UUID.test(e.tenant));
+    const events = all.filter((e) => UUID.test(e.tenant)).map(pgTextFields);
     if (events.length === 0) return 0;
     const tenants = events.map((e) => e.tenant);
     const kinds = events.map((e) => e.kind);

@@ -1,9 +1,11 @@
 import { leaseDrawEvents, WalletStore } from '@gateway/billing';
-import { USAGE_RETENTION_MS, UsageBatch, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
-import { BatchPuller, decodeJson, ensureWorkQueueStream, NatsBus, type PulledMessage } from '@gateway/platform';
+import { DEAD_LETTER_MAX_DELIVERIES, USAGE_RETENTION_MS, UsageBatch, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
+import { isRecordError } from '@gateway/db';
+import { BatchPuller, decodeJson, ensureWorkQueueStream, NatsBus, writeIsolatingFailures, type IsolatedFailure, type PulledMessage } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { AckPolicy, nanos } from 'nats';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { DeadLetterService } from '../dead-letters/dead-letter.service';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { UsageRepository } from './usage.repository';
 
@@ -15,6 +17,8 @@ const LINGER_MS = 50;
 const IDLE_WAIT_MS = 200;
 /** A pull the server never answers (its stream or consumer gone) is given up after this long. */
 const PULL_TIMEOUT_MS = 5000;
+/** A message holding an event Postgres refused is delivered again after this long, until its last delivery. */
+const RETRY_DELAY_MS = 1000;
 
 /**
  * The durable consumer of the chat service's usage events: it ends billing holds (and draws charges
@@ -23,7 +27,9 @@ const PULL_TIMEOUT_MS = 5000;
  * (one burst per pull, never one wake-up per message), settles the batch's holds in one round of
  * Redis script calls, writes its rows in one INSERT, and only then acknowledges: a crash mid-way
  * redelivers the messages, and both steps skip what they already did (a hold ends once; the requestId
- * key skips a duplicate row).
+ * key skips a duplicate row). When Postgres refuses the INSERT because of a row, the batch is bisected so
+ * that every other row is written and acknowledged; a message holding a refused event is delivered again,
+ * and on its last delivery its refused events go to the dead-letter stream and it is acknowledged.
  */
 @Injectable()
 export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
@@ -40,6 +46,7 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(UsageRepository) private readonly repository: UsageRepository,
     @Inject(WalletStore) private readonly wallet: WalletStore,
     @Inject(LedgerRepository) private readonly ledger: LedgerRepository,
+    @Inject(DeadLetterService) private readonly deadLetters: DeadLetterService,
   ) {
     this.names = usageStreamNames(bus.prefix);
   }
@@ -94,10 +101,12 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
     const events: UsageEvent[] = [];
     const closes: LeaseClose[] = [];
     const accepted: PulledMessage[] = [];
+    const carriers = new Map<UsageEvent, PulledMessage>();
     for (const msg of batch) {
       const parsed = UsageBatch.safeParse(decodeJson(msg.data));
       if (parsed.success) {
         events.push(...parsed.data.events);
+        for (const event of parsed.data.events) carriers.set(event, msg);
         closes.push(...parsed.data.closes);
         accepted.push(msg);
       } else {
@@ -110,11 +119,42 @@ export class UsageConsumer implements OnApplicationBootstrap, OnModuleDestroy {
       // A lease's draws are ledgered here, with the usage rows, rather than through the wallet's event stream.
       await this.ledger.append(draws.flatMap(leaseDrawEvents));
       await this.wallet.closeLeases(closes);
-      if (events.length) await this.repository.insertMany(events);
-      for (const msg of accepted) msg.ack();
+      const refused = await writeIsolatingFailures(events, (part) => this.repository.insertMany([...part]), isRecordError);
+      await this.finish(accepted, refused, carriers);
     } catch (error) {
       this.logger.error(`usage write failed, will be redelivered: ${(error as Error).message}`);
-      for (const msg of accepted) msg.nak(1000);
+      for (const msg of accepted) msg.nak(RETRY_DELAY_MS);
+    }
+  }
+
+  /**
+   * Acknowledges each message whose events are all written. A message with a refused event is asked
+   * for again; on its last delivery its refused events (as a batch of their own, replayable as it is)
+   * are dead-lettered first, then it is acknowledged.
+   */
+  private async finish(accepted: PulledMessage[], refused: IsolatedFailure<UsageEvent>[], carriers: Map<UsageEvent, PulledMessage>): Promise<void> {
+    const failures = new Map<PulledMessage, IsolatedFailure<UsageEvent>[]>();
+    for (const failure of refused) {
+      const msg = carriers.get(failure.item)!;
+      failures.set(msg, [...(failures.get(msg) ?? []), failure]);
+    }
+    for (const [msg, failed] of failures) {
+      if (msg.deliveries < DEAD_LETTER_MAX_DELIVERIES) continue;
+      await this.deadLetters.record({
+        consumer: 'usage',
+        source: this.names.stream,
+        error: failed.map((f) => `${f.item.requestId}: ${f.error.message}`).join('; '),
+        deliveries: msg.deliveries,
+        payload: JSON.stringify({ events: failed.map((f) => f.item), closes: [] }),
+      });
+    }
+    for (const msg of accepted) {
+      const failed = failures.get(msg);
+      if (!failed || msg.deliveries >= DEAD_LETTER_MAX_DELIVERIES) msg.ack();
+      else {
+        this.logger.error(`usage write refused ${failed.length} event(s), delivery ${msg.deliveries} of ${DEAD_LETTER_MAX_DELIVERIES}: ${failed[0]!.error.message}`);
+        msg.nak(RETRY_DELAY_MS);
+      }
     }
   }
 }

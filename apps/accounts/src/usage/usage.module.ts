@@ -1,9 +1,10 @@
 // Owns usage records: the durable consumer of the chat service's usage events (rows, and the billing
 // holds each event ends) and the only writer of usage_records.
 import { Module } from '@nestjs/common';
+import { DeadLettersModule } from '../dead-letters/dead-letters.module';
 import { LedgerModule } from '../ledger/ledger.module';
 import { UsageConsumer } from './usage.consumer';
 import { UsageRepository } from './usage.repository';
 
-@Module({ imports: [LedgerModule], providers: [UsageRepository, UsageConsumer] })
+@Module({ imports: [LedgerModule, DeadLettersModule], providers: [UsageRepository, UsageConsumer] })
 export class UsageModule {}

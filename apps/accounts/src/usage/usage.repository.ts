@@ -1,5 +1,5 @@
 import type { UsageEvent } from '@gateway/contracts';
-import type { SqlPool } from '@gateway/db';
+import { pgTextFields, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { SQL_POOL } from '../prisma/prisma.module';
 
@@ -23,7 +23,8 @@ export class UsageRepository {
   /** Inserts each event once; a redelivered event (same requestId) is skipped. Returns rows written. */
   async insertMany(events: UsageEvent[]): Promise<number> {
     if (events.length === 0) return 0;
-    const column = <T>(pick: (e: UsageEvent) => T): T[] => events.map(pick);
+    const rows = events.map(pgTextFields);
+    const column = <T>(pick: (e: UsageEvent) => T): T[] => rows.map(pick);
     const result = await this.pool.query({
       name: 'usage-insert-many',
       text: INSERT_MANY,
