@@ -54,3 +54,21 @@ describe('ChatUpstreamService.request', () => {
     },
   );
 });
+
+describe('ChatUpstreamService.upstreamError', () => {
+  const service = new ChatUpstreamService({ UPSTREAM_TIMEOUT_MS: 1000 } as ChatEnv);
+  const refusal = JSON.stringify({ error: { message: "'max_completion_tokens' must be at most 4096", type: 'invalid_request_error', param: 'max_completion_tokens' } });
+
+  it("names the client's field, not the upstream's, when a translated request is refused", () => {
+    const call = { ...oaicCall('https://example.com/a.png'), family: 'genc' } as ChatCall;
+    const error = service.upstreamError(call, channel('openai'), 400, refusal);
+    expect(error.param).toBe('generationConfig.maxOutputTokens');
+    expect(error.message).toMatch(/^The upstream refused the request as translated/);
+  });
+
+  it("keeps the upstream's own words on a pass-through path, where its fields are the client's", () => {
+    const error = service.upstreamError(oaicCall('https://example.com/a.png'), channel('openai'), 400, refusal);
+    expect(error.param).toBe('max_completion_tokens');
+    expect(error.message).toBe("'max_completion_tokens' must be at most 4096");
+  });
+});

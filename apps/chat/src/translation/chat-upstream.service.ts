@@ -1,5 +1,14 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
-import { assertIrUrls, executeWithFailover, sendUpstream, UPSTREAM_CHAT, type UpstreamRequest, type UpstreamResponse } from '@gateway/providers';
+import {
+  assertIrUrls,
+  crossedUpstreamError,
+  executeWithFailover,
+  NATIVE_FAMILY,
+  sendUpstream,
+  UPSTREAM_CHAT,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
@@ -49,10 +58,17 @@ export class ChatUpstreamService {
       (ch) => sendUpstream(this.request(call, ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS }),
       {
         signal,
-        toError: (status, text, ch, headers) => UPSTREAM_CHAT[chatProtocolOf(ch)].fromError(status, text, { headers, secrets: [ch.apiKey] }),
+        toError: (status, text, ch, headers) => this.upstreamError(call, ch, status, text, headers),
       },
     );
     return { channel, response };
+  }
+
+  /** An upstream's refusal in its protocol's dialect; on a crossed path, told in the client's field names. */
+  upstreamError(call: ChatCall, channel: CatalogChannel, status: number, text: string, headers?: Record<string, string | string[] | undefined>): GatewayError {
+    const protocol = chatProtocolOf(channel);
+    const error = UPSTREAM_CHAT[protocol].fromError(status, text, { headers, secrets: [channel.apiKey] });
+    return isPassThrough(call.family, protocol) ? error : crossedUpstreamError(error, call.family, NATIVE_FAMILY[protocol]);
   }
 
   /** Opens channels in order until one produces a first event that is not an error: nothing has reached the client before. */

@@ -5,6 +5,7 @@ export * from './token-estimator';
 export * from './tool-arguments';
 export * from './ir-urls';
 export * from './upstream-error';
+export * from './crossed-error';
 export * from './sse-frame';
 export * from './oaic-request.decoder';
 export * from './oaic-response.encoder';
