@@ -128,11 +128,26 @@ describe('edge over real NATS and HTTP', () => {
   });
 
   describe('request ids, HTTP-layer errors, docs, health', () => {
-    it('echoes an incoming x-request-id and makes one otherwise', async () => {
+    it('always makes its own x-request-id; a valid client id only comes back as x-client-request-id', async () => {
       const given = await get('/oaic/v1/models', { authorization: `Bearer ${key}`, 'x-request-id': 'req-abc' });
-      expect(given.headers.get('x-request-id')).toBe('req-abc');
+      expect(given.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(given.headers.get('x-client-request-id')).toBe('req-abc');
+      const again = await get('/oaic/v1/models', { authorization: `Bearer ${key}`, 'x-request-id': 'req-abc' });
+      expect(again.headers.get('x-request-id')).not.toBe(given.headers.get('x-request-id'));
       const made = await get('/oaic/v1/models', { authorization: `Bearer ${key}` });
       expect(made.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(made.headers.get('x-client-request-id')).toBeNull();
+    });
+
+    it('ignores an invalid client id without failing the request, and echoes it on errors too', async () => {
+      const long = await get('/oaic/v1/models', { authorization: `Bearer ${key}`, 'x-request-id': 'x'.repeat(129) });
+      expect(long.status).toBe(200);
+      expect(long.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(long.headers.get('x-client-request-id')).toBeNull();
+      const refused = await get('/oaic/v1/models', { authorization: 'Bearer sk-nope', 'x-request-id': '../probe' });
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(refused.headers.get('x-client-request-id')).toBe('../probe');
     });
 
     it('answers a malformed query in the dialect, naming the field', async () => {

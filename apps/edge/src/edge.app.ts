@@ -7,7 +7,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { createAdminServer } from './admin/admin-server';
 import type { EdgeEnv } from './config/edge-env';
 import { EdgeModule } from './edge.module';
@@ -42,9 +41,9 @@ export interface EdgeApp {
   close(): Promise<void>;
 }
 
-function requestIdOf(raw: IncomingMessage): string {
-  const given = raw.headers['x-request-id'];
-  return typeof given === 'string' && given.length > 0 && given.length <= 200 ? given : randomUUID();
+/** Always the server's own id: a client's x-request-id is only echoed (routing/request-id.ts), never a key. */
+function requestIdOf(): string {
+  return randomUUID();
 }
 
 function familyOf(request: FastifyRequest) {

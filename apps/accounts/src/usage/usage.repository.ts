@@ -5,11 +5,11 @@ import { SQL_POOL } from '../prisma/prisma.module';
 
 const INSERT_MANY = `
   INSERT INTO usage_records (request_id, tenant_id, key_id, model_id, channel_id, family, route,
-                             prompt_tokens, completion_tokens, latency_ms, outcome, status, created_at)
-  SELECT r, t, k, m, ch, f, ro, p, c, l, o, s, at AT TIME ZONE 'UTC'
+                             prompt_tokens, completion_tokens, latency_ms, outcome, status, created_at, client_request_id)
+  SELECT r, t, k, m, ch, f, ro, p, c, l, o, s, at AT TIME ZONE 'UTC', cr
     FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[],
-                $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::timestamptz[])
-      AS u(r, t, k, m, ch, f, ro, p, c, l, o, s, at)
+                $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::timestamptz[], $14::text[])
+      AS u(r, t, k, m, ch, f, ro, p, c, l, o, s, at, cr)
   ON CONFLICT (request_id) DO NOTHING`;
 
 /**
@@ -32,7 +32,7 @@ export class UsageRepository {
         column((e) => e.requestId), column((e) => e.tenantId), column((e) => e.keyId), column((e) => e.modelId),
         column((e) => e.channelId), column((e) => e.family), column((e) => e.route), column((e) => e.promptTokens),
         column((e) => e.completionTokens), column((e) => e.latencyMs), column((e) => e.outcome), column((e) => e.status),
-        column((e) => e.at),
+        column((e) => e.at), column((e) => e.clientRequestId ?? null),
       ],
     });
     return result.rowCount ?? 0;

@@ -1,7 +1,7 @@
 import { BillingClient } from '@gateway/billing';
 import { GatewayError, TranscriptionFields, TranslationFields, parseOrThrow, type OaicAudioPayload, type SpeechReply, type TranscriptionReply } from '@gateway/contracts';
 import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';
-import type { ObjectStore } from '@gateway/storage';
+import { isObjectKey, objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { CatalogService } from '../catalog/catalog.service';
@@ -38,11 +38,11 @@ export class OaicAudioService {
     const { channel, response } = await this.upstream.open(call.channels, (ch) => toUpstream('speech', call.body, ch, { stream: false }), signal);
     call.meter.channelId = channel.id;
     const contentType = header(response.headers, 'content-type') ?? 'audio/mpeg';
-    const objectKey = `speech/${call.caller.requestId}`;
-    const info = await this.store.put(objectKey, response.body, contentType);
+    const key = objectKey('speech', call.caller.tenantId, call.caller.requestId);
+    const info = await this.store.put(key, response.body, contentType);
     call.meter.tokens = { prompt: estimateTokens(String(call.body.input)), completion: 0 };
     this.usage.record(call.meter.ok());
-    return { objectKey, contentType, size: info.size };
+    return { objectKey: key, contentType, size: info.size };
   }
 
   async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, meter: UsageMeter, signal: AbortSignal): Promise<TranscriptionReply> {
@@ -51,6 +51,10 @@ export class OaicAudioService {
     const route = await this.catalog.route(payload.tenantId, fields.model, 'stt');
     const channels = channelsFor(op, fields.model, route.channels);
     const file = payload.file;
+    // An upload is read only from this request's own prefix (the edge put it there).
+    if (!isObjectKey(file.key) || !file.key.startsWith(`${objectKey('uploads', payload.tenantId, payload.requestId)}/`)) {
+      throw new GatewayError('internal', 'The uploaded file was stored under an unexpected key.');
+    }
     const stored = await this.store.stat(file.key);
     if (!stored) throw GatewayError.invalid('The uploaded file is no longer available; upload it again.', 'file');
     // Priced per second of audio: the most the upload can play is reserved before the upstream call.

@@ -25,6 +25,7 @@ export class UsageMeter {
   event(outcome: string, status: number): UsageEvent {
     return {
       requestId: this.caller.requestId,
+      ...(this.caller.clientRequestId !== undefined ? { clientRequestId: this.caller.clientRequestId } : {}),
       tenantId: this.caller.tenantId,
       keyId: this.caller.keyId,
       modelId: this.modelId,

@@ -1,4 +1,4 @@
-import type { BodyRef } from '@gateway/contracts';
+import { claimCheckKey, type BodyRef, type OaicCaller } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
@@ -6,7 +6,8 @@ import { OAIC_ENV, OAIC_REDIS, type OaicEnv } from './oaic-env';
 
 /**
  * Parks request bodies too large for one NATS message in Redis and hands back the reference the chat
- * service redeems (claim check). Keys carry the NATS prefix so deployments sharing a Redis never meet.
+ * service redeems (claim check). Keys carry the NATS prefix so deployments sharing a Redis never meet,
+ * and the tenant and the server's request id, so no client can name another request's body.
  */
 @Injectable()
 export class ClaimCheckStore {
@@ -16,8 +17,8 @@ export class ClaimCheckStore {
     private readonly bus: NatsBus,
   ) {}
 
-  async park(requestId: string, json: string): Promise<BodyRef> {
-    const key = `${this.bus.prefix}claim:${requestId}`;
+  async park(caller: Pick<OaicCaller, 'tenantId' | 'requestId'>, json: string): Promise<BodyRef> {
+    const key = claimCheckKey(this.bus.prefix, caller.tenantId, caller.requestId);
     await this.redis.set(key, json, 'EX', this.env.CLAIM_CHECK_TTL_SECONDS);
     return { store: 'redis', key, bytes: Buffer.byteLength(json) };
   }

@@ -9,7 +9,7 @@ import {
   type StoredFileRef,
 } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
-import type { ObjectStore } from '@gateway/storage';
+import { keySegmentOf, objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import type { MultipartFile } from '@fastify/multipart';
 import type { RouteRequest } from '../routing/route-request';
@@ -33,6 +33,8 @@ export class OaicAudioService {
 
   async speech(subject: string, request: RouteRequest): Promise<undefined> {
     const result = SpeechReply.parse(await this.relay.json(subject, request));
+    // Only this request's own object is streamed out (and deleted), whatever the reply names.
+    if (result.objectKey !== objectKey('speech', request.key.tenantId, request.requestId)) throw new GatewayError('internal', 'The synthesized audio was stored under an unexpected key.');
     const audio = await this.store.get(result.objectKey);
     audio.once('close', () => void this.store.delete(result.objectKey).catch(() => undefined));
     void request.reply.type(result.contentType).header('content-length', String(result.size)).send(audio);
@@ -54,7 +56,7 @@ export class OaicAudioService {
             continue;
           }
           const filename = part.filename || 'audio';
-          const key = `uploads/${request.requestId}/${filename.replace(/[^A-Za-z0-9._-]/g, '_')}`;
+          const key = objectKey('uploads', request.key.tenantId, request.requestId, keySegmentOf(filename, 'audio'));
           const info = await this.store.put(key, part.file, part.mimetype || 'application/octet-stream');
           if (part.file.truncated) throw new GatewayError('payload_too_large', 'The uploaded file is too large.', 'file');
           file = { key, filename, contentType: info.contentType, size: info.size };

@@ -3,6 +3,7 @@ import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { toDialectError } from '../errors/error-dialect';
+import { clientRequestIdOf } from '../routing/request-id';
 import type { RouteRequest } from '../routing/route-request';
 import { ClaimCheckStore } from './claim-check.store';
 import { OAIC_ENV, type OaicEnv } from './oaic-env';
@@ -10,7 +11,9 @@ import { OAIC_ENV, type OaicEnv } from './oaic-env';
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
 export function callerOf(request: RouteRequest): OaicCaller {
-  return { requestId: request.requestId, tenantId: request.key.tenantId, keyId: request.key.keyId, keyKind: request.key.kind, route: request.route.id };
+  const caller: OaicCaller = { requestId: request.requestId, tenantId: request.key.tenantId, keyId: request.key.keyId, keyKind: request.key.kind, route: request.route.id };
+  const clientRequestId = clientRequestIdOf(request.raw.headers);
+  return clientRequestId === undefined ? caller : { ...caller, clientRequestId };
 }
 
 /**
@@ -32,7 +35,7 @@ export class OaicRelayService {
     if (Number.isFinite(declared) && declared < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
     const json = JSON.stringify(request.body);
     if (Buffer.byteLength(json) < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
-    return { ...caller, bodyRef: await this.claimCheck.park(request.requestId, json) };
+    return { ...caller, bodyRef: await this.claimCheck.park(caller, json) };
   }
 
   async json(subject: string, request: RouteRequest, payload?: unknown): Promise<OaicJsonReply> {

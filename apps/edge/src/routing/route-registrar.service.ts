@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
 import { sendError } from '../errors/error-reply';
 import type { EdgeRouteConfig } from './route-config';
+import { setRequestIdHeaders } from './request-id';
 import { ROUTE_HANDLER_ID } from './route-handler.decorator';
 import { toFastifyPath } from './route-path';
 import type { RouteHandlerFn } from './route-request';
@@ -65,7 +66,7 @@ export class RouteRegistrar {
     const auth = this.auth;
     return async function handle(raw: FastifyRequest, reply: FastifyReply): Promise<unknown> {
       const requestId = String(raw.id);
-      reply.header('x-request-id', requestId);
+      setRequestIdHeaders(reply);
       try {
         const key = await auth.authenticate(route.auth, raw.headers);
         const query = route.query ? parseOrThrow(route.query, raw.query ?? {}) : raw.query;

@@ -1,6 +1,5 @@
 /** The msgc family through the running gateway with the official Anthropic SDK: messages, streams, token counts, tools, images, errors. */
 import Anthropic from '@anthropic-ai/sdk';
-import { randomUUID } from 'node:crypto';
 import { anthropicClient, baseUrl, bearer, createTenantWithKey, http, msgcHeaders, type TenantWithKey } from './support/gateway';
 import { PNG_BASE64, usageRecord } from './support/oaic-fixtures';
 
@@ -100,10 +99,10 @@ describe('msgc messages', () => {
   });
 
   it('records usage of a stream', async () => {
-    const requestId = randomUUID();
-    const final = await client.messages
-      .stream({ model: MODEL, max_tokens: 200, messages: ask('count my msgc stream') }, { headers: { 'x-request-id': requestId } })
-      .finalMessage();
+    const stream = client.messages.stream({ model: MODEL, max_tokens: 200, messages: ask('count my msgc stream') });
+    const { response } = await stream.withResponse();
+    const requestId = response.headers.get('x-request-id')!;
+    const final = await stream.finalMessage();
     const usage = await usageRecord(requestId);
     expect(usage).toMatchObject({ model_id: MODEL, outcome: 'ok', prompt_tokens: final.usage.input_tokens, completion_tokens: final.usage.output_tokens });
   });

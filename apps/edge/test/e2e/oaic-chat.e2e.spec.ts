@@ -150,24 +150,24 @@ describe('oaic chat completions', () => {
   });
 
   it('fails over to the second channel and records the channel that served it', async () => {
-    const requestId = randomUUID();
-    const completion = await client.chat.completions.create(
-      { model: 'sandbox-gpt-failover', messages: question('failover please') },
-      { headers: { 'x-request-id': requestId } },
-    );
+    const clientRequestId = randomUUID();
+    const { data: completion, response } = await client.chat.completions
+      .create({ model: 'sandbox-gpt-failover', messages: question('failover please') }, { headers: { 'x-request-id': clientRequestId } })
+      .withResponse();
     expect(completion.choices[0]!.message.content).toContain('failover please');
+    const requestId = response.headers.get('x-request-id')!;
+    expect(requestId).not.toBe(clientRequestId);
+    expect(response.headers.get('x-client-request-id')).toBe(clientRequestId);
     const usage = await usageRecord(requestId);
+    expect(usage.client_request_id).toBe(clientRequestId);
     expect(usage).toMatchObject({ model_id: 'sandbox-gpt-failover', upstream_model: 'sandbox-gpt', channel_priority: 1, outcome: 'ok', status: 200 });
     expect(usage.prompt_tokens).toBe(completion.usage!.prompt_tokens);
     expect(usage.completion_tokens).toBe(completion.usage!.completion_tokens);
   });
 
   it('records usage of a stream from the upstream’s final count', async () => {
-    const requestId = randomUUID();
-    const stream = await client.chat.completions.create(
-      { model: 'sandbox-gpt', messages: question('count my stream'), stream: true },
-      { headers: { 'x-request-id': requestId } },
-    );
+    const { data: stream, response } = await client.chat.completions.create({ model: 'sandbox-gpt', messages: question('count my stream'), stream: true }).withResponse();
+    const requestId = response.headers.get('x-request-id')!;
     let final: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) final = chunk.usage ?? final;
     const usage = await usageRecord(requestId);
@@ -175,11 +175,10 @@ describe('oaic chat completions', () => {
   });
 
   it('a client that disconnects cancels the stream; usage counts what was delivered', async () => {
-    const requestId = randomUUID();
-    const stream = await client.chat.completions.create(
-      { model: slowModel, messages: question('one two three four five six seven eight nine ten eleven twelve'), stream: true },
-      { headers: { 'x-request-id': requestId } },
-    );
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: slowModel, messages: question('one two three four five six seven eight nine ten eleven twelve'), stream: true })
+      .withResponse();
+    const requestId = response.headers.get('x-request-id')!;
     let delivered = 0;
     for await (const chunk of stream) {
       if (chunk.choices[0]?.delta?.content) delivered++;

@@ -5,6 +5,8 @@ import { SUBJECTS } from '../nats/subjects';
 /** One request's usage as it travels from chat through JetStream to the usage table; requestId makes writes idempotent. */
 export const UsageEvent = z.object({
   requestId: z.string().min(1),
+  /** The client's own x-request-id, kept so an operator can find the row by the id the client logged. */
+  clientRequestId: z.string().min(1).max(128).optional(),
   tenantId: z.string().min(1),
   keyId: z.string().min(1),
   modelId: z.string(),

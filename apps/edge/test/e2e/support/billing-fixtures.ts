@@ -1,6 +1,5 @@
 /** Ledger and balance reads in the run's database for the billing e2e specs, and a chat call by plain HTTP. */
 import { setTimeout as sleep } from 'node:timers/promises';
-import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { baseUrl, bearer, http, type HttpResult } from './gateway';
 import { e2eEnv } from './e2e-env';
@@ -60,13 +59,12 @@ export async function eventually<T>(what: string, read: () => Promise<T>, done: 
   }
 }
 
-/** One non-streamed chat completion by plain HTTP, with its own request id. */
+/** One non-streamed chat completion by plain HTTP; `requestId` is the server's id from the response. */
 export async function chat(key: string, content: string, options: { base?: string; model?: string; maxTokens?: number } = {}): Promise<HttpResult & { requestId: string }> {
-  const requestId = randomUUID();
   const json: Record<string, unknown> = { model: options.model ?? 'sandbox-gpt', messages: [{ role: 'user', content }] };
   if (options.maxTokens) json.max_tokens = options.maxTokens;
-  const result = await http('POST', `${options.base ?? baseUrl()}/oaic/v1/chat/completions`, { headers: { ...bearer(key), 'x-request-id': requestId }, json });
-  return { ...result, requestId };
+  const result = await http('POST', `${options.base ?? baseUrl()}/oaic/v1/chat/completions`, { headers: bearer(key), json });
+  return { ...result, requestId: String(result.headers['x-request-id']) };
 }
 
 export function errorCode(result: HttpResult): unknown {

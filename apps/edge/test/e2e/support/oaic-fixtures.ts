@@ -30,6 +30,7 @@ export function wavTone(ms = 200, rate = 8000): Buffer {
 
 export interface UsageRow {
   request_id: string;
+  client_request_id: string | null;
   model_id: string;
   channel_id: string | null;
   upstream_model: string | null;
@@ -41,18 +42,21 @@ export interface UsageRow {
   status: number;
 }
 
-/** The usage record of one request, waiting for the durable consumer to write it. */
-export async function usageRecord(requestId: string, timeoutMs = 10_000): Promise<UsageRow> {
+/**
+ * The usage record of one request, waiting for the durable consumer to write it: by the server's
+ * request id (the response's x-request-id), or by the x-request-id the client sent (`by: 'client'`).
+ */
+export async function usageRecord(requestId: string, timeoutMs = 10_000, by: 'server' | 'client' = 'server'): Promise<UsageRow> {
   const client = new pg.Client({ connectionString: e2eEnv().GW_E2E_DATABASE_URL });
   await client.connect();
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const { rows } = await client.query<UsageRow>(
-        `SELECT u.request_id, u.model_id, u.channel_id, c.upstream_model, c.priority AS channel_priority,
+        `SELECT u.request_id, u.client_request_id, u.model_id, u.channel_id, c.upstream_model, c.priority AS channel_priority,
                 u.prompt_tokens, u.completion_tokens, u.latency_ms, u.outcome, u.status
            FROM usage_records u LEFT JOIN channels c ON c.id::text = u.channel_id
-          WHERE u.request_id = $1`,
+          WHERE ${by === 'server' ? 'u.request_id' : 'u.client_request_id'} = $1`,
         [requestId],
       );
       if (rows[0]) return rows[0];

@@ -8,9 +8,20 @@ import { BillingMode } from '../../accounts/key.schema';
 export const BodyRef = z.object({ store: z.literal('redis'), key: z.string().min(1), bytes: z.number().int().nonnegative() });
 export type BodyRef = z.infer<typeof BodyRef>;
 
+/**
+ * Where a claim-checked body waits: named by its tenant and the server's request id, so the chat
+ * service redeems only the body parked for the very request it runs.
+ */
+export function claimCheckKey(prefix: string, tenantId: string, requestId: string): string {
+  return `${prefix}claim:${tenantId}:${requestId}`;
+}
+
 /** Who is calling: enough for the chat service to authorize, route, bill and record usage. */
 export const OaicCaller = z.object({
+  /** The server's id of the request: every internal key derives from it. */
   requestId: z.string().min(1),
+  /** The client's own x-request-id, validated at the edge: only for correlation, never a key. */
+  clientRequestId: z.string().min(1).max(128).optional(),
   tenantId: z.string().min(1),
   keyId: z.string().min(1),
   keyKind: BillingMode,
