@@ -6,6 +6,8 @@ import {
   ApplyResult,
   BalanceView,
   BillingConfigureReply,
+  DeadLetterList,
+  DeadLetterReplayReply,
   UsageSummary,
   KeyCreated,
   KeyView,
@@ -81,6 +83,17 @@ export class AdminClient {
   usage(query: { tenant: string; since?: string; by?: string }) {
     const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return this.call('GET', `/admin/usage?${params.toString()}`, UsageSummary);
+  }
+
+  /** Records the usage and ledger writers could not write, oldest first. */
+  deadLetters(query: { consumer?: string; limit?: number } = {}) {
+    const params = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])));
+    return this.call('GET', `/admin/usage/dead-letters?${params.toString()}`, DeadLetterList);
+  }
+
+  /** Puts dead letters back on the stream they came from and removes them. */
+  replayDeadLetters(body: { ids: string[] } | { all: true }) {
+    return this.call('POST', '/admin/usage/dead-letters/replay', DeadLetterReplayReply, body);
   }
 
   /** Rate limits, a custom subscription's quota and price overrides (decimal prices). */

@@ -2,6 +2,11 @@ import {
   BILLING_SUBJECTS,
   BillingConfigureReply,
   BillingConfigureRequest,
+  DEAD_LETTER_SUBJECTS,
+  DeadLetterList,
+  DeadLetterListRequest,
+  DeadLetterReplayReply,
+  DeadLetterReplayRequest,
   parseOrThrow,
   UsageSummary,
   UsageSummaryRequest,
@@ -30,7 +35,10 @@ function toMessage(request: ReturnType<typeof BillingConfigureRequest.parse>): B
   };
 }
 
-/** Admin routes of billing: usage summaries and a tenant's billing settings (limits, custom quota and prices). */
+/**
+ * Admin routes of billing: usage summaries, a tenant's billing settings (limits, custom quota and prices),
+ * and the dead letters of the usage and ledger writers (listed, and replayed once their cause is fixed).
+ */
 export function registerUsageRoutes(fastify: FastifyInstance, bus: NatsBus): void {
   fastify.get('/admin/usage', async (request) => {
     const query = parseOrThrow(UsageSummaryRequest, request.query ?? {});
@@ -40,5 +48,15 @@ export function registerUsageRoutes(fastify: FastifyInstance, bus: NatsBus): voi
   fastify.put('/admin/billing', async (request) => {
     const body = parseOrThrow(BillingConfigureRequest, request.body ?? {});
     return bus.request(BILLING_SUBJECTS.configure, toMessage(body), BillingConfigureReply, TIMEOUT);
+  });
+
+  fastify.get('/admin/usage/dead-letters', async (request) => {
+    const query = parseOrThrow(DeadLetterListRequest, request.query ?? {});
+    return bus.request(DEAD_LETTER_SUBJECTS.list, query, DeadLetterList, TIMEOUT);
+  });
+
+  fastify.post('/admin/usage/dead-letters/replay', async (request) => {
+    const body = parseOrThrow(DeadLetterReplayRequest, request.body ?? {});
+    return bus.request(DEAD_LETTER_SUBJECTS.replay, body, DeadLetterReplayReply, TIMEOUT);
   });
 }
