@@ -113,7 +113,7 @@ describe('edge over real NATS and HTTP', () => {
       ['/oaic/v1/nope', { error: { type: 'not_found_error' } }],
       ['/msgc/v1/nope', { type: 'error', error: { type: 'not_found_error' } }],
       ['/genc/v1/models/x:generateContent', { error: { code: 404, status: 'NOT_FOUND' } }],
-      ['/genc/v1beta/models/x:generateContent', { error: { code: 404, status: 'NOT_FOUND' } }],
+      ['/genc/v1beta/nope', { error: { code: 404, status: 'NOT_FOUND' } }],
       ['/v1beta/models/x:generateContent', { error: { type: 'not_found_error' } }],
       ['/dsc/v1/nope', { code: 'NotFound', request_id: expect.any(String) }],
       ['/nativemedia/v1/nope', { code: 1203, request_id: expect.any(String) }],

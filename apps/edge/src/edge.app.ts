@@ -7,16 +7,20 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
+import { adminHostNames, assertAdminExposure } from './admin/admin-exposure';
 import { createAdminServer } from './admin/admin-server';
 import type { EdgeEnv } from './config/edge-env';
 import { EdgeModule } from './edge.module';
+import { answerClientError, answerFrameworkError } from './errors/client-error';
 import { familyOfPath, toGatewayError } from './errors/error-dialect';
 import { sendError } from './errors/error-reply';
+import { logIfInternal } from './errors/internal-error-log';
 import { HANDLER_MODULES } from './handler-modules';
 import { HttpMetrics } from './ops/http-metrics';
 import { registerOpsRoutes } from './ops/ops-routes';
 import { ReadinessService } from './ops/readiness.service';
 import { EdgeFastifyAdapter } from './routing/edge-fastify.adapter';
+import { installJsonBodyParser } from './routing/json-body.parser';
 import './routing/route-config';
 import { RouteRegistrar } from './routing/route-registrar.service';
 
@@ -56,10 +60,23 @@ function installErrorHandlers(fastify: FastifyInstance, logger: Logger): void {
     return sendError(reply, familyOfPath(request.url), GatewayError.notFound(`Unknown route: ${request.method} ${path}.`));
   });
   fastify.setErrorHandler((error, request, reply) => {
-    const mapped = toGatewayError(error);
-    if (mapped.code === 'internal' && !(error instanceof GatewayError)) logger.error(`${request.method} ${request.url}: ${(error as Error).stack ?? String(error)}`);
-    return sendError(reply, familyOf(request), mapped);
+    logIfInternal(logger, request, error);
+    return sendError(reply, familyOf(request), toGatewayError(error));
   });
+}
+
+/** Node's timeouts of the public listener, from seconds in the env to milliseconds. */
+function listenerTimeouts(env: EdgeEnv) {
+  const ms = (seconds: number) => Math.max(1, Math.round(seconds * 1000));
+  const headersTimeout = ms(env.HTTP_HEADERS_TIMEOUT_SECONDS);
+  const requestTimeout = Math.max(ms(env.HTTP_REQUEST_TIMEOUT_SECONDS), headersTimeout);
+  return {
+    requestTimeout,
+    connectionTimeout: ms(env.HTTP_IDLE_TIMEOUT_SECONDS),
+    keepAliveTimeout: ms(env.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS),
+    // Node checks the headers and request deadlines only this often (30 s by default): a quarter of the shorter one, at most 1 s.
+    http: { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(25, Math.min(1000, Math.floor(headersTimeout / 4))) },
+  };
 }
 
 function baseUrl(address: string | { address: string; port: number } | null): string {
@@ -74,17 +91,27 @@ function baseUrl(address: string | { address: string; port: number } | null): st
  */
 export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}): Promise<EdgeApp> {
   const logger = new Logger('edge');
+  assertAdminExposure(env);
   const ownConnection = options.connection === undefined;
   const connection = options.connection ?? (await connectNats(env.NATS_URL, 'edge'));
   const bus = new NatsBus(connection, env.NATS_PREFIX);
 
-  const fastify = Fastify({ logger: false, bodyLimit: BODY_LIMIT, genReqId: requestIdOf, return503OnClosing: true });
+  const fastify = Fastify({
+    logger: false,
+    bodyLimit: BODY_LIMIT,
+    genReqId: requestIdOf,
+    return503OnClosing: true,
+    ...listenerTimeouts(env),
+    clientErrorHandler: answerClientError,
+    frameworkErrors: answerFrameworkError,
+  });
+  installJsonBodyParser(fastify);
   const metrics = new HttpMetrics();
   metrics.install(fastify);
   installErrorHandlers(fastify, logger);
 
   const module = EdgeModule.forRoot(env, bus, options.handlerModules ?? HANDLER_MODULES);
-  const admin = createAdminServer(bus, env.ADMIN_TOKEN);
+  const admin = createAdminServer(bus, env.ADMIN_TOKEN, adminHostNames(env.ADMIN_HOST, env.ADMIN_ALLOWED_HOSTS));
   let app: NestFastifyApplication | undefined;
   let count: number;
   try {

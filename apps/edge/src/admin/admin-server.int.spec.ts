@@ -1,5 +1,9 @@
 import { SUBJECTS, type KeyView, type TenantView } from '@gateway/contracts';
 import { randomUUID } from 'node:crypto';
+import { EdgeEnv } from '../config/edge-env';
+import { createEdgeApp } from '../edge.app';
+import { FakeAccounts } from '../testing/fake-accounts';
+import { rawRequest } from '../testing/raw-http';
 import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
 
 const TOKEN = 'admin-secret-token';
@@ -108,5 +112,60 @@ describe('admin API', () => {
     const res = await call('GET', '/admin/balance?tenant=acme');
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ error: { code: 'unavailable' } });
+  });
+});
+
+describe('admin API: operator mistakes and the operator\'s browser', () => {
+  let t: TestEdge;
+
+  beforeAll(async () => {
+    t = await startTestEdge({ ADMIN_TOKEN: TOKEN, ADMIN_ALLOWED_HOSTS: 'ops.example.test, Admin.Example.Test' });
+    t.accounts.on(SUBJECTS.accounts.balance.topup, () => ({ tenant: 'acme', balance: '1.000000', balanceMicros: '1000000' }));
+    await t.connection.flush();
+  });
+  afterAll(() => t.stop());
+
+  const port = () => new URL(t.edge.adminUrl).port;
+  const topup = (headers: Record<string, string>, amount: unknown = '1') =>
+    rawRequest(t.edge.adminUrl, 'POST', '/admin/balance/topup', { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers }, JSON.stringify({ tenant: 'acme', amount }));
+
+  it('refuses a Host that is neither loopback nor configured (DNS rebinding), before the token is looked at', async () => {
+    for (const host of [`attacker.example:${port()}`, 'attacker.example', `127.0.0.1.attacker.example:${port()}`]) {
+      const res = await topup({ host });
+      expect(res.status).toBe(421);
+      expect(JSON.parse(res.body)).toEqual({ error: { code: 'permission_denied', message: expect.stringContaining('Host header'), param: 'host' } });
+    }
+    const noToken = await rawRequest(t.edge.adminUrl, 'GET', '/admin/healthz', { host: 'attacker.example' });
+    expect(noToken.status).toBe(421);
+    expect(t.accounts.count(SUBJECTS.accounts.balance.topup)).toBe(0);
+  });
+
+  it('answers loopback names and the configured ones, with or without the port', async () => {
+    for (const host of [`127.0.0.1:${port()}`, `localhost:${port()}`, `[::1]:${port()}`, 'ops.example.test', `admin.example.test:${port()}`]) {
+      expect((await topup({ host })).status).toBe(200);
+    }
+  });
+
+  it('refuses a cross-origin browser request, and accepts one from its own origin', async () => {
+    const foreign = await topup({ host: `127.0.0.1:${port()}`, origin: 'https://attacker.example' });
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.body)).toMatchObject({ error: { code: 'permission_denied', param: 'origin' } });
+    expect((await topup({ host: `127.0.0.1:${port()}`, origin: 'null' })).status).toBe(403);
+    expect((await topup({ host: `127.0.0.1:${port()}`, origin: `http://127.0.0.1:${port()}` })).status).toBe(200);
+  });
+
+  it('refuses a top-up above the maximum with 400 naming amount, before any NATS hop', async () => {
+    const before = t.accounts.count(SUBJECTS.accounts.balance.topup);
+    for (const amount of ['99999999999999999999999', '1000000000.000001', 1e12]) {
+      const res = await topup({}, amount);
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.body)).toEqual({ error: { code: 'invalid_request', message: expect.stringContaining('maximum'), param: 'amount' } });
+    }
+    expect(t.accounts.count(SUBJECTS.accounts.balance.topup)).toBe(before);
+  });
+
+  it('refuses to start with a non-loopback ADMIN_HOST and no ADMIN_TOKEN, naming both', async () => {
+    const env = EdgeEnv.parse({ NATS_PREFIX: FakeAccounts.prefix(), PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error', ADMIN_HOST: '0.0.0.0' });
+    await expect(createEdgeApp(env)).rejects.toThrow(/ADMIN_HOST=0\.0\.0\.0 is not a loopback address and ADMIN_TOKEN is unset/);
   });
 });

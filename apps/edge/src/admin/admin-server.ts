@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { toGatewayError } from '../errors/error-dialect';
 import { httpStatusOf } from '../errors/error-status';
+import { hostNameOf, isLoopbackHost } from './admin-exposure';
 import { registerAdminRoutes } from './admin-routes';
 import { registerUsageRoutes } from './usage-routes';
 
@@ -18,12 +19,48 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+function hostAllowed(host: string | undefined, hostNames: ReadonlySet<string>): boolean {
+  if (host === undefined) return false;
+  const name = hostNameOf(host);
+  return isLoopbackHost(name) || hostNames.has(name);
+}
+
+/** The host of an Origin header (`scheme://host[:port]`); null for `null` and anything unparsable. */
+function originHost(origin: string): string | null {
+  try {
+    return new URL(origin).host;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A browser on the operator's machine can be made to reach the loopback admin API: through a rebound
+ * DNS name (a foreign Host) or a cross-site form or fetch (a foreign Origin). Both are refused.
+ */
+function refusedByHostOrOrigin(headers: Record<string, string | string[] | undefined>, hostNames: ReadonlySet<string>): GatewayError | null {
+  const host = typeof headers.host === 'string' ? headers.host : undefined;
+  if (!hostAllowed(host, hostNames)) {
+    return new GatewayError('permission_denied', 'The admin API answers only to loopback host names and ADMIN_ALLOWED_HOSTS: the Host header names another host.', 'host', 421);
+  }
+  const origin = headers.origin;
+  if (origin === undefined) return null;
+  const from = typeof origin === 'string' ? originHost(origin) : null;
+  if (from !== null && hostAllowed(from, hostNames)) return null;
+  return new GatewayError('permission_denied', 'The admin API refuses cross-origin requests: the Origin header names a foreign site.', 'origin');
+}
+
 /**
  * The admin API's own listener (plain Fastify, loopback by default): operator routes only, errors as
- * `{error:{code,message,param}}`, and the admin token required when one is configured.
+ * `{error:{code,message,param}}`, the Host and Origin headers checked, and the admin token required
+ * when one is configured. `hostNames`: the names it answers to besides loopback ones.
  */
-export function createAdminServer(bus: NatsBus, adminToken: string | undefined): FastifyInstance {
+export function createAdminServer(bus: NatsBus, adminToken: string | undefined, hostNames: ReadonlySet<string> = new Set()): FastifyInstance {
   const fastify = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  fastify.addHook('onRequest', async (request, reply) => {
+    const refusal = refusedByHostOrOrigin(request.headers, hostNames);
+    if (refusal) return sendAdminError(reply, refusal);
+  });
   if (adminToken !== undefined) {
     fastify.addHook('onRequest', async (request, reply) => {
       if (!tokenMatches(request.headers.authorization, adminToken)) {

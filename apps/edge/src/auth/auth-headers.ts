@@ -34,6 +34,20 @@ function msgcKey(headers: Headers): string {
   throw new GatewayError('authentication_failed', 'Missing API key: use the x-api-key header with your API key.');
 }
 
+/** Headers that carry a key or pick its scheme: a second copy is ambiguous, and Node would keep one silently. */
+const SINGLE_HEADERS = ['authorization', 'x-api-key', 'msgc-version'];
+
+/** Refuses a request that repeats a key header (`rawHeaders` alternates names and values, as Node gives them). */
+export function rejectRepeatedKeyHeaders(rawHeaders: readonly string[]): void {
+  const seen = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (!SINGLE_HEADERS.includes(name)) continue;
+    if (seen.has(name)) throw GatewayError.invalid(`The ${name} header appears more than once: send it once.`, name);
+    seen.add(name);
+  }
+}
+
 /**
  * The API key a request carries under its route's scheme (spec section 5). Vendor SDK headers
  * such as `anthropic-version` and `x-goog-api-key` are ignored on purpose: the contract is these headers only.

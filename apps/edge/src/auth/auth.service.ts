@@ -1,25 +1,55 @@
 import { GatewayError, type AuthScheme, type KeyContext } from '@gateway/contracts';
-import { Injectable } from '@nestjs/common';
-import { extractApiKey } from './auth-headers';
-import { KeyResolverService } from './key-resolver.service';
+import { Inject, Injectable } from '@nestjs/common';
+import { EDGE_ENV } from '../config/edge-env.token';
+import type { EdgeEnv } from '../config/edge-env';
+import { AuthFailureLimiter } from './auth-failure-limiter';
+import { extractApiKey, rejectRepeatedKeyHeaders } from './auth-headers';
+import { KeyResolverService, type KeyResolution } from './key-resolver.service';
 
 type Headers = Record<string, string | string[] | undefined>;
+
+/** What authentication reads of a request. */
+export interface AuthInput {
+  headers: Headers;
+  /** Names and values alternating, as received: the only place a repeated header shows. */
+  rawHeaders: readonly string[];
+  clientAddress: string;
+}
 
 /** Authenticates a request under its route's scheme; throws authentication errors naming what to fix. */
 @Injectable()
 export class AuthService {
-  constructor(private readonly keys: KeyResolverService) {}
+  readonly failures: AuthFailureLimiter;
 
-  async authenticate(scheme: AuthScheme, headers: Headers): Promise<KeyContext> {
-    const key = extractApiKey(scheme, headers);
-    const resolution = await this.keys.resolve(key);
+  constructor(
+    private readonly keys: KeyResolverService,
+    @Inject(EDGE_ENV) env: EdgeEnv,
+  ) {
+    this.failures = new AuthFailureLimiter(env.AUTH_FAILURES_PER_MINUTE);
+  }
+
+  async authenticate(scheme: AuthScheme, request: AuthInput): Promise<KeyContext> {
+    rejectRepeatedKeyHeaders(request.rawHeaders);
+    const key = extractApiKey(scheme, request.headers);
+    const resolution = await this.resolve(key, request.clientAddress);
     switch (resolution.status) {
       case 'valid':
         return resolution.context;
       case 'expired':
+        this.failures.record(request.clientAddress);
         throw new GatewayError('authentication_failed', 'This API key has expired: its subscription ended.');
       case 'unknown':
+        this.failures.record(request.clientAddress);
         throw new GatewayError('authentication_failed', 'Invalid API key: it is unknown or has been revoked.');
     }
+  }
+
+  /** An address over its failure limit gets only keys already known valid, so its guesses cost no lookup. */
+  private async resolve(key: string, clientAddress: string): Promise<KeyResolution> {
+    const retryAfter = this.failures.retryAfterSeconds(clientAddress);
+    if (retryAfter === null) return this.keys.resolve(key);
+    const cached = this.keys.resolveCached(key);
+    if (cached?.status === 'valid') return cached;
+    throw new GatewayError('rate_limited', `Too many failed authentications from this address: retry in ${retryAfter} s.`, null, null, retryAfter);
   }
 }

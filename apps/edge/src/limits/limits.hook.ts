@@ -1,11 +1,12 @@
 import { estimateInputTokens } from '@gateway/billing';
 import { GatewayError, ROUTES, type AuthScheme, type Family } from '@gateway/contracts';
-import { Inject, Injectable, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { extractApiKey } from '../auth/auth-headers';
 import { KeyResolverService } from '../auth/key-resolver.service';
 import { sendError } from '../errors/error-reply';
+import { logIfInternal } from '../errors/internal-error-log';
 import { RateLimitedError, RateLimiter } from './rate-limiter.service';
 
 function tokensOf(body: unknown): number {
@@ -29,6 +30,7 @@ export function inDialect(error: RateLimitedError, family: Family): GatewayError
 @Injectable()
 export class LimitsHook implements OnModuleInit {
   private readonly schemes = new Map<string, AuthScheme>(ROUTES.map((route) => [route.id, route.auth]));
+  private readonly logger = new Logger('edge');
 
   constructor(
     @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
@@ -57,6 +59,7 @@ export class LimitsHook implements OnModuleInit {
       const admission = await this.limiter.admit(resolution.context, tokensOf(request.body));
       reply.raw.once('close', () => admission.leave());
     } catch (error) {
+      logIfInternal(this.logger, request, error);
       await sendError(reply, family, error instanceof RateLimitedError ? inDialect(error, family) : error);
     }
   }

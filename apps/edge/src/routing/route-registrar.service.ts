@@ -1,9 +1,12 @@
 import { ROUTES, parseOrThrow, type RouteDef } from '@gateway/contracts';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
 import { sendError } from '../errors/error-reply';
+import { logIfInternal } from '../errors/internal-error-log';
+import { assertJsonContentType } from './json-content-type';
+import { registerWrongMethodRoutes } from './wrong-method.routes';
 import type { EdgeRouteConfig } from './route-config';
 import { setRequestIdHeaders } from './request-id';
 import { ROUTE_HANDLER_ID } from './route-handler.decorator';
@@ -17,6 +20,8 @@ import type { RouteHandlerFn } from './route-request';
  */
 @Injectable()
 export class RouteRegistrar {
+  private readonly logger = new Logger('edge');
+
   constructor(
     private readonly discovery: DiscoveryService,
     private readonly scanner: MetadataScanner,
@@ -46,6 +51,7 @@ export class RouteRegistrar {
   /** Registers every built route; a built route without a handler, or a handler for no route, stops start-up. */
   register(fastify: FastifyInstance, routes: readonly RouteDef[] = ROUTES): number {
     const handlers = this.collectHandlers();
+    if (!fastify.hasRequestDecorator('apiKey')) fastify.decorateRequest('apiKey', null);
     const known = new Set(routes.map((r) => r.id));
     for (const id of handlers.keys()) {
       if (!known.has(id)) throw new Error(`@RouteHandler('${id}') names no route of the route table`);
@@ -56,19 +62,38 @@ export class RouteRegistrar {
       const handler = handlers.get(route.id);
       if (!handler) throw new Error(`Route ${route.method} ${route.path} (${route.id}) is built but has no @RouteHandler`);
       const config: EdgeRouteConfig = { routeId: route.id, family: route.family };
-      fastify.route({ method: route.method, url: toFastifyPath(route.path), config, handler: this.pipeline(route, handler) });
+      fastify.route({ method: route.method, url: toFastifyPath(route.path), config, onRequest: this.guard(route), handler: this.pipeline(route, handler) });
       count++;
     }
+    registerWrongMethodRoutes(fastify, routes.filter((route) => route.built));
     return count;
   }
 
+  /**
+   * Authentication and the content-type check, in onRequest: a request without a valid key is answered
+   * before any of its body is read, let alone parsed.
+   */
+  private guard(route: RouteDef) {
+    const { auth, logger } = this;
+    return async function guard(raw: FastifyRequest, reply: FastifyReply): Promise<void> {
+      try {
+        raw.apiKey = await auth.authenticate(route.auth, { headers: raw.headers, rawHeaders: raw.raw.rawHeaders, clientAddress: raw.ip });
+        assertJsonContentType(route, raw.headers);
+      } catch (error) {
+        logIfInternal(logger, raw, error);
+        await sendError(reply, route.family, error);
+      }
+    };
+  }
+
   private pipeline(route: RouteDef, handler: RouteHandlerFn) {
-    const auth = this.auth;
+    const logger = this.logger;
     return async function handle(raw: FastifyRequest, reply: FastifyReply): Promise<unknown> {
       const requestId = String(raw.id);
       setRequestIdHeaders(reply);
       try {
-        const key = await auth.authenticate(route.auth, raw.headers);
+        const key = raw.apiKey;
+        if (key === null) throw new Error(`Route ${route.id} reached its handler unauthenticated`);
         const query = route.query ? parseOrThrow(route.query, raw.query ?? {}) : raw.query;
         const body = route.body ? parseOrThrow(route.body, raw.body) : raw.body;
         const params = (raw.params ?? {}) as Record<string, string>;
@@ -76,6 +101,7 @@ export class RouteRegistrar {
         return result === undefined || reply.sent ? reply : result;
       } catch (error) {
         if (reply.sent) throw error;
+        logIfInternal(logger, raw, error);
         return sendError(reply, route.family, error);
       }
     };

@@ -19,3 +19,10 @@ export interface RouteRequest<Query = unknown, Body = unknown> {
  * the registrar maps it to the route family's dialect.
  */
 export type RouteHandlerFn = (request: RouteRequest) => Promise<unknown> | unknown;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The key authenticated in the route's onRequest hook; null until then and on routes without auth. */
+    apiKey: KeyContext | null;
+  }
+}
