@@ -66,8 +66,8 @@ describe('poison records in the usage and ledger consumers', () => {
     const held = [event({ tenantId }), event({ tenantId }), event({ tenantId, modelId: 'sandbox-gemini\u0000' }), event({ tenantId }), event({ tenantId })];
     for (const e of held) expect((await wallet.reserve({ requestId: e.requestId, tenantId, amount: 100n, holdTtlMs: 60_000, target: { mode: 'balance' } })).status).toBe('reserved');
     const settled = held.map((e) => ({ ...e, settlement: { action: 'settle' as const, micros: '10' } }));
-    // Postgres refuses this one for a reason no sanitising fixes: its tenant id is not a UUID.
-    const unfixable = event({ tenantId: 'not-a-uuid' });
+    // Postgres refuses this one for a reason no sanitising fixes: its tenant id is not a UUID (and would clear a terminal).
+    const unfixable = event({ tenantId: 'not-a-uuid\u001b[2J' });
     const [a, b, nul, c, d] = settled;
     // The bad and the NUL event ride with good ones, in one pull with other messages.
     await publishUsage({ events: [a, nul, unfixable, b] });
@@ -86,6 +86,9 @@ describe('poison records in the usage and ledger consumers', () => {
     expect(letter).toMatchObject({ consumer: 'usage', source: usageStreamNames(h.bus.prefix).stream, deliveries: 5 });
     expect(letter!.error).toContain(unfixable.requestId);
     expect(letter!.error).toMatch(/uuid/);
+    // Postgres quotes the refused value: the listing shows its control characters escaped, never raw.
+    expect(letter!.error).toContain('not-a-uuid\\u001b[2J');
+    expect(letter!.error).not.toContain('\u001b');
     // Only the refused event is dead-lettered, not the good ones that shared its message.
     expect(letter!.preview).toContain(unfixable.requestId);
     expect(letter!.preview).not.toContain(a!.requestId);

@@ -94,8 +94,15 @@ export class DeadLetterService implements OnModuleInit {
 }
 
 function view({ id, letter }: StoredDeadLetter): DeadLetterView {
-  const { payload, ...rest } = letter;
-  // Escaped, so a NUL or a terminal control sequence in a record never reaches the operator's screen raw.
-  const preview = JSON.stringify(payload.slice(0, PREVIEW_CHARS)).slice(1, -1) + (payload.length > PREVIEW_CHARS ? '…' : '');
-  return { id, ...rest, preview };
+  const { payload, error, ...rest } = letter;
+  const preview = printable(payload.slice(0, PREVIEW_CHARS)) + (payload.length > PREVIEW_CHARS ? '…' : '');
+  return { id, ...rest, error: printable(error), preview };
+}
+
+/**
+ * Control characters as \u escapes: a record's NUL or terminal escape sequence (Postgres quotes the
+ * refused value in its error) never reaches the operator's screen raw.
+ */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
