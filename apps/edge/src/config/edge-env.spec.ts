@@ -16,4 +16,10 @@ describe('EdgeEnv', () => {
     expect(() => loadEnv(EdgeEnv, { PORT: 'eighty' })).toThrow(EnvError);
     expect(() => loadEnv(EdgeEnv, { PORT: 'eighty' })).toThrow(/PORT/);
   });
+
+  it('reads the URL policy allowlist and refuses an entry that is not a host', () => {
+    expect(loadEnv(EdgeEnv, {}).URL_POLICY_ALLOW_HOSTS).toEqual([]);
+    expect(loadEnv(EdgeEnv, { URL_POLICY_ALLOW_HOSTS: 'images.corp,*.svc.internal' }).URL_POLICY_ALLOW_HOSTS).toEqual(['images.corp', '*.svc.internal']);
+    expect(() => loadEnv(EdgeEnv, { URL_POLICY_ALLOW_HOSTS: 'https://images.corp/' })).toThrow(/URL_POLICY_ALLOW_HOSTS: 'https:\/\/images.corp\/' is not a host/);
+  });
 });
