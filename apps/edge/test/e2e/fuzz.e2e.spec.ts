@@ -1,0 +1,163 @@
+/**
+ * Property-based fuzzing of every built route of the route table through the running gateway: hostile
+ * bodies, headers, queries and path parameters (support/fuzz-cases.ts). For every case: no 5xx (the
+ * sandbox upstream never fails on its own, so any 5xx is the gateway's), every 4xx in the route
+ * family's error dialect, and a body the route's contract refuses is never served; after the run, the
+ * tenant whose key carried the refused bodies has exactly the balance it started with.
+ *
+ * FUZZ_RUNS cases per route (100 by default, `npm run fuzz` runs 10,000); FUZZ_SEED replays a run;
+ * FUZZ_KEEP_GOING=1 records every violation instead of stopping at (and shrinking) the first.
+ */
+import { BUILT_ROUTES, type RouteDef } from '@gateway/contracts';
+import fc from 'fast-check';
+import { Agent, errors, request } from 'undici';
+import { storedBalance } from './support/billing-fixtures';
+import { dialectViolation } from './support/error-dialects';
+import { fuzzCaseArbitrary, type FuzzCase, type FuzzKeys } from './support/fuzz-cases';
+import { seedOf } from './support/fuzz-seeds';
+import { adminClient, baseUrl, createTenantWithKey, type TenantWithKey } from './support/gateway';
+
+const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const SEED = process.env.FUZZ_SEED === undefined ? Date.now() : Number(process.env.FUZZ_SEED);
+const KEEP_GOING = process.env.FUZZ_KEEP_GOING === '1';
+/** Each route's cases run as this many concurrent properties (seeds SEED, SEED+1, ...). */
+const SHARDS = Number(process.env.FUZZ_SHARDS ?? (RUNS >= 1000 ? 4 : 1));
+const SHARD_BUDGET_MS = 60_000 + Math.ceil(RUNS / SHARDS) * 40;
+/** Fuzz traffic comes from its own loopback address, so per-address limits it trips touch no other spec. */
+const SOURCE_ADDRESS = process.env.FUZZ_SOURCE_ADDRESS ?? '127.0.0.77';
+
+const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000, pipelining: 1, headersTimeout: 5_000, bodyTimeout: 5_000, connect: { localAddress: SOURCE_ADDRESS } });
+
+interface RouteTally {
+  route: RouteDef;
+  cases: number;
+  unsendable: number;
+  refusedByContract: number;
+  statuses: Map<number, number>;
+  violations: Map<string, string>;
+  failure?: string;
+}
+
+interface Answer {
+  status: number;
+  contentType: string | undefined;
+  text: string;
+}
+
+/** Sends one case; null when undici itself refuses to send it (a header it will not write). */
+async function send(fuzzCase: FuzzCase): Promise<Answer | null> {
+  try {
+    const response = await request(`${baseUrl()}${fuzzCase.path}`, {
+      method: fuzzCase.method as 'GET',
+      headers: fuzzCase.headers,
+      body: fuzzCase.body,
+      dispatcher: agent,
+    });
+    const text = await response.body.text();
+    const contentType = response.headers['content-type'];
+    return { status: response.statusCode, contentType: Array.isArray(contentType) ? contentType.join(', ') : contentType, text };
+  } catch (error) {
+    if (error instanceof errors.InvalidArgumentError || error instanceof errors.NotSupportedError) return null;
+    // A request the gateway leaves unanswered (or a dropped connection) is a finding like a 5xx.
+    return { status: 0, contentType: undefined, text: `no answer: ${(error as { code?: string }).code ?? (error as Error).message}` };
+  }
+}
+
+/** What is wrong with the answer to a case, or null. The first word is the violation's class. */
+function violationOf(route: RouteDef, fuzzCase: FuzzCase, answer: Answer): string | null {
+  if (answer.status === 0) return `no-answer: ${answer.text}`;
+  if (answer.status >= 500) return `5xx: ${answer.status} ${answer.text.slice(0, 300)}`;
+  if (answer.status < 200 || (answer.status >= 300 && answer.status < 400)) return `unexpected-status: ${answer.status}`;
+  if (answer.status >= 400) {
+    const wrong = dialectViolation(route.family, answer.status, answer.text, answer.contentType);
+    if (wrong) return `dialect-${answer.status}: ${wrong}`;
+  } else if (fuzzCase.refusedByContract) {
+    return `served-invalid: the contract refuses this body, yet it was answered ${answer.status}`;
+  }
+  return null;
+}
+
+async function fuzzRoute(route: RouteDef, keys: FuzzKeys, tally: RouteTally): Promise<void> {
+  const seed = seedOf(route)!;
+  const property = fc.asyncProperty(fuzzCaseArbitrary(route, seed, keys), async (fuzzCase) => {
+    const answer = await send(fuzzCase);
+    tally.cases++;
+    if (answer === null) {
+      tally.unsendable++;
+      return;
+    }
+    if (fuzzCase.refusedByContract) tally.refusedByContract++;
+    tally.statuses.set(answer.status, (tally.statuses.get(answer.status) ?? 0) + 1);
+    const violation = violationOf(route, fuzzCase, answer);
+    if (violation === null) return;
+    const kind = violation.split(':')[0]!;
+    const example = `${violation}\n      case: ${String((fuzzCase as unknown as Record<symbol, () => string>)[fc.toStringMethod]!())}`;
+    const known = tally.violations.get(kind);
+    if (known === undefined || example.length < known.length) tally.violations.set(kind, example);
+    if (!KEEP_GOING) throw new Error(violation);
+  });
+  // Shrinking a case the gateway never answers costs a timeout per step: bound each shard's run.
+  const shards = await Promise.all(
+    Array.from({ length: SHARDS }, (_, shard) => fc.check(property, { numRuns: Math.ceil(RUNS / SHARDS), seed: SEED + shard, interruptAfterTimeLimit: SHARD_BUDGET_MS })),
+  );
+  const failed = shards.find((details) => details.failed);
+  if (failed) tally.failure = fc.defaultReportMessage(failed) ?? 'failed';
+}
+
+function table(tallies: RouteTally[]): string {
+  const rows = tallies.map((t) => {
+    const statuses = [...t.statuses.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+    return `${t.route.method.padEnd(6)} ${t.route.path.padEnd(58)} ${String(t.cases).padStart(6)} cases  ${String(t.refusedByContract).padStart(5)} refused-by-contract  ${String(t.unsendable).padStart(3)} unsendable  ${statuses}`;
+  });
+  return `fuzz: ${RUNS} runs per route in ${SHARDS} shard(s), seed ${SEED}\n${rows.join('\n')}\n`;
+}
+
+describe(`fuzzing every built route (${RUNS} cases each)`, () => {
+  let served: TenantWithKey;
+  let refused: TenantWithKey;
+  let keys: FuzzKeys;
+  let before: { admin: string; stored: bigint };
+  const tallies: RouteTally[] = [];
+
+  beforeAll(async () => {
+    served = await createTenantWithKey({ label: 'fuzz-served', balance: '100000.00' });
+    refused = await createTenantWithKey({ label: 'fuzz-refused', balance: '50.00' });
+    const gone = await createTenantWithKey({ label: 'fuzz-revoked' });
+    await adminClient().revokeKey(gone.id);
+    keys = { served: served.key, refused: refused.key, revoked: gone.key };
+    before = { admin: (await adminClient().balance(refused.slug)).balanceMicros, stored: (await storedBalance(refused.slug)).balance };
+  });
+
+  afterAll(async () => {
+    await agent.close();
+  });
+
+  it('has a seed for every built route', () => {
+    expect(BUILT_ROUTES.filter((route) => seedOf(route) === undefined).map((route) => route.id)).toEqual([]);
+  });
+
+  it(
+    'answers no 5xx, every 4xx in the family dialect, and never serves a body its contract refuses',
+    async () => {
+      const only = process.env.FUZZ_ROUTES?.split(',');
+      const routes = BUILT_ROUTES.filter((route) => seedOf(route) !== undefined && (!only || only.includes(route.id)));
+      for (const route of routes) tallies.push({ route, cases: 0, unsendable: 0, refusedByContract: 0, statuses: new Map(), violations: new Map() });
+      await Promise.all(tallies.map((tally) => fuzzRoute(tally.route, keys, tally)));
+      process.stdout.write(`\n${table(tallies)}`);
+      const failures = tallies.flatMap((t) =>
+        t.failure || t.violations.size > 0
+          ? [`${t.route.method} ${t.route.path}:\n${[...t.violations.values()].map((v) => `    ${v}`).join('\n')}${t.failure ? `\n    ${t.failure.split('\n').slice(0, 6).join('\n    ')}` : ''}`]
+          : [],
+      );
+      expect(failures).toEqual([]);
+      for (const tally of tallies) expect(tally.cases).toBeGreaterThanOrEqual(RUNS);
+    },
+    SHARD_BUDGET_MS + 120_000,
+  );
+
+  it('leaves the balance of the tenant whose requests were all refused untouched', async () => {
+    expect(tallies.reduce((sum, t) => sum + t.refusedByContract, 0)).toBeGreaterThan(0);
+    const after = { admin: (await adminClient().balance(refused.slug)).balanceMicros, stored: (await storedBalance(refused.slug)).balance };
+    expect(after).toEqual(before);
+  });
+});

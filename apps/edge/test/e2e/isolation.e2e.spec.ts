@@ -1,0 +1,125 @@
+/**
+ * The tenant isolation matrix: for every resource a tenant can name through a built route, another
+ * tenant naming it gets exactly the answer of naming an id that does not exist (status, content type
+ * and body, with the named id itself written as <id>), so an answer never tells "exists, not yours"
+ * from "does not exist". Add a row when a route that names a resource (tasks, files, batches) is built.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { bearer, createTenantWithKey, e2eEnv, http, msgcHeaders, uniqueSlug, type HttpResult, type TenantWithKey } from './support/gateway';
+
+interface Resource {
+  /** What the owner's id names. */
+  name: string;
+  /** Creates the resource and returns the id it is named by, and the key of its owner (null: no owner may name it either). */
+  create(owner: TenantWithKey): Promise<{ id: string; ownerKey: string | null }>;
+  /** An id of the same shape that names nothing. */
+  missing(id: string): string;
+  /** A request by `key` naming `id`. */
+  call(key: string, id: string): Promise<HttpResult>;
+}
+
+const base = () => e2eEnv().GW_E2E_BASE_URL;
+const json = (path: string, headers: Record<string, string>, body: unknown) => http('POST', `${base()}${path}`, { headers, json: body });
+const sameShape = (prefix: string, id: string) => `${prefix}${randomBytes(Math.ceil((id.length - prefix.length) / 2)).toString('hex').slice(0, id.length - prefix.length)}`;
+
+/** A private model granted to the owner only: its id is a resource in every chat family. */
+function privateModel(): { id: string; grant: (label: string) => Promise<TenantWithKey> } {
+  const id = `private-${uniqueSlug('iso')}`;
+  return {
+    id,
+    grant: (label) =>
+      createTenantWithKey({
+        label,
+        models: [id],
+        catalog: { models: [{ id, displayName: 'Isolation private model', capability: 'chat', public: false, provider: 'sandbox-openai', upstreamModel: 'sandbox-gpt' }] },
+      }),
+  };
+}
+
+const user = [{ role: 'user', content: 'hello' }];
+const MODEL_ROUTES: Array<[string, (key: string, model: string) => Promise<HttpResult>]> = [
+  ['oaic chat completions', (key, model) => json('/oaic/v1/chat/completions', bearer(key), { model, messages: user, max_tokens: 8 })],
+  ['oaic chat completions (/v1 alias, streamed)', (key, model) => json('/v1/chat/completions', bearer(key), { model, messages: user, max_tokens: 8, stream: true })],
+  ['oaic completions', (key, model) => json('/oaic/v1/completions', bearer(key), { model, prompt: 'hello', max_tokens: 8 })],
+  ['oaic responses', (key, model) => json('/oaic/v1/responses', bearer(key), { model, input: 'hello', max_output_tokens: 8 })],
+  ['msgc messages', (key, model) => json('/msgc/v1/messages', msgcHeaders(key), { model, max_tokens: 8, messages: user })],
+  ['msgc count_tokens', (key, model) => json('/msgc/v1/messages/count_tokens', msgcHeaders(key), { model, messages: user })],
+  ['genc generateContent (path)', (key, model) => json(`/genc/v1beta/models/${model}:generateContent`, bearer(key), { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] })],
+  ['genc streamGenerateContent (path)', (key, model) => json(`/genc/v1beta/models/${model}:streamGenerateContent?alt=sse`, bearer(key), { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] })],
+];
+
+const storedResponse = async (owner: TenantWithKey) => {
+  const created = await json('/oaic/v1/responses', bearer(owner.key), { model: 'sandbox-gpt', input: 'a secret only the owner may read', max_output_tokens: 8 });
+  expect(created.status).toBe(200);
+  return { id: (created.body as { id: string }).id, ownerKey: owner.key };
+};
+
+const RESOURCES: Resource[] = [
+  {
+    name: 'stored response: GET /oaic/v1/responses/{id}',
+    create: storedResponse,
+    missing: (id) => sameShape('resp_', id),
+    call: (key, id) => http('GET', `${base()}/oaic/v1/responses/${id}`, { headers: bearer(key) }),
+  },
+  {
+    name: 'stored response: GET /v1/responses/{id}',
+    create: storedResponse,
+    missing: (id) => sameShape('resp_', id),
+    call: (key, id) => http('GET', `${base()}/v1/responses/${id}`, { headers: bearer(key) }),
+  },
+  {
+    name: 'stored response: previous_response_id of POST /oaic/v1/responses',
+    create: storedResponse,
+    missing: (id) => sameShape('resp_', id),
+    call: (key, id) => json('/oaic/v1/responses', bearer(key), { model: 'sandbox-gpt', input: 'continue', previous_response_id: id, max_output_tokens: 8 }),
+  },
+  {
+    name: 'stored response: previous_response_id of a streamed POST /v1/responses',
+    create: storedResponse,
+    missing: (id) => sameShape('resp_', id),
+    call: (key, id) => json('/v1/responses', bearer(key), { model: 'sandbox-gpt', input: 'continue', previous_response_id: id, max_output_tokens: 8, stream: true }),
+  },
+  // No tenant-facing route names an API key by id (key-context names only the calling key); a key id
+  // presented as the key itself must read as any unknown key.
+  {
+    name: 'API key id presented as the bearer key',
+    create: async (owner) => ({ id: owner.id, ownerKey: null }),
+    missing: () => randomUUID(),
+    call: (key, id) => http('GET', `${base()}/v1/chatroom/key-context`, { headers: bearer(id) }),
+  },
+  ...MODEL_ROUTES.map(([route, call]): Resource => {
+    const model = privateModel();
+    return {
+      name: `private model: ${route}`,
+      create: async () => ({ id: model.id, ownerKey: (await model.grant('iso-model-owner')).key }),
+      missing: (id) => sameShape('private-', id),
+      call,
+    };
+  }),
+];
+
+/** What an answer tells the caller, with the named id replaced so two ids' answers compare. */
+function observable(result: HttpResult, id: string) {
+  return { status: result.status, contentType: result.headers['content-type'], body: result.text.split(id).join('<id>') };
+}
+
+describe('tenant isolation matrix: naming another tenant’s resource answers like naming a missing one', () => {
+  let owner: TenantWithKey;
+  let other: TenantWithKey;
+
+  beforeAll(async () => {
+    owner = await createTenantWithKey({ label: 'iso-owner' });
+    other = await createTenantWithKey({ label: 'iso-other' });
+  });
+
+  it.each(RESOURCES.map((resource) => [resource.name, resource] as const))('%s', async (_name, resource) => {
+    const { id, ownerKey } = await resource.create(owner);
+    const missing = resource.missing(id);
+    expect(missing).not.toBe(id);
+    if (ownerKey !== null) expect((await resource.call(ownerKey, id)).status).toBe(200);
+    const foreign = await resource.call(other.key, id);
+    const absent = await resource.call(other.key, missing);
+    expect(foreign.status).toBeGreaterThanOrEqual(400);
+    expect(observable(foreign, id)).toEqual(observable(absent, missing));
+  });
+});

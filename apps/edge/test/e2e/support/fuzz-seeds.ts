@@ -1,0 +1,66 @@
+/**
+ * One valid request per built route (body, query, path parameters) against the sandbox catalog: the
+ * starting points the fuzzer mutates, and the cases that reach the upstream unchanged.
+ */
+import type { RouteDef } from '@gateway/contracts';
+
+export interface RouteSeed {
+  bodies: unknown[];
+  query: Record<string, string>;
+  params: Record<string, string[]>;
+  /** Multipart text fields beside the audio file. */
+  fields?: Record<string, string>;
+}
+
+const user = (text: string) => [{ role: 'user', content: text }];
+
+const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<RouteSeed, 'query' | 'params'>>> = {
+  'oaic.models.list': { bodies: [], query: { limit: '5' } },
+  'msgc.models.list': { bodies: [], query: { limit: '5' } },
+  'oaic.chat': {
+    bodies: [
+      { model: 'sandbox-gpt', messages: user('hello'), max_tokens: 16 },
+      { model: 'sandbox-claude', messages: [{ role: 'system', content: 'be brief' }, ...user('hi')], max_tokens: 8, stream: true },
+      { model: 'sandbox-gemini', messages: [{ role: 'user', content: [{ type: 'text', text: 'look' }] }], max_tokens: 8, temperature: 0.5 },
+    ],
+  },
+  'oaic.completions': { bodies: [{ model: 'sandbox-gpt', prompt: 'Say hi', max_tokens: 8 }] },
+  'oaic.responses.create': {
+    bodies: [
+      { model: 'sandbox-gpt', input: 'hello', max_output_tokens: 16 },
+      { model: 'sandbox-claude', input: [{ role: 'user', content: 'hi' }], max_output_tokens: 8, stream: true },
+    ],
+  },
+  'oaic.responses.get': { bodies: [], params: { response_id: ['resp_0123456789abcdef', 'resp_missing'] } },
+  'oaic.embeddings': { bodies: [{ model: 'sandbox-embedding', input: 'hello' }, { model: 'sandbox-embedding', input: ['a', 'b'], dimensions: 8 }] },
+  'oaic.moderations': { bodies: [{ model: 'sandbox-moderation', input: 'hello' }] },
+  'oaic.images.generations': { bodies: [{ model: 'sandbox-image', prompt: 'a red square', n: 1, size: '256x256', response_format: 'b64_json' }] },
+  'oaic.audio.speech': { bodies: [{ model: 'sandbox-tts', input: 'hello there', voice: 'alloy', response_format: 'wav' }] },
+  'oaic.audio.transcriptions': { bodies: [], fields: { model: 'sandbox-whisper', response_format: 'json' } },
+  'oaic.audio.translations': { bodies: [], fields: { model: 'sandbox-whisper' } },
+  'msgc.messages': {
+    bodies: [
+      { model: 'sandbox-claude', max_tokens: 16, messages: user('hello') },
+      { model: 'sandbox-gpt', max_tokens: 8, system: 'be brief', messages: user('hi'), stream: true },
+    ],
+  },
+  'msgc.count_tokens': { bodies: [{ model: 'sandbox-claude', messages: user('hello') }] },
+  'genc.generate': {
+    bodies: [{ contents: [{ role: 'user', parts: [{ text: 'hello' }] }], generationConfig: { maxOutputTokens: 16 } }],
+    params: { model: ['sandbox-gemini', 'sandbox-gpt'] },
+  },
+  'genc.stream': {
+    bodies: [{ contents: [{ role: 'user', parts: [{ text: 'hello' }] }], generationConfig: { maxOutputTokens: 8 } }],
+    query: { alt: 'sse' },
+    params: { model: ['sandbox-gemini', 'sandbox-claude'] },
+  },
+  'room.models': { bodies: [], query: { scope: 'all', limit: '3' } },
+  'room.enterprise-context': { bodies: [] },
+  'room.key-context': { bodies: [] },
+};
+
+/** The seed of a route; a built route without one is a gap in the fuzzer, reported by the spec. */
+export function seedOf(route: RouteDef): RouteSeed | undefined {
+  const seed = SEEDS[route.id];
+  return seed && { query: {}, params: {}, ...seed };
+}
