@@ -1,5 +1,5 @@
 import { GatewayError, parseOrThrow } from '../../errors';
-import { GenerateContentRequest } from './generate-request.schema';
+import { GenerateContentBody, GenerateContentRequest } from './generate-request.schema';
 
 function failure(input: unknown): GatewayError {
   try {
@@ -54,6 +54,12 @@ describe('GenerateContentRequest', () => {
     const error = failure({ contents: [{ parts: [{ text: 'a' }, { fileData: { mimeType: 'image/png', fileUri } }] }] });
     expect(error.param).toBe('contents[0].parts[1].fileData.fileUri');
     expect(error.message).toMatch(reason);
+  });
+
+  it('leaves URIs alone in the plain protocol body (upstream answers, the sandbox)', () => {
+    const body = { contents: [{ parts: [{ text: 'a' }, { fileData: { mimeType: 'image/png', fileUri: 'gs://bucket/a.png' } }] }] };
+    expect(GenerateContentBody.safeParse(body).success).toBe(true);
+    expect(GenerateContentRequest.safeParse(body).success).toBe(false);
   });
 
   it('refuses an internal file URI in the system instruction too', () => {

@@ -1,12 +1,12 @@
 // genc request body (spec 2.5, 4.5): contents/parts, function declarations, generation config. Unnamed fields pass through.
 import { z } from 'zod';
-import { publicUrl } from '../../url-policy/url-policy.schema';
+import { addUrlIssue } from '../../url-policy/url-policy.schema';
 
 export const GencInlineData = z.object({ mimeType: z.string().min(1), data: z.string().min(1) }).loose();
 export const GencFileData = z
   .object({
     mimeType: z.string().min(1),
-    fileUri: publicUrl(),
+    fileUri: z.string(),
   })
   .loose();
 export const GencFunctionCall = z
@@ -95,9 +95,24 @@ export const GenerateContentBody = z
   .loose();
 export type GenerateContentBody = z.infer<typeof GenerateContentBody>;
 
-/** The genc request: the body plus the rule that some turn carries text (spec 4.5). */
+/** Every fileUri the request hands the upstream, judged by the URL policy at the field that holds it. */
+function checkFileUris(body: GenerateContentBody, ctx: z.RefinementCtx): void {
+  body.contents.forEach((content, i) =>
+    content.parts.forEach((part, j) => {
+      if (part.fileData) addUrlIssue(ctx, part.fileData.fileUri, ['contents', i, 'parts', j, 'fileData', 'fileUri']);
+    }),
+  );
+  body.systemInstruction?.parts.forEach((part, j) => {
+    if (part.fileData) addUrlIssue(ctx, part.fileData.fileUri, ['systemInstruction', 'parts', j, 'fileData', 'fileUri']);
+  });
+}
+
+/**
+ * The genc request: the body plus our contract's rules — some turn carries text (spec 4.5), and file URIs
+ * pass the URL policy. Upstream answers and the sandbox use the plain body, where a URI is only data.
+ */
 export const GenerateContentRequest = GenerateContentBody.refine(
   (body) => body.contents.some((content) => content.parts.some((part) => typeof part.text === 'string')),
   { message: 'contents must hold at least one text part', path: ['contents'] },
-);
+).superRefine(checkFileUris);
 export type GenerateContentRequest = z.infer<typeof GenerateContentRequest>;
