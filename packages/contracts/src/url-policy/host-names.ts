@@ -3,7 +3,7 @@
 // `instance-data` are in clouds), and public names that resolve to an address of one's choosing.
 
 /** Zones that are never public (special-use names, zones clouds and routers use inside a network). */
-const LOCAL_ZONES = ['localhost', 'localdomain', 'local', 'internal', 'intranet', 'lan', 'home', 'corp', 'home.arpa', 'arpa', 'test', 'invalid', 'example'];
+const LOCAL_ZONES = ['localdomain', 'local', 'internal', 'intranet', 'lan', 'home', 'corp', 'home.arpa', 'arpa', 'test', 'invalid', 'example'];
 
 /** Public names whose answers are private addresses by design (`127.0.0.1.nip.io`, `*.localtest.me`). */
 const REBINDING_ZONES = ['localtest.me', 'lvh.me', 'vcap.me', 'nip.io', 'sslip.io', 'xip.io'];
