@@ -20,6 +20,7 @@ export default async function globalSetup(): Promise<void> {
   const db = await createTestDatabase(undefined, 'e2e');
   const natsPrefix = `e2e${stamp}.`;
   const adminToken = randomBytes(16).toString('hex');
+  const storageDir = await mkdtemp(path.join(os.tmpdir(), 'gateway-e2e-objects-'));
   let stack;
   try {
     stack = await launchStack({
@@ -28,7 +29,7 @@ export default async function globalSetup(): Promise<void> {
       natsPrefix,
       adminToken,
       databaseUrl: db.url,
-      storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-e2e-objects-')),
+      storageDir,
       migrate: false,
       // Every spec runs from one loopback address, and some present bad keys on purpose: the per-address
       // limit on failed authentications would refuse the next spec's fresh key (route-guard.int.spec.ts tests the limit).
@@ -53,6 +54,7 @@ export default async function globalSetup(): Promise<void> {
     GW_E2E_DATABASE_URL: db.url,
     GW_E2E_NATS_PREFIX: natsPrefix,
     GW_E2E_NATS_URL: stack.natsUrl,
+    GW_E2E_STORAGE_DIR: storageDir,
   };
   Object.assign(process.env, env);
   await writeFile(E2E_ENV_FILE, JSON.stringify(env, null, 2));

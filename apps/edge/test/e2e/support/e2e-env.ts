@@ -15,6 +15,8 @@ export const E2eEnv = z.object({
   GW_E2E_DATABASE_URL: z.string().min(1),
   GW_E2E_NATS_PREFIX: z.string(),
   GW_E2E_NATS_URL: z.string().min(1),
+  /** The local object-storage folder every app of the stack writes to. */
+  GW_E2E_STORAGE_DIR: z.string().min(1),
 });
 export type E2eEnv = z.infer<typeof E2eEnv>;
 
