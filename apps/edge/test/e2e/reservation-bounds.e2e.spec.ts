@@ -132,7 +132,17 @@ describe('reservations are true upper bounds', () => {
     for (const [path, answer] of Object.entries(answers)) expect([path, outputOf(answer)]).toEqual([path, LIMIT]);
     expect((answers.chat.body as Body).choices?.[0]?.finish_reason).toBe('length');
 
-    const { usage } = await settledAtCost(tenant.slug, Object.keys(answers).length);
+    // Streams the same: the last chunk's usage reports the cap.
+    const streams = {
+      chat: await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user(LONG), stream: true, stream_options: { include_usage: true } }),
+      chatToAnthropic: await oaic(tenant.key, 'chat/completions', { model: claude, messages: user(LONG), stream: true, stream_options: { include_usage: true } }),
+      genc: await http('POST', `${baseUrl()}/genc/v1beta/models/${gemini}:streamGenerateContent?alt=sse`, { headers: bearer(tenant.key), json: { contents: gencText(LONG) } }),
+    };
+    expect(streams.chat.text).toContain(`"completion_tokens":${LIMIT}`);
+    expect(streams.chatToAnthropic.text).toContain(`"completion_tokens":${LIMIT}`);
+    expect(streams.genc.text).toContain(`"candidatesTokenCount":${LIMIT}`);
+
+    const { usage } = await settledAtCost(tenant.slug, Object.keys(answers).length + Object.keys(streams).length);
     expect(usage.every((row) => row.completion_tokens === LIMIT)).toBe(true);
   }, 60_000);
 
