@@ -4,8 +4,10 @@ import {
   BillingConfigureMessage,
   BillingProfileRequest,
   parseOrThrow,
+  UsageRequestsRequest,
   UsageSummaryRequest,
   type BillingProfile,
+  type UsageRequests,
   type UsageSummary,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
@@ -35,5 +37,10 @@ export class BillingHandler {
   usage(@Payload() payload: unknown): Promise<UsageSummary> {
     const request = parseOrThrow(UsageSummaryRequest, payload);
     return this.billing.usageSummary(request.tenant, request.since, request.by);
+  }
+
+  @MessagePattern(BILLING_SUBJECTS.usageRequests)
+  usageRequests(@Payload() payload: unknown): Promise<UsageRequests> {
+    return this.billing.usageRequests(parseOrThrow(UsageRequestsRequest, payload));
   }
 }

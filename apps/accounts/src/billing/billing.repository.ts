@@ -9,6 +9,20 @@ export interface UsageGroupRow {
   cost_micros: bigint;
 }
 
+export interface UsageRequestRecord {
+  request_id: string;
+  client_request_id: string | null;
+  key_id: string;
+  model_id: string;
+  route: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  outcome: string;
+  status: number;
+  created_at: Date;
+  cost_micros: bigint;
+}
+
 const GROUP_COLUMN = {
   model: Prisma.sql`u.model_id`,
   key: Prisma.sql`u.key_id::text`,
@@ -54,5 +68,19 @@ export class BillingRepository {
           ON c.request_id = u.request_id
        WHERE u.tenant_id = ${tenantId}::uuid AND (${since}::timestamp IS NULL OR u.created_at >= ${since}::timestamp)
        GROUP BY 1 ORDER BY 1`;
+  }
+
+  /** A tenant's usage rows by the client's id or the server's, newest first, each with what the ledger charged it. */
+  usageRequests(tenantId: string, by: { clientRequestId?: string; requestId?: string }, limit: number): Promise<UsageRequestRecord[]> {
+    return this.prisma.$queryRaw<UsageRequestRecord[]>`
+      SELECT u.request_id, u.client_request_id, u.key_id::text AS key_id, u.model_id, u.route, u.prompt_tokens, u.completion_tokens,
+             u.outcome, u.status, u.created_at,
+             coalesce((SELECT -sum(l.amount_micros) FROM ledger_entries l WHERE l.tenant_id = u.tenant_id AND l.request_id = u.request_id), 0)::bigint AS cost_micros
+        FROM usage_records u
+       WHERE u.tenant_id = ${tenantId}::uuid
+         AND (${by.clientRequestId ?? null}::text IS NULL OR u.client_request_id = ${by.clientRequestId ?? null}::text)
+         AND (${by.requestId ?? null}::text IS NULL OR u.request_id = ${by.requestId ?? null}::text)
+       ORDER BY u.created_at DESC
+       LIMIT ${limit}`;
   }
 }

@@ -6,6 +6,8 @@ import {
   type BillingConfigureMessage,
   type BillingProfile,
   type SubscriptionProfile,
+  type UsageRequests,
+  type UsageRequestsRequest,
   type UsageSummary,
 } from '@gateway/contracts';
 import { WalletStore } from '@gateway/billing';
@@ -77,6 +79,28 @@ export class BillingService {
     this.invalidation.publish({ tenantIds: [tenant.id] });
     const profile = await this.profile(tenant.id);
     return { tenant: tenant.slug, limits, subscription: profile.subscription };
+  }
+
+  async usageRequests(request: UsageRequestsRequest): Promise<UsageRequests> {
+    const tenant = await this.tenants.requireBySlug(request.tenant);
+    const rows = await this.billing.usageRequests(tenant.id, { clientRequestId: request.clientRequestId, requestId: request.requestId }, request.limit);
+    return {
+      tenant: tenant.slug,
+      rows: rows.map((row) => ({
+        requestId: row.request_id,
+        clientRequestId: row.client_request_id,
+        keyId: row.key_id,
+        modelId: row.model_id,
+        route: row.route,
+        promptTokens: row.prompt_tokens,
+        completionTokens: row.completion_tokens,
+        outcome: row.outcome,
+        status: row.status,
+        at: row.created_at.toISOString(),
+        costMicros: row.cost_micros.toString(),
+        cost: formatMicros(row.cost_micros),
+      })),
+    };
   }
 
   async usageSummary(tenantSlug: string, since: string | undefined, by: 'model' | 'key' | 'day'): Promise<UsageSummary> {

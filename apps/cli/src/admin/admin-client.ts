@@ -8,6 +8,7 @@ import {
   BillingConfigureReply,
   DeadLetterList,
   DeadLetterReplayReply,
+  UsageRequests,
   UsageSummary,
   KeyCreated,
   KeyView,
@@ -83,6 +84,12 @@ export class AdminClient {
   usage(query: { tenant: string; since?: string; by?: string }) {
     const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return this.call('GET', `/admin/usage?${params.toString()}`, UsageSummary);
+  }
+
+  /** A tenant's usage rows by the client's x-request-id or the server's request id, newest first. */
+  usageRequests(query: { tenant: string; clientRequestId?: string; requestId?: string; limit?: number }) {
+    const params = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])));
+    return this.call('GET', `/admin/usage/requests?${params.toString()}`, UsageRequests);
   }
 
   /** Records the usage and ledger writers could not write, oldest first. */

@@ -1,8 +1,9 @@
 /**
- * `gatewayctl usage`: requests, tokens and what the ledger charged, grouped by model, key or day; and
- * `usage dead-letters [replay]`: what the usage and ledger writers could not write, and putting it back.
+ * `gatewayctl usage`: requests, tokens and what the ledger charged, grouped by model, key or day;
+ * `usage requests`: the rows of one client request id (or server id); and `usage dead-letters [replay]`:
+ * what the usage and ledger writers could not write, and putting it back.
  */
-import { DeadLetterListRequest, DeadLetterReplayRequest, UsageSummaryRequest, type DeadLetterList } from '@gateway/contracts';
+import { DeadLetterListRequest, DeadLetterReplayRequest, UsageRequestsRequest, UsageSummaryRequest, type DeadLetterList } from '@gateway/contracts';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { emit, table, type Io } from '../output/output';
@@ -25,7 +26,33 @@ export function registerUsage(program: Command, io: Io): void {
         return table([header, ...summary.rows.map((r) => [r.group, String(r.requests), String(r.promptTokens), String(r.completionTokens), r.cost])]);
       });
     });
+  registerRequests(usage, io);
   registerDeadLetters(usage, io);
+}
+
+function registerRequests(usage: Command, io: Io): void {
+  withJson(usage.command('requests'))
+    .description("a tenant's usage rows by the x-request-id its client sent (or the gateway's request id), newest first")
+    .option('--client-request-id <id>', 'the x-request-id the client sent (echoed back as x-client-request-id)')
+    .option('--request-id <id>', "the gateway's own request id (the response's x-request-id)")
+    .option('--limit <n>', 'at most this many', '50')
+    .action(async (options: { clientRequestId?: string; requestId?: string; limit: string }, command: Command) => {
+      // --tenant is the parent `usage` command's option (commander reads it wherever it stands).
+      const { tenant } = command.optsWithGlobals<{ tenant?: string }>();
+      if (tenant === undefined) throw CliError.usage("required option '--tenant <slug>' not specified");
+      const query = validate(
+        UsageRequestsRequest,
+        { tenant, clientRequestId: options.clientRequestId, requestId: options.requestId, limit: options.limit },
+        { tenant: '--tenant', clientRequestId: '--client-request-id', requestId: '--request-id', limit: '--limit' },
+      );
+      const found = await adminFrom(command).usageRequests(query);
+      emit(io, wantsJson(command), found, () => {
+        if (found.rows.length === 0) return `no usage rows for ${found.tenant} with that id`;
+        const header = ['REQUEST_ID', 'CLIENT_REQUEST_ID', 'MODEL', 'ROUTE', 'PROMPT', 'COMPLETION', 'OUTCOME', 'STATUS', 'AT', 'COST'];
+        const rows = found.rows.map((r) => [r.requestId, r.clientRequestId ?? '-', r.modelId, r.route, String(r.promptTokens), String(r.completionTokens), r.outcome, String(r.status), r.at, r.cost]);
+        return table([header, ...rows]);
+      });
+    });
 }
 
 function registerDeadLetters(usage: Command, io: Io): void {

@@ -8,6 +8,8 @@ import {
   DeadLetterReplayReply,
   DeadLetterReplayRequest,
   parseOrThrow,
+  UsageRequests,
+  UsageRequestsRequest,
   UsageSummary,
   UsageSummaryRequest,
   type BillingConfigureMessage,
@@ -36,13 +38,18 @@ function toMessage(request: ReturnType<typeof BillingConfigureRequest.parse>): B
 }
 
 /**
- * Admin routes of billing: usage summaries, a tenant's billing settings (limits, custom quota and prices),
+ * Admin routes of billing: usage summaries and rows found by request id, a tenant's billing settings (limits, custom quota and prices),
  * and the dead letters of the usage and ledger writers (listed, and replayed once their cause is fixed).
  */
 export function registerUsageRoutes(fastify: FastifyInstance, bus: NatsBus): void {
   fastify.get('/admin/usage', async (request) => {
     const query = parseOrThrow(UsageSummaryRequest, request.query ?? {});
     return bus.request(BILLING_SUBJECTS.usageSummary, query, UsageSummary, TIMEOUT);
+  });
+
+  fastify.get('/admin/usage/requests', async (request) => {
+    const query = parseOrThrow(UsageRequestsRequest, request.query ?? {});
+    return bus.request(BILLING_SUBJECTS.usageRequests, query, UsageRequests, TIMEOUT);
   });
 
   fastify.put('/admin/billing', async (request) => {

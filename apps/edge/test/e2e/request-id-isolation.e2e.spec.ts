@@ -3,13 +3,14 @@
  * sending the same id cannot read each other's bodies, share or release each other's holds, merge
  * their usage records, or steer where objects are stored.
  */
-import { formatMicros } from '@gateway/contracts';
+import { formatMicros, UsageRequests } from '@gateway/contracts';
 import { watch } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { adminClient, baseUrl, bearer, createTenantWithKey, e2eEnv, http, uniqueSlug, type HttpResult, type TenantWithKey } from './support/gateway';
 import { chargeOf, errorCode, eventually, storedBalance, withSql } from './support/billing-fixtures';
+import { runCli } from './support/cli-runner';
 
 const CHAT_URL = () => `${baseUrl()}/oaic/v1/chat/completions`;
 
@@ -94,6 +95,13 @@ describe('client request ids are only echoed, never internal keys', () => {
     );
     expect(rows.map((r) => r.request_id).sort()).toEqual([...ids].sort());
     expect(results.every((r) => r.headers['x-client-request-id'] === fixed)).toBe(true);
+
+    // The operator finds them by the id the client logged.
+    const cli = await runCli(['usage', 'requests', '--tenant', tenant.slug, '--client-request-id', fixed, '--json']);
+    expect(cli).toMatchObject({ code: 0 });
+    const listed = UsageRequests.parse(JSON.parse(cli.stdout));
+    expect(listed.rows.map((r) => r.requestId).sort()).toEqual([...ids].sort());
+    expect(listed.rows.every((r) => r.clientRequestId === fixed && BigInt(r.costMicros) > 0n)).toBe(true);
   }, 60_000);
 
   it('(d) another tenant’s failing requests under an in-flight id leave its hold alone, and it is billed normally', async () => {

@@ -14,6 +14,8 @@ export const BILLING_SUBJECTS = {
   configure: 'accounts.billing.configure',
   /** Usage grouped by model, key or day. */
   usageSummary: 'accounts.usage.summary',
+  /** A tenant's usage rows found by the client's x-request-id, or by the server's request id. */
+  usageRequests: 'accounts.usage.requests',
 } as const;
 
 /** A price override for one model: any of the catalog's price fields, in micro-units. */
@@ -91,6 +93,35 @@ export const UsageSummaryRow = z.object({
 });
 export const UsageSummary = z.object({ tenant: z.string(), since: z.string().nullable(), by: UsageGroupBy, rows: z.array(UsageSummaryRow) });
 export type UsageSummary = z.infer<typeof UsageSummary>;
+
+/** Find usage rows by the id a client logged (its x-request-id, not unique) or by the server's request id. */
+export const UsageRequestsRequest = z
+  .object({
+    tenant: z.string().min(1),
+    clientRequestId: z.string().min(1).max(128).optional(),
+    requestId: z.string().min(1).max(128).optional(),
+    limit: z.coerce.number().int().min(1).max(500).default(50),
+  })
+  .strict()
+  .refine((r) => r.clientRequestId !== undefined || r.requestId !== undefined, { message: 'give clientRequestId or requestId', path: ['clientRequestId'] });
+export const UsageRequestRow = z.object({
+  requestId: z.string(),
+  clientRequestId: z.string().nullable(),
+  keyId: z.string(),
+  modelId: z.string(),
+  route: z.string(),
+  promptTokens: z.number().int(),
+  completionTokens: z.number().int(),
+  outcome: z.string(),
+  status: z.number().int(),
+  at: z.string(),
+  /** What the ledger charged the request, in micro-units and as a decimal. */
+  costMicros: MicrosString,
+  cost: z.string(),
+});
+export const UsageRequests = z.object({ tenant: z.string(), rows: z.array(UsageRequestRow) });
+export type UsageRequests = z.infer<typeof UsageRequests>;
+export type UsageRequestsRequest = z.infer<typeof UsageRequestsRequest>;
 
 /**
  * How a request's billing ends, decided where the request ran and carried on its durable usage event:
