@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { GatewayError, ROUTES, type RouteDef } from '@gateway/contracts';
-import { connectNats, logLevels, NatsBus } from '@gateway/platform';
+import { answerProcessStats, connectNats, logLevels, NatsBus } from '@gateway/platform';
 import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -136,10 +136,12 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   const url = baseUrl(fastify.server.address());
   const adminUrl = baseUrl(admin.server.address());
   logger.debug(`${count} public routes registered`);
+  const stats = answerProcessStats(connection, env.NATS_PREFIX, 'edge');
 
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
+      stats.unsubscribe();
       await Promise.allSettled([started.close(), admin.close()]);
       if (ownConnection) await connection.drain().catch(() => undefined);
     })());

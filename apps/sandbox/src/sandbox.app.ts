@@ -1,6 +1,7 @@
 // Builds the sandbox upstream: a plain Fastify server (no Nest: it is also the benchmark baseline) with
 // every protocol mounted under its prefix, plus the /_sandbox control routes (stats, generated files).
 import multipart from '@fastify/multipart';
+import { ProcessStatsProbe } from '@gateway/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { Exchange } from './core/exchange';
@@ -42,6 +43,10 @@ export async function buildSandboxApp(options: SandboxAppOptions = {}): Promise<
   await app.register(multipart, { limits: { fileSize: 25 * 1024 * 1024 } });
 
   app.get('/_sandbox/stats', async () => stats.snapshot());
+  // The sandbox has no NATS connection: its process stats (the same shape every app gives) are read here.
+  const probe = new ProcessStatsProbe('sandbox');
+  app.addHook('onClose', async () => probe.stop());
+  app.get<{ Querystring: { gc?: string } }>('/_sandbox/process', async (request) => probe.read({ collectGarbage: request.query.gc === '1' }));
   app.post('/_sandbox/stats/reset', async () => {
     stats.reset();
     return { ok: true };

@@ -3,6 +3,7 @@ export * from './nats';
 export * from './accounts';
 export * from './admin';
 export * from './money';
+export * from './ops';
 export * from './url-policy';
 export * from './routes';
 export * from './families/oaic';

@@ -7,6 +7,7 @@ import { connectNats } from '../nats/connect';
 import { NatsBus } from '../nats/nats-bus';
 import { NatsModule } from '../nats/nats.module';
 import { NatsRpcTransport } from '../nats/nats-rpc.transport';
+import { answerProcessStats } from '../nats/process-stats-responder';
 import { RethrowFilter } from './rethrow.filter';
 
 const LEVELS: Record<BaseEnv['LOG_LEVEL'], LogLevel[]> = {
@@ -24,7 +25,7 @@ export function logLevels(level: BaseEnv['LOG_LEVEL']): LogLevel[] {
 const SHUTDOWN_DEADLINE_MS = 15_000;
 
 /**
- * Starts a NATS service: connects, wires its handlers to our transport, answers its health subject,
+ * Starts a NATS service: connects, wires its handlers to our transport, answers its health and process-stats subjects,
  * and drains on SIGTERM/SIGINT.
  */
 export async function bootstrapService(service: ServiceName, module: Type | DynamicModule): Promise<INestMicroservice> {
@@ -47,6 +48,7 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   app.useGlobalFilters(new RethrowFilter());
   app.enableShutdownHooks();
   await app.listen();
+  answerProcessStats(connection, env.NATS_PREFIX, service);
   const close = async () => {
     // Draining must end: a shutdown step that never returns would leave the process up forever.
     setTimeout(() => {

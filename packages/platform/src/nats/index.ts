@@ -11,3 +11,4 @@ export * from './work-queue-stream';
 export * from './stream-publish';
 export * from './batch-puller';
 export * from './dead-letter-stream';
+export * from './process-stats-responder';
