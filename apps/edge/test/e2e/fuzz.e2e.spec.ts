@@ -26,7 +26,7 @@ const SHARD_BUDGET_MS = 60_000 + Math.ceil(RUNS / SHARDS) * 40;
 /** Fuzz traffic comes from its own loopback address, so per-address limits it trips touch no other spec. */
 const SOURCE_ADDRESS = process.env.FUZZ_SOURCE_ADDRESS ?? '127.0.0.77';
 
-const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000, pipelining: 1, headersTimeout: 5_000, bodyTimeout: 5_000, connect: { localAddress: SOURCE_ADDRESS } });
+const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000, pipelining: 1, headersTimeout: 5_000, bodyTimeout: 5_000, localAddress: SOURCE_ADDRESS });
 
 interface RouteTally {
   route: RouteDef;
