@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
+import { clientRequestIdOf } from '../routing/request-id';
 import { toGatewayError } from './error-dialect';
 
 /** The error and its causes, each with its stack where it has one. */
@@ -16,5 +17,7 @@ function describe(thrown: unknown): string {
 /** Every reply that becomes a 500 is logged with what caused it: the client's body says nothing. */
 export function logIfInternal(logger: Logger, request: FastifyRequest, thrown: unknown): void {
   if (toGatewayError(thrown).code !== 'internal') return;
-  logger.error(`${request.method} ${request.url.split('?')[0]} answered 500 (request ${String(request.id)}): ${describe(thrown)}`);
+  const client = clientRequestIdOf(request.headers);
+  const ids = client === undefined ? String(request.id) : `${String(request.id)}, client id ${JSON.stringify(client)}`;
+  logger.error(`${request.method} ${request.url.split('?')[0]} answered 500 (request ${ids}): ${describe(thrown)}`);
 }
