@@ -74,6 +74,10 @@ export const ResponseRequest = z
     max_output_tokens: MaxTokens,
     metadata: z.record(z.string(), z.string()).nullish(),
     previous_response_id: z.string().nullish(),
+    temperature: z.number().nullish(),
+    top_p: z.number().nullish(),
+    tools: z.array(z.object({ type: z.string(), name: z.string().optional(), parameters: z.record(z.string(), z.unknown()).nullish() }).loose()).nullish(),
+    tool_choice: z.unknown().optional(),
   })
   .loose();
 export type ResponseRequest = z.infer<typeof ResponseRequest>;
