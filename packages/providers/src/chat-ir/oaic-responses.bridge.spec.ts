@@ -79,10 +79,10 @@ describe('responses answered through chat', () => {
     );
     expect(response).toMatchObject({ id: 'resp_1', object: 'response', created_at: 9, status: 'completed', model: 'm', output_text: 'Checking.' });
     expect(response.output).toEqual([
-      expect.objectContaining({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [] }] }),
+      expect.objectContaining({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [], logprobs: [] }] }),
       expect.objectContaining({ type: 'function_call', call_id: 'call_9', name: 'weather', arguments: '{}', status: 'completed' }),
     ]);
-    expect(response.usage).toEqual({ input_tokens: 4, input_tokens_details: { cached_tokens: 0 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 6 });
+    expect(response.usage).toEqual({ input_tokens: 4, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 6 });
   });
 
   it('marks an answer cut by max tokens incomplete', () => {
@@ -110,6 +110,9 @@ describe('responses answered through chat', () => {
     ]);
     expect(seen.map((e) => e.data.sequence_number)).toEqual(seen.map((_, i) => i));
     expect(seen.every((e) => e.data.type === e.event)).toBe(true);
+    // OpenAI's schema: no null usage while in progress, and text events carry logprobs.
+    expect(seen[0]!.data.response).not.toHaveProperty('usage');
+    for (const e of seen.filter((e) => e.event.startsWith('response.output_text.'))) expect(e.data.logprobs).toEqual([]);
     const completed = seen.at(-1)!.data.response as Record<string, unknown>;
     expect(completed).toMatchObject({ id: 'resp_1', status: 'completed', output_text: 'Hello', usage: expect.objectContaining({ input_tokens: 4, output_tokens: 2 }) });
     expect(rewrite.final).toEqual(completed);
@@ -135,7 +138,7 @@ describe('responses answered through chat', () => {
       'response.output_item.done',
       'response.completed',
     ]);
-    expect(seen[5]!.data.arguments).toBe('{"city":"Oslo"}');
+    expect(seen[5]!.data).toMatchObject({ name: 'weather', arguments: '{"city":"Oslo"}' });
     expect((rewrite.final!.output as unknown[])).toEqual([expect.objectContaining({ type: 'function_call', call_id: 'call_5', name: 'weather', arguments: '{"city":"Oslo"}' })]);
   });
 });

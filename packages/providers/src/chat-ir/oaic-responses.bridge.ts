@@ -110,18 +110,25 @@ interface ResponseState {
 const itemId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 function messageItem(state: ResponseState, status: string): Json {
-  return { id: state.messageId, type: 'message', status, role: 'assistant', content: [{ type: 'output_text', text: state.text ?? '', annotations: [] }] };
+  return { id: state.messageId, type: 'message', status, role: 'assistant', content: [{ type: 'output_text', text: state.text ?? '', annotations: [], logprobs: [] }] };
 }
 
 function callItem(call: ToolCallState, status: string): Json {
   return { id: call.id, type: 'function_call', status, call_id: call.callId, name: call.name, arguments: call.arguments };
 }
 
-function responseUsage(usage: Json | null): Json | null {
-  if (!usage) return null;
+function responseUsage(usage: Json): Json {
   const input = Number(usage.prompt_tokens ?? 0);
   const output = Number(usage.completion_tokens ?? 0);
-  return { input_tokens: input, input_tokens_details: { cached_tokens: 0 }, output_tokens: output, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: input + output };
+  const cached = Number((usage.prompt_tokens_details as Json | null | undefined)?.cached_tokens ?? 0);
+  const reasoning = Number((usage.completion_tokens_details as Json | null | undefined)?.reasoning_tokens ?? 0);
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: cached, cache_write_tokens: 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: reasoning },
+    total_tokens: input + output,
+  };
 }
 
 function responseObject(origin: ResponseOrigin, state: ResponseState, done: boolean): Json {
@@ -149,7 +156,8 @@ function responseObject(origin: ResponseOrigin, state: ResponseState, done: bool
     tools: request.tools ?? [],
     top_p: origin.request.top_p ?? null,
     metadata: request.metadata ?? {},
-    usage: done ? responseUsage(state.usage) : null,
+    // OpenAI's schema has no null usage: a response still in progress carries none.
+    ...(done && state.usage ? { usage: responseUsage(state.usage) } : {}),
   };
 }
 
@@ -240,14 +248,14 @@ export class ChatStreamAsResponseEvents {
     this.state.messageIndex = this.outputs++;
     return (
       this.emit('response.output_item.added', { output_index: this.state.messageIndex, item: { ...messageItem(this.state, 'in_progress'), content: [] } }) +
-      this.emit('response.content_part.added', { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } })
+      this.emit('response.content_part.added', { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } })
     );
   }
 
   private text(piece: string): string {
     const out = this.openText();
     this.state.text += piece;
-    return out + this.emit('response.output_text.delta', { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0, delta: piece });
+    return out + this.emit('response.output_text.delta', { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0, delta: piece, logprobs: [] });
   }
 
   private toolCall(delta: Json): string {
@@ -275,12 +283,12 @@ export class ChatStreamAsResponseEvents {
     if (this.state.toolCalls.length === 0) out += this.openText();
     if (this.textOpen) {
       const where = { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0 };
-      out += this.emit('response.output_text.done', { ...where, text: this.state.text });
-      out += this.emit('response.content_part.done', { ...where, part: { type: 'output_text', text: this.state.text, annotations: [] } });
+      out += this.emit('response.output_text.done', { ...where, text: this.state.text, logprobs: [] });
+      out += this.emit('response.content_part.done', { ...where, part: { type: 'output_text', text: this.state.text, annotations: [], logprobs: [] } });
       out += this.emit('response.output_item.done', { output_index: this.state.messageIndex, item: messageItem(this.state, 'completed') });
     }
     for (const call of this.state.toolCalls) {
-      out += this.emit('response.function_call_arguments.done', { item_id: call.id, output_index: call.outputIndex, arguments: call.arguments });
+      out += this.emit('response.function_call_arguments.done', { item_id: call.id, output_index: call.outputIndex, name: call.name, arguments: call.arguments });
       out += this.emit('response.output_item.done', { output_index: call.outputIndex, item: callItem(call, 'completed') });
     }
     this.final = responseObject(this.origin, this.state, true);
