@@ -98,6 +98,18 @@ describe('msgc messages', () => {
     expect(textOf(message)).not.toContain('STOPHERE');
   });
 
+  it('takes an image by public URL on every upstream protocol, and refuses an internal one naming source.url', async () => {
+    const image = (url: string): Anthropic.MessageParam[] => [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url } }, { type: 'text', text: 'Describe the picture' }] }];
+    for (const model of [MODEL, 'sandbox-gpt', 'sandbox-gemini']) {
+      const message = await client.messages.create({ model, max_tokens: 50, messages: image('https://example.com/photos/cat.png') });
+      expect(message.type).toBe('message');
+      expect(textOf(message)).toContain('Describe the picture');
+      const internal = await http('POST', `${baseUrl()}/msgc/v1/messages`, { headers: msgcHeaders(tenant.key), json: { model, max_tokens: 50, messages: image('https://169.254.169.254/latest/meta-data') } });
+      expect(internal.status).toBe(400);
+      expect(internal.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('messages[0].content[0].source.url') } });
+    }
+  });
+
   it('records usage of a stream', async () => {
     const stream = client.messages.stream({ model: MODEL, max_tokens: 200, messages: ask('count my msgc stream') });
     const { response } = await stream.withResponse();

@@ -25,10 +25,7 @@ function blocksOf(message: IrMessage, family: ChatIrRequest['family']): Block[] 
         if (part.text !== '') blocks.push({ type: 'text', text: part.text });
         break;
       case 'image':
-        if (part.data === null) {
-          throw GatewayError.invalid('this model takes images as inline base64 only, not by URL; send the image as a data URL or inline data', part.param);
-        }
-        blocks.push({ type: 'image', source: { type: 'base64', media_type: part.mediaType ?? 'image/png', data: part.data } });
+        blocks.push({ type: 'image', source: part.data !== null ? { type: 'base64', media_type: part.mediaType ?? 'image/png', data: part.data } : { type: 'url', url: part.url } });
         break;
       case 'tool_call':
         blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments, family === 'genc' ? 'contents' : 'messages') });

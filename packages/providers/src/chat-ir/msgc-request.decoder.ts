@@ -37,7 +37,11 @@ function decodeMessage(message: MsgcMessage, i: number, out: IrMessage[]): void 
         break;
       case 'image':
         if (message.role !== 'user') throw GatewayError.invalid('image blocks belong to user turns', where);
-        parts.push({ type: 'image', mediaType: block.source.media_type, data: block.source.data, url: null, param: where });
+        parts.push(
+          block.source.type === 'url'
+            ? { type: 'image', mediaType: null, data: null, url: block.source.url, param: `${where}.source.url` }
+            : { type: 'image', mediaType: block.source.media_type, data: block.source.data, url: null, param: where },
+        );
         break;
       case 'tool_use':
         if (message.role !== 'assistant') throw GatewayError.invalid('tool_use blocks belong to assistant turns', where);

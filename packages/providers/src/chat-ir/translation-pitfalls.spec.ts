@@ -145,20 +145,39 @@ describe('images', () => {
     ]);
   });
 
-  it('refuses an https image for an Anthropic upstream, naming the field', () => {
+  it('sends an https image to an Anthropic upstream as a url source', () => {
     const ir = oaic({ messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] });
-    const error = errorOf(() => toAnthropicRequest(ir, channel('anthropic')));
-    expect(error.code).toBe('invalid_request');
-    expect(error.param).toBe('messages[0].content[1].image_url.url');
+    const anthropic = bodyOf(toAnthropicRequest(ir, channel('anthropic'))).messages[0]!.content as unknown[];
+    expect(anthropic[1]).toEqual({ type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } });
   });
 
-  it('sends genc fileData to Gemini-less upstreams as a URL, or refuses it for Anthropic', () => {
+  it('sends genc fileData to other upstreams as a URL', () => {
     const ir = genc({ contents: [{ role: 'user', parts: [{ text: 'see' }, { fileData: { mimeType: 'image/jpeg', fileUri: 'https://example.com/a.jpg' } }] }] });
     expect(bodyOf(toOpenaiRequest(ir, channel('openai'))).messages[0]!.content).toEqual([
       { type: 'text', text: 'see' },
       { type: 'image_url', image_url: { url: 'https://example.com/a.jpg' } },
     ]);
-    expect(errorOf(() => toAnthropicRequest(ir, channel('anthropic'))).param).toBe('contents[0].parts[1].fileData.fileUri');
+    const anthropic = bodyOf(toAnthropicRequest(ir, channel('anthropic'))).messages[0]!.content as unknown[];
+    expect(anthropic[1]).toEqual({ type: 'image', source: { type: 'url', url: 'https://example.com/a.jpg' } });
+  });
+
+  it('carries an msgc url image source: OpenAI image_url, Gemini fileData.fileUri, Anthropic a url source', () => {
+    const url = 'https://example.com/photos/cat.jpg';
+    const ir = msgc({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url } }, { type: 'text', text: 'what?' }] }] });
+    expect(bodyOf(toOpenaiRequest(ir, channel('openai'))).messages[0]!.content).toEqual([
+      { type: 'image_url', image_url: { url } },
+      { type: 'text', text: 'what?' },
+    ]);
+    const gemini = bodyOf(toGeminiRequest(ir, channel('gemini'))) as unknown as { contents: Array<{ parts: unknown[] }> };
+    expect(gemini.contents[0]!.parts[0]).toEqual({ fileData: { mimeType: 'image/jpeg', fileUri: url } });
+    const anthropic = bodyOf(toAnthropicRequest(ir, channel('anthropic'))).messages[0]!.content as unknown[];
+    expect(anthropic[0]).toEqual({ type: 'image', source: { type: 'url', url } });
+  });
+
+  it('refuses an internal msgc image URL at its source.url', () => {
+    const error = errorOf(() => msgc({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://169.254.169.254/latest/meta-data' } }] }] }));
+    expect(error.code).toBe('invalid_request');
+    expect(error.param).toBe('messages[0].content[0].source.url');
   });
 
   it('refuses non-image inline media', () => {

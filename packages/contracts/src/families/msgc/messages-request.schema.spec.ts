@@ -36,12 +36,24 @@ describe('MessagesRequest', () => {
     expect(error.param).toBe('max_tokens');
   });
 
-  it('refuses a non-base64 image source at the block', () => {
-    const error = failure({
-      ...base,
-      messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }] }],
-    });
+  it('accepts an image by public HTTPS URL, as the vendor does', () => {
+    const source = { type: 'url', url: 'https://example.com/a.png' };
+    const parsed = parseOrThrow(MessagesRequest, { ...base, messages: [{ role: 'user', content: [{ type: 'image', source }] }] });
+    expect(parsed.messages[0]!.content).toEqual([{ type: 'image', source }]);
+  });
+
+  it('refuses an image URL the URL policy refuses, naming source.url', () => {
+    for (const url of ['http://example.com/a.png', 'https://127.0.0.1/a.png', 'https://169.254.169.254/latest/meta-data', 'https://localhost/a.png', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=']) {
+      const error = failure({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url } }] }] });
+      expect(error.code).toBe('invalid_request');
+      expect(error.param).toBe('messages[0].content[0].source.url');
+    }
+  });
+
+  it('refuses an image source of another type at source.type', () => {
+    const error = failure({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'file', file_id: 'f' } }] }] });
     expect(error.param).toBe('messages[0].content[0].source.type');
+    expect(error.message).toContain('base64');
   });
 
   it('refuses an unknown block type and a system role', () => {

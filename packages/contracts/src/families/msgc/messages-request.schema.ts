@@ -1,5 +1,6 @@
 // msgc request bodies (spec 2.4, 4.4): messages and count_tokens. Unnamed fields pass through untouched.
 import { z } from 'zod';
+import { publicUrl } from '../../url-policy/url-policy.schema';
 
 /**
  * A string or an array of `block`s. A plain union would report a bad block at the whole field;
@@ -19,10 +20,9 @@ function stringOrArrayOf<T extends z.ZodType>(block: T) {
 export const MsgcTextBlock = z.object({ type: z.literal('text'), text: z.string() }).loose();
 export type MsgcTextBlock = z.infer<typeof MsgcTextBlock>;
 
-/** Our contract takes base64 image sources only: the bytes travel with the request. */
-export const MsgcImageSource = z
+export const MsgcBase64ImageSource = z
   .object({
-    type: z.literal('base64', { error: 'only base64 image sources are accepted; send the bytes as base64' }),
+    type: z.literal('base64'),
     media_type: z.string().regex(/^image\/[a-z0-9.+-]+$/i, 'expected an image MIME type such as image/png'),
     data: z
       .string()
@@ -30,6 +30,15 @@ export const MsgcImageSource = z
       .refine((data) => !data.startsWith('data:'), 'base64 bytes without the data-URL prefix'),
   })
   .loose();
+
+/** An image by URL, as the vendor takes it; the upstream fetches it, so it must pass the URL policy. */
+export const MsgcUrlImageSource = z.object({ type: z.literal('url'), url: publicUrl() }).loose();
+
+/** The bytes inline (base64) or a public HTTPS URL the upstream fetches. */
+export const MsgcImageSource = z.discriminatedUnion('type', [MsgcBase64ImageSource, MsgcUrlImageSource], {
+  error: (issue) => (issue.code === 'invalid_union' ? 'image sources are base64 (the bytes inline) or url (a public HTTPS URL)' : undefined),
+});
+export type MsgcImageSource = z.infer<typeof MsgcImageSource>;
 
 export const MsgcImageBlock = z.object({ type: z.literal('image'), source: MsgcImageSource }).loose();
 export type MsgcImageBlock = z.infer<typeof MsgcImageBlock>;

@@ -1,6 +1,6 @@
 // msgc answers: the message body, the stream events, the error body. Also the Anthropic upstream's shapes.
 import { z } from 'zod';
-import { MsgcImageBlock, MsgcTextBlock } from './messages-request.schema';
+import { MsgcBase64ImageSource, MsgcTextBlock } from './messages-request.schema';
 
 export const MsgcStopReason = z.enum(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'pause_turn', 'refusal']);
 export type MsgcStopReason = z.infer<typeof MsgcStopReason>;
@@ -15,11 +15,13 @@ export const MsgcUsage = z
   .loose();
 export type MsgcUsage = z.infer<typeof MsgcUsage>;
 
+/** Images a model answers with come inline: a URL source is a request-side way to hand the upstream an image. */
+const ResponseImageBlock = z.object({ type: z.literal('image'), source: MsgcBase64ImageSource }).loose();
 const ResponseToolUse = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }).loose();
 /** Reasoning blocks an upstream may add; carried by nothing downstream. */
 const ThinkingBlock = z.object({ type: z.enum(['thinking', 'redacted_thinking']) }).loose();
 
-export const MsgcResponseBlock = z.discriminatedUnion('type', [MsgcTextBlock, ResponseToolUse, MsgcImageBlock, ThinkingBlock]);
+export const MsgcResponseBlock = z.discriminatedUnion('type', [MsgcTextBlock, ResponseToolUse, ResponseImageBlock, ThinkingBlock]);
 export type MsgcResponseBlock = z.infer<typeof MsgcResponseBlock>;
 
 export const MessagesResponse = z
@@ -39,7 +41,7 @@ export type MessagesResponse = z.infer<typeof MessagesResponse>;
 const StartedBlock = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text'), text: z.string() }).loose(),
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }).loose(),
-  MsgcImageBlock,
+  ResponseImageBlock,
   ThinkingBlock,
 ]);
 
