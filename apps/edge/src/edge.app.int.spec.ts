@@ -42,8 +42,16 @@ describe('edge over real NATS and HTTP', () => {
       expect(body.error.message).toContain('x-api-key');
     });
 
-    it('checks msgc-version before the key: missing or unknown → 400 naming it', async () => {
-      for (const headers of [{}, { 'x-api-key': key }, { 'x-api-key': key, 'msgc-version': '2024-01-01' }] as Record<string, string>[]) {
+    it('checks the key before msgc-version: neither, or an unknown key without it → 401', async () => {
+      for (const headers of [{}, { 'x-api-key': 'sk-unknown' }] as Record<string, string>[]) {
+        const res = await get('/msgc/v1/models', headers);
+        expect(res.status).toBe(401);
+        expect(((await res.json()) as { error: { type: string } }).error.type).toBe('authentication_error');
+      }
+    });
+
+    it('with a good key, a missing or unknown msgc-version → 400 naming it', async () => {
+      for (const headers of [{ 'x-api-key': key }, { 'x-api-key': key, 'msgc-version': '2024-01-01' }] as Record<string, string>[]) {
         const res = await get('/msgc/v1/models', headers);
         expect(res.status).toBe(400);
         const body = (await res.json()) as { type: string; error: { type: string; message: string } };

@@ -1,5 +1,5 @@
 import { GatewayError } from '@gateway/contracts';
-import { extractApiKey } from './auth-headers';
+import { checkMsgcVersion, extractApiKey } from './auth-headers';
 
 function failure(fn: () => unknown): GatewayError {
   try {
@@ -42,12 +42,18 @@ describe('extractApiKey', () => {
       expect(extractApiKey('msgc', { 'x-api-key': 'sk-1', ...version, 'anthropic-version': '2023-06-01' })).toBe('sk-1');
     });
 
-    it('checks the version before the key: missing or unknown → 400 naming msgc-version', () => {
-      for (const headers of [{}, { 'x-api-key': 'sk-1' }, { 'x-api-key': 'sk-1', 'msgc-version': '2099-01-01' }, { authorization: 'Bearer sk-1' }]) {
-        const error = failure(() => extractApiKey('msgc', headers));
+    it('reads the key whatever the version header says: the key is answered first, as the vendor does', () => {
+      for (const headers of [{ 'x-api-key': 'sk-1' }, { 'x-api-key': 'sk-1', 'msgc-version': '2099-01-01' }]) expect(extractApiKey('msgc', headers)).toBe('sk-1');
+      for (const headers of [{}, { authorization: 'Bearer sk-1' }]) expect(failure(() => extractApiKey('msgc', headers)).code).toBe('authentication_failed');
+    });
+
+    it('refuses a missing or unknown version with 400 naming msgc-version', () => {
+      for (const headers of [{}, { 'x-api-key': 'sk-1' }, { 'x-api-key': 'sk-1', 'msgc-version': '2099-01-01' }]) {
+        const error = failure(() => checkMsgcVersion(headers));
         expect(error.code).toBe('invalid_request');
         expect(error.param).toBe('msgc-version');
       }
+      expect(() => checkMsgcVersion(version)).not.toThrow();
     });
 
     it('refuses bearer without x-api-key with 401 naming x-api-key', () => {

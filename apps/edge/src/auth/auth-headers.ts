@@ -23,15 +23,19 @@ function bearerKey(headers: Headers): string {
 }
 
 function msgcKey(headers: Headers): string {
-  const version = single(headers['msgc-version']);
-  if (version === undefined) throw GatewayError.invalid(`Missing required header: msgc-version (use ${MSGC_VERSION}).`, 'msgc-version');
-  if (version !== MSGC_VERSION) throw GatewayError.invalid(`Unsupported msgc-version "${version}": use ${MSGC_VERSION}.`, 'msgc-version');
   const key = single(headers['x-api-key']);
   if (key !== undefined) return key;
   if (single(headers.authorization) !== undefined) {
     throw new GatewayError('authentication_failed', 'This route does not accept the Authorization: Bearer header: use the x-api-key header with your API key.');
   }
   throw new GatewayError('authentication_failed', 'Missing API key: use the x-api-key header with your API key.');
+}
+
+/** The msgc version header, checked once the key is known good: as the vendor does, a bad or missing key is answered first. */
+export function checkMsgcVersion(headers: Headers): void {
+  const version = single(headers['msgc-version']);
+  if (version === undefined) throw GatewayError.invalid(`Missing required header: msgc-version (use ${MSGC_VERSION}).`, 'msgc-version');
+  if (version !== MSGC_VERSION) throw GatewayError.invalid(`Unsupported msgc-version "${version}": use ${MSGC_VERSION}.`, 'msgc-version');
 }
 
 /** Headers that carry a key or pick its scheme: a second copy is ambiguous, and Node would keep one silently. */
@@ -51,7 +55,7 @@ export function rejectRepeatedKeyHeaders(rawHeaders: readonly string[]): void {
 /**
  * The API key a request carries under its route's scheme (spec section 5). Vendor SDK headers
  * such as `anthropic-version` and `x-goog-api-key` are ignored on purpose: the contract is these headers only.
- * On msgc routes the version is checked before the key.
+ * On msgc routes the version header is checked after the key (`checkMsgcVersion`).
  */
 export function extractApiKey(scheme: AuthScheme, headers: Headers): string {
   return scheme === 'msgc' ? msgcKey(headers) : bearerKey(headers);

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
 import { AuthFailureLimiter } from './auth-failure-limiter';
-import { extractApiKey, rejectRepeatedKeyHeaders } from './auth-headers';
+import { checkMsgcVersion, extractApiKey, rejectRepeatedKeyHeaders } from './auth-headers';
 import { KeyResolverService, type KeyResolution } from './key-resolver.service';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -34,6 +34,7 @@ export class AuthService {
     const resolution = await this.resolve(key, request.clientAddress);
     switch (resolution.status) {
       case 'valid':
+        if (scheme === 'msgc') checkMsgcVersion(request.headers);
         return resolution.context;
       case 'expired':
         this.failures.record(request.clientAddress);

@@ -37,6 +37,14 @@ describe('authentication', () => {
     expect(unknown.status).toBe(400);
   });
 
+  it('answers the key before msgc-version, as the vendor does: neither header, or an unknown key alone, is a 401', async () => {
+    for (const headers of [{}, { 'x-api-key': `sk-${'x'.repeat(48)}` }]) {
+      const res = await http('POST', `${base()}/msgc/v1/messages`, { headers, json: { model: 'sandbox-claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] } });
+      expect(res.status).toBe(401);
+      expect(res.body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
+    }
+  });
+
   it('refuses an unknown key with 401 (and the openai SDK raises AuthenticationError)', async () => {
     const unknown = `sk-${'x'.repeat(48)}`;
     expect((await http('GET', `${base()}/oaic/v1/models`, { headers: bearer(unknown) })).status).toBe(401);
