@@ -2,7 +2,7 @@
  * Process stats of every app of a running stack, read over a window: the NATS services and the edge
  * answer the process-stats broadcast, the sandbox its HTTP route. A window's figure per app is robust to
  * one reading's noise: RSS and open resources are medians, event-loop lag is the median of each
- * second's p99, heap is read after a full collection (the soak starts the apps with --expose-gc).
+ * second's p99, heap and external memory are read after a full collection (the soak starts the apps with --expose-gc).
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -14,6 +14,7 @@ import { request } from 'undici';
 export interface AppFigures {
   rssBytes: number;
   heapUsedBytes: number;
+  externalBytes: number;
   lagP99Ms: number;
   activeResources: number;
 }
@@ -52,7 +53,7 @@ export async function sampleWindow(nats: NatsConnection, prefix: string, sandbox
   await readOnce(nats, prefix, sandboxUrl, 200);
   const readings: ProcessStats[][] = [];
   for (let i = 0; i < seconds; i++) readings.push(await readOnce(nats, prefix, sandboxUrl, 1000));
-  const collected = new Map((await readOnce(nats, prefix, sandboxUrl, 1000, true)).map((s) => [`${s.app}#${s.pid}`, s.heapUsedBytes]));
+  const collected = new Map((await readOnce(nats, prefix, sandboxUrl, 1000, true)).map((s) => [`${s.app}#${s.pid}`, s]));
   const labels = labelsOf(readings);
   const byApp = new Map<string, ProcessStats[]>();
   for (const stats of readings.flat()) {
@@ -63,7 +64,8 @@ export async function sampleWindow(nats: NatsConnection, prefix: string, sandbox
   for (const [app, list] of [...byApp.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     figures.set(app, {
       rssBytes: median(list.map((s) => s.rssBytes)),
-      heapUsedBytes: Math.min(...list.map((s) => collected.get(`${s.app}#${s.pid}`) ?? s.heapUsedBytes)),
+      heapUsedBytes: Math.min(...list.map((s) => collected.get(`${s.app}#${s.pid}`)?.heapUsedBytes ?? s.heapUsedBytes)),
+      externalBytes: Math.min(...list.map((s) => collected.get(`${s.app}#${s.pid}`)?.externalBytes ?? s.externalBytes)),
       lagP99Ms: median(list.map((s) => s.eventLoopDelayMs.p99)),
       activeResources: median(list.map((s) => s.activeResources)),
     });
@@ -82,7 +84,7 @@ export interface FigureVerdict {
 }
 
 export function compareFigures(start: AppFigures, end: AppFigures): FigureVerdict[] {
-  const slack: Record<keyof AppFigures, number> = { rssBytes: 0, heapUsedBytes: 0, lagP99Ms: FLAT.lagSlackMs, activeResources: FLAT.resourceSlack };
+  const slack: Record<keyof AppFigures, number> = { rssBytes: 0, heapUsedBytes: 0, externalBytes: 0, lagP99Ms: FLAT.lagSlackMs, activeResources: FLAT.resourceSlack };
   return (Object.keys(slack) as Array<keyof AppFigures>).map((measure) => ({
     measure,
     start: start[measure],

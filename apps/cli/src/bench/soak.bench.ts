@@ -46,10 +46,11 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const FORMAT: Record<keyof AppFigures, (value: number) => string> = {
   rssBytes: mb,
   heapUsedBytes: mb,
+  externalBytes: mb,
   lagP99Ms: (v) => `${v.toFixed(2)} ms`,
   activeResources: (v) => String(v),
 };
-const LABEL: Record<keyof AppFigures, string> = { rssBytes: 'RSS', heapUsedBytes: 'heap used', lagP99Ms: 'loop lag p99', activeResources: 'open resources' };
+const LABEL: Record<keyof AppFigures, string> = { rssBytes: 'RSS', heapUsedBytes: 'heap used', externalBytes: 'external', lagP99Ms: 'loop lag p99', activeResources: 'open resources' };
 
 function loadEnv(): SoakEnv {
   const parsed = SoakEnv.safeParse(process.env);
@@ -147,7 +148,7 @@ async function soak(env: SoakEnv): Promise<boolean> {
       }
     }
     out(`\n${table(rows)}`);
-    out(`(start: the ${env.SOAK_SAMPLE_SECONDS} s after a ${env.SOAK_WARMUP_SECONDS} s warm-up; end: the last ${env.SOAK_SAMPLE_SECONDS} s; both under the same load. Per window: median RSS and open resources, median of per-second loop-lag p99, heap used after a full collection.`);
+    out(`(start: the ${env.SOAK_SAMPLE_SECONDS} s after a ${env.SOAK_WARMUP_SECONDS} s warm-up; end: the last ${env.SOAK_SAMPLE_SECONDS} s; both under the same load. Per window: median RSS and open resources, median of per-second loop-lag p99, heap used and external memory after a full collection.`);
     out(` flat: end ≤ start × ${FLAT.ratio}, with ${FLAT.lagSlackMs} ms of slack on loop lag and ${FLAT.resourceSlack} on open resources)`);
 
     const unexpected = [...tally.unexpected.entries()].map(([label, { count, example }]) => `  ${label}: ${count}× e.g. ${example}`);

@@ -14,6 +14,8 @@ export const ProcessStats = z.object({
   pid: z.number().int(),
   rssBytes: z.number().int().nonnegative(),
   heapUsedBytes: z.number().int().nonnegative(),
+  /** Memory of C++ objects bound to JS ones, Buffers among them: what RSS holds beyond the heap. */
+  externalBytes: z.number().int().nonnegative(),
   /** Event-loop delay since the previous reading (or since start), in milliseconds. */
   eventLoopDelayMs: z.object({ mean: z.number().nonnegative(), p99: z.number().nonnegative(), max: z.number().nonnegative() }),
   /** process.getActiveResourcesInfo().length: sockets, timers, handles the process keeps open. */
@@ -28,15 +30,26 @@ export type ProcessStatsRequest = z.infer<typeof ProcessStatsRequest>;
 /** Resolution of the delay histogram: fine enough to see a 1 ms stall, cheap enough to leave on. */
 const RESOLUTION_MS = 5;
 
-/** Reads one process's stats; each reading restarts the delay histogram, so readings cover disjoint windows. */
+/** The delay histogram stops this long after the last reading: an idle process must not wake every few ms for nobody. */
+const IDLE_AFTER_MS = 60_000;
+
+/**
+ * Reads one process's stats; each reading restarts the delay histogram, so readings cover disjoint
+ * windows. The histogram runs only from the first reading until a minute without one (the first
+ * reading of a series reports no delay: its window has just begun).
+ */
 export class ProcessStatsProbe {
   private readonly delay: IntervalHistogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
+  private idle?: NodeJS.Timeout;
 
-  constructor(private readonly app: string) {
-    this.delay.enable();
-  }
+  constructor(private readonly app: string) {}
 
   read(request: ProcessStatsRequest = { collectGarbage: false }): ProcessStats {
+    if (this.idle) this.idle.refresh();
+    else {
+      this.delay.enable();
+      this.idle = setTimeout(() => this.stop(), IDLE_AFTER_MS).unref();
+    }
     const gc = (globalThis as { gc?: () => void }).gc;
     if (request.collectGarbage && gc) gc();
     const memory = process.memoryUsage();
@@ -47,6 +60,7 @@ export class ProcessStatsProbe {
       pid: process.pid,
       rssBytes: memory.rss,
       heapUsedBytes: memory.heapUsed,
+      externalBytes: memory.external,
       eventLoopDelayMs: { mean: lag(this.delay.mean), p99: lag(this.delay.percentile(99)), max: lag(this.delay.max) },
       activeResources: process.getActiveResourcesInfo().length,
     };
@@ -56,5 +70,8 @@ export class ProcessStatsProbe {
 
   stop(): void {
     this.delay.disable();
+    this.delay.reset();
+    clearTimeout(this.idle);
+    this.idle = undefined;
   }
 }
