@@ -130,6 +130,10 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
           expect(event).toBe((data as { type: string }).type);
           expectConforms('ResponseStreamEvent', data, `event ${i} (${event})`);
         });
+        const completed = events.at(-1)!.data as { response: { id: string } };
+        const stored = await http('GET', `${baseUrl()}/oaic/v1/responses/${completed.response.id}`, { headers: bearer(tenant.key) });
+        expect(stored.status).toBe(200);
+        expectConforms('Response', stored.body, 'a streamed response, retrieved');
       }
     });
   });
@@ -148,17 +152,30 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
     expectConforms('ImagesResponse', await post('/images/generations', { model: 'sandbox-image', prompt: 'a lighthouse', size: '256x256', response_format: 'b64_json' }), 'an image answer');
   });
 
-  it('transcriptions and translations of a WAV upload', async () => {
-    for (const [route, schema] of [
-      ['/audio/transcriptions', 'CreateTranscriptionResponseJson'],
-      ['/audio/translations', 'CreateTranslationResponseJson'],
+  it('transcriptions and translations of a WAV upload, as json and verbose_json', async () => {
+    for (const [route, format, schema] of [
+      ['/audio/transcriptions', 'json', 'CreateTranscriptionResponseJson'],
+      ['/audio/transcriptions', 'verbose_json', 'CreateTranscriptionResponseVerboseJson'],
+      ['/audio/translations', 'json', 'CreateTranslationResponseJson'],
+      ['/audio/translations', 'verbose_json', 'CreateTranslationResponseVerboseJson'],
     ] as const) {
       const form = new FormData();
       form.set('model', 'sandbox-whisper');
+      form.set('response_format', format);
       form.set('file', new Blob([wavTone()], { type: 'audio/wav' }), 'tone.wav');
       const response = await fetch(`${baseUrl()}/oaic/v1${route}`, { method: 'POST', headers: bearer(tenant.key), body: form });
       expect(response.status).toBe(200);
-      expectConforms(schema, await response.json(), route);
+      expectConforms(schema, await response.json(), `${route} as ${format}`);
     }
+  });
+
+  it('the model list and an error body', async () => {
+    const list = await http('GET', `${baseUrl()}/oaic/v1/models`, { headers: bearer(tenant.key) });
+    expect(list.status).toBe(200);
+    expectConforms('ListModelsResponse', list.body, 'the model list');
+    expect((list.body as { data: { id: string }[] }).data.map((m) => m.id)).toContain(DIRECT);
+    const refused = await http('POST', `${baseUrl()}/oaic/v1/chat/completions`, { headers: bearer(tenant.key), json: { model: DIRECT, messages: 'not a list' } });
+    expect(refused.status).toBe(400);
+    expectConforms('ErrorResponse', refused.body, 'an error body');
   });
 });
