@@ -19,7 +19,7 @@ export interface AuthInput {
 /** Authenticates a request under its route's scheme; throws authentication errors naming what to fix. */
 @Injectable()
 export class AuthService {
-  readonly failures: AuthFailureLimiter;
+  private readonly failures: AuthFailureLimiter;
 
   constructor(
     private readonly keys: KeyResolverService,

@@ -75,13 +75,15 @@ export class RouteRegistrar {
    */
   private guard(route: RouteDef) {
     const { auth, logger } = this;
-    return async function guard(raw: FastifyRequest, reply: FastifyReply): Promise<void> {
+    return async function guard(raw: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       try {
         raw.apiKey = await auth.authenticate(route.auth, { headers: raw.headers, rawHeaders: raw.raw.rawHeaders, clientAddress: raw.ip });
         assertJsonContentType(route, raw.headers);
+        return undefined;
       } catch (error) {
         logIfInternal(logger, raw, error);
-        await sendError(reply, route.family, error);
+        // Returning the sent reply ends the request here: no body read, no handler.
+        return sendError(reply, route.family, error);
       }
     };
   }
