@@ -1,8 +1,14 @@
 import { WalletStore } from '@gateway/billing';
-import { formatMicros, GatewayError, type BalanceView } from '@gateway/contracts';
+import { formatMicros, GatewayError, MAX_MONEY_MICROS, type BalanceView } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { TenantsService } from '../tenants/tenants.service';
 import { BalanceRepository } from './balance.repository';
+
+/**
+ * The most a balance may hold: 1e12 units. Redis and Postgres keep micro-units in an int64 (9.2e18);
+ * staying three orders below leaves room for every sum the billing scripts make on top of it.
+ */
+export const MAX_BALANCE_MICROS = 1_000_000_000_000n * 1_000_000n;
 
 function toBalanceView(tenant: string, micros: bigint): BalanceView {
   return { tenant, balance: formatMicros(micros), balanceMicros: micros.toString() };
@@ -18,7 +24,12 @@ export class BalanceService {
 
   async topup(tenantSlug: string, amountMicros: bigint): Promise<BalanceView> {
     if (amountMicros <= 0n) throw GatewayError.invalid('a top-up amount must be greater than zero', 'amount');
+    if (amountMicros > MAX_MONEY_MICROS) throw GatewayError.invalid(`a top-up amount may be at most ${formatMicros(MAX_MONEY_MICROS)}`, 'amount');
     const tenant = await this.tenants.requireBySlug(tenantSlug);
+    const current = (await this.wallet.balance(tenant.id)) ?? (await this.balances.current(tenant.id));
+    if (current + amountMicros > MAX_BALANCE_MICROS) {
+      throw GatewayError.invalid(`this top-up would take the balance above the maximum of ${formatMicros(MAX_BALANCE_MICROS)}`, 'amount');
+    }
     // The live balance (Redis) moves first, seeded from the stored one, so a concurrent seed cannot count
     // the top-up twice; the stored ledger row follows, and a failed write takes the credit back.
     await this.wallet.credit(tenant.id, await this.balances.current(tenant.id), amountMicros);
