@@ -92,7 +92,8 @@ export class OaicStreamService {
           }
         }
         const data = rewrite(event.data);
-        if (op === 'responses' && json?.type === 'response.completed') finalResponse = (JSON.parse(data) as { response: Record<string, unknown> & { id: string } }).response;
+        // A response cut short by its cap is as retrievable as a completed one (OpenAI stores both).
+        if (op === 'responses' && (json?.type === 'response.completed' || json?.type === 'response.incomplete')) finalResponse = (JSON.parse(data) as { response: Record<string, unknown> & { id: string } }).response;
         yield encoder.encode(event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`);
         if (json) delivered += deltaText(op, json);
         const next: IteratorResult<SseEvent> = await stream.events.next();

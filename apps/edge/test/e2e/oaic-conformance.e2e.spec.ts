@@ -75,6 +75,9 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
   describe.each(CHAT_MODELS)('chat completions on %s', (model) => {
     it('whole, with text and with a tool call', async () => {
       expectConforms('CreateChatCompletionResponse', await post('/chat/completions', { model, messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 50 }), 'a chat completion');
+      const cut = await post('/chat/completions', { model, messages: [{ role: 'user', content: 'A long question cut short by the cap' }], max_tokens: 2 });
+      expect(cut).toMatchObject({ choices: [{ finish_reason: 'length' }] });
+      expectConforms('CreateChatCompletionResponse', cut, 'a chat completion cut short');
       const called = await post('/chat/completions', { model, messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [WEATHER_TOOL], max_tokens: 50 });
       expect(JSON.stringify(called)).toContain('get_weather');
       expectConforms('CreateChatCompletionResponse', called, 'a chat completion with a tool call');
@@ -114,6 +117,12 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
       const retrieved = await http('GET', `${baseUrl()}/oaic/v1/responses/${id}`, { headers: bearer(tenant.key) });
       expect(retrieved.status).toBe(200);
       expectConforms('Response', retrieved.body, 'a retrieved response');
+      const cut = await post('/responses', { model, input: 'A long question cut short by the cap', max_output_tokens: 2 });
+      expect(cut).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } });
+      expectConforms('Response', cut, 'an incomplete response');
+      const cutStored = await http('GET', `${baseUrl()}/oaic/v1/responses/${(cut as { id: string }).id}`, { headers: bearer(tenant.key) });
+      expect(cutStored.status).toBe(200);
+      expectConforms('Response', cutStored.body, 'an incomplete response, retrieved');
       const called = await post('/responses', { model, input: 'Weather in Oslo?', tools: [WEATHER_RESPONSES_TOOL], max_output_tokens: 50 });
       expect(JSON.stringify(called)).toContain('function_call');
       expectConforms('Response', called, 'a response with a function call');
@@ -122,10 +131,11 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
     it('every stream event, with text and with a function call', async () => {
       for (const body of [
         { model, input: 'Stream a response', max_output_tokens: 50, stream: true },
+        { model, input: 'Stream a response cut short by its cap', max_output_tokens: 2, stream: true },
         { model, input: 'Weather in Oslo?', tools: [WEATHER_RESPONSES_TOOL], max_output_tokens: 50, stream: true },
       ]) {
         const events = await stream('/responses', body);
-        expect(events.map((e) => (e.data as { type: string }).type)).toContain('response.completed');
+        expect(events.map((e) => (e.data as { type: string }).type)).toContain(body.max_output_tokens === 2 ? 'response.incomplete' : 'response.completed');
         events.forEach(({ event, data }, i) => {
           expect(event).toBe((data as { type: string }).type);
           expectConforms('ResponseStreamEvent', data, `event ${i} (${event})`);
