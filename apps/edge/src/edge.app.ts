@@ -4,7 +4,7 @@ import { answerProcessStats, connectNats, logLevels, NatsBus } from '@gateway/pl
 import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { adminHostNames, assertAdminExposure } from './admin/admin-exposure';
@@ -23,6 +23,9 @@ import { EdgeFastifyAdapter } from './routing/edge-fastify.adapter';
 import { installJsonBodyParser } from './routing/json-body.parser';
 import './routing/route-config';
 import { RouteRegistrar } from './routing/route-registrar.service';
+
+/** An unknown path is named in its 404 up to this length: enough to spot a typo, not a mirror for any text. */
+const MAX_ECHOED_PATH = 200;
 
 /** Chat requests carry inline images and long prompts: 10 MB and more must pass. */
 const BODY_LIMIT = 32 * 1024 * 1024;
@@ -55,10 +58,14 @@ function familyOf(request: FastifyRequest) {
 }
 
 function installErrorHandlers(fastify: FastifyInstance, logger: Logger): void {
-  fastify.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0];
-    return sendError(reply, familyOfPath(request.url), GatewayError.notFound(`Unknown route: ${request.method} ${path}.`));
-  });
+  const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
+    const path = request.url.split('?')[0]!;
+    const shown = path.length > MAX_ECHOED_PATH ? `${path.slice(0, MAX_ECHOED_PATH)}…` : path;
+    return sendError(reply, familyOfPath(request.url), GatewayError.notFound(`Unknown route: ${request.method} ${shown}.`));
+  };
+  // Answered in onRequest: Fastify would otherwise read and parse an unknown path's body before its 404.
+  fastify.addHook('onRequest', async (request, reply) => (request.is404 ? notFound(request, reply) : undefined));
+  fastify.setNotFoundHandler(notFound);
   fastify.setErrorHandler((error, request, reply) => {
     logIfInternal(logger, request, error);
     return sendError(reply, familyOf(request), toGatewayError(error));

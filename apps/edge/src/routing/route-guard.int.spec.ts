@@ -78,6 +78,21 @@ describe('route guard: authentication before the body, and what the body may be'
     expect((await post('/oaic/v1/echo', '{"model":', { authorization: [] })).status).toBe(401);
   });
 
+  it('answers an unknown path or a wrong method before its body is parsed, naming a long path only in part', async () => {
+    const big = JSON.stringify({ items: Array.from({ length: 200_000 }, (_, i) => ({ i })) });
+    const statuses: number[] = [];
+    const parses = await countLargeParses(1_000_000, async () => {
+      for (const [method, path] of [['POST', '/nope'], ['POST', '/readyz'], ['PUT', '/oaic/v1/echo']] as const) {
+        statuses.push((await rawRequest(t.edge.url, method, path, { 'content-type': 'application/json' }, big)).status);
+      }
+    });
+    expect(statuses).toEqual([404, 404, 405]);
+    expect(parses).toBe(0);
+    const long = await rawRequest(t.edge.url, 'GET', `/msgc/${'x'.repeat(5000)}`);
+    expect(long.status).toBe(404);
+    expect(JSON.parse(long.body)).toEqual({ type: 'error', error: { type: 'not_found_error', message: `Unknown route: GET /msgc/${'x'.repeat(194)}….` } });
+  });
+
   it('refuses a repeated Authorization or x-api-key header with 400 naming it', async () => {
     const twoBearers = await post('/oaic/v1/echo', '{"model":"m"}', { authorization: [`Bearer ${key}`, 'Bearer sk-other'] });
     expect(twoBearers.status).toBe(400);
