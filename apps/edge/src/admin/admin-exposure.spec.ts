@@ -22,6 +22,7 @@ describe('admin exposure', () => {
     const names = adminHostNames('10.0.0.5', ['ops.internal.example']);
     for (const name of ['localhost', '127.0.0.1', '[::1]', '10.0.0.5', 'ops.internal.example']) expect(names.has(name)).toBe(true);
     expect(names.has('attacker.example')).toBe(false);
-    expect(adminHostNames('0.0.0.0', []).has('0.0.0.0')).toBe(false);
+    expect(adminHostNames('0.0.0.0', []).has('0.0.0.0')).toBe(true);
+    expect(adminHostNames('::', []).has('[::]')).toBe(true);
   });
 });

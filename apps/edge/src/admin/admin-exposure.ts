@@ -17,11 +17,14 @@ export function assertAdminExposure(env: Pick<EdgeEnv, 'ADMIN_HOST' | 'ADMIN_TOK
   throw new Error(`ADMIN_HOST=${env.ADMIN_HOST} is not a loopback address and ADMIN_TOKEN is unset: set ADMIN_TOKEN, or bind ADMIN_HOST to 127.0.0.1.`);
 }
 
-/** The host names the admin listener answers to: loopback ones, its own address, and the configured ones. */
+/**
+ * The host names the admin listener answers to: loopback ones, its own address (a wildcard one too, as
+ * the CLI addresses it so; a rebinding page cannot make a browser send it), and the configured ones.
+ */
 export function adminHostNames(adminHost: string, allowedHosts: readonly string[]): Set<string> {
   const names = new Set([...LOOPBACK_NAMES, ...allowedHosts.map((name) => name.toLowerCase())]);
   const own = adminHost.toLowerCase();
-  if (own !== '0.0.0.0' && own !== '::') names.add(isIP(own) === 6 ? `[${own}]` : own);
+  names.add(isIP(own) === 6 ? `[${own}]` : own);
   return names;
 }
 
