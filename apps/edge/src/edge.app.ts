@@ -64,7 +64,11 @@ function installErrorHandlers(fastify: FastifyInstance, logger: Logger): void {
     return sendError(reply, familyOfPath(request.url), GatewayError.notFound(`Unknown route: ${request.method} ${shown}.`));
   };
   // Answered in onRequest: Fastify would otherwise read and parse an unknown path's body before its 404.
-  fastify.addHook('onRequest', async (request, reply) => (request.is404 ? notFound(request, reply) : undefined));
+  // Callback style: no promise per request on the hot path; a sent reply ends the request without done().
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.is404) void notFound(request, reply);
+    else done();
+  });
   fastify.setNotFoundHandler(notFound);
   fastify.setErrorHandler((error, request, reply) => {
     logIfInternal(logger, request, error);
