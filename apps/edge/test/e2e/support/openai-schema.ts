@@ -72,7 +72,7 @@ function anchored(node: JsonNode): JsonNode {
   return out;
 }
 
-function describe(errors: ErrorObject[] | null | undefined): string[] {
+function explain(errors: ErrorObject[] | null | undefined): string[] {
   return (errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message ?? e.keyword} ${JSON.stringify(e.params)} (at ${e.schemaPath})`);
 }
 
@@ -97,7 +97,7 @@ export function loadOpenAiSchemas(file = OPENAI_OPENAPI_PATH): OpenAiSchemas {
     if (validate(value)) return [];
     const branch = branchOfType(document.components.schemas, document.components.schemas[name], value);
     // A union (the stream events) reports every branch it tried; the one named by the value's own type says what is wrong.
-    return branch ? [`as ${branch}:`, ...problems(branch, value)] : describe(validate.errors);
+    return branch ? [`as ${branch}:`, ...problems(branch, value)] : explain(validate.errors);
   };
   const component = (name: string): JsonNode => {
     if (!(name in schemas)) throw new Error(`the OpenAI document has no component schema named ${name}`);
@@ -105,7 +105,7 @@ export function loadOpenAiSchemas(file = OPENAI_OPENAPI_PATH): OpenAiSchemas {
   };
   const problemsOf = (schema: JsonNode, value: unknown): string[] => {
     const validate = ajv.compile(anchored(schema) as object);
-    return validate(value) ? [] : describe(validate.errors);
+    return validate(value) ? [] : explain(validate.errors);
   };
   return { problems, component, problemsOf };
 }
