@@ -113,6 +113,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
     genReqId: requestIdOf,
     return503OnClosing: true,
     ...listenerTimeouts(env),
+    trustProxy: env.TRUSTED_PROXIES.length > 0 ? env.TRUSTED_PROXIES : false,
     clientErrorHandler: answerClientError,
     frameworkErrors: answerFrameworkError,
   });

@@ -33,6 +33,11 @@ export const EdgeEnv = BaseEnv.extend({
   HTTP_IDLE_TIMEOUT_SECONDS: Seconds.default(330),
   /** An idle keep-alive connection between two requests. */
   HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Seconds.default(5),
+  /**
+   * Proxies whose X-Forwarded-For names the client address (addresses or CIDRs, comma-separated): the
+   * failed-authentication limit counts per client, not per proxy. Empty: the socket's address counts.
+   */
+  TRUSTED_PROXIES: NameList.default([]),
   /** Host names the admin listener answers besides loopback ones (DNS-rebinding guard), comma-separated. */
   ADMIN_ALLOWED_HOSTS: NameList.default([]),
 });

@@ -182,3 +182,28 @@ describe('route guard: failed authentications per client address', () => {
     expect(JSON.parse(msgc.body)).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
   });
 });
+
+describe('route guard: failed authentications behind a trusted proxy', () => {
+  let t: TestEdge;
+  let key: string;
+
+  beforeAll(async () => {
+    t = await startTestEdge({ AUTH_FAILURES_PER_MINUTE: '2', TRUSTED_PROXIES: '127.0.0.1' }, { routes: ROUTES, handlerModules: [FixtureModule] });
+    key = t.accounts.addKey('tenant-a').key;
+  });
+  afterAll(() => t.stop());
+
+  const echo = (client: string, authorization: string) =>
+    rawRequest(t.edge.url, 'POST', '/oaic/v1/echo', { 'content-type': 'application/json', 'x-forwarded-for': client, authorization }, '{"model":"m"}');
+
+  it('counts failures per forwarded client address, so one client does not lock out the others behind the proxy', async () => {
+    const flood = [];
+    for (let i = 0; i < 5; i++) flood.push((await echo('203.0.113.7', `Bearer sk-guess-${i}`)).status);
+    expect(flood).toEqual([401, 401, 429, 429, 429]);
+    expect((await echo('198.51.100.2', 'Bearer sk-typo')).status).toBe(401);
+    const fresh = t.accounts.addKey('tenant-b').key;
+    expect((await echo('198.51.100.2', `Bearer ${fresh}`)).status).toBe(200);
+    // A valid key this replica has not seen yet is not looked up for a blocked client either.
+    expect((await echo('203.0.113.7', `Bearer ${key}`)).status).toBe(429);
+  });
+});
