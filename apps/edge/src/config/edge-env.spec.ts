@@ -22,4 +22,20 @@ describe('EdgeEnv', () => {
     expect(loadEnv(EdgeEnv, { URL_POLICY_ALLOW_HOSTS: 'images.corp,*.svc.internal' }).URL_POLICY_ALLOW_HOSTS).toEqual(['images.corp', '*.svc.internal']);
     expect(() => loadEnv(EdgeEnv, { URL_POLICY_ALLOW_HOSTS: 'https://images.corp/' })).toThrow(/URL_POLICY_ALLOW_HOSTS: 'https:\/\/images.corp\/' is not a host/);
   });
+
+  it('defaults the listener timeouts and bounds, and reads host lists as lower-case names', () => {
+    expect(loadEnv(EdgeEnv, {})).toMatchObject({
+      HTTP_HEADERS_TIMEOUT_SECONDS: 10,
+      HTTP_REQUEST_TIMEOUT_SECONDS: 60,
+      HTTP_IDLE_TIMEOUT_SECONDS: 330,
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 5,
+      KEY_CACHE_MAX_ENTRIES: 50_000,
+      NEGATIVE_KEY_CACHE_MAX_ENTRIES: 10_000,
+      AUTH_FAILURES_PER_MINUTE: 60,
+      ADMIN_ALLOWED_HOSTS: [],
+      TRUSTED_PROXIES: [],
+    });
+    expect(loadEnv(EdgeEnv, { ADMIN_ALLOWED_HOSTS: ' Ops.Example , ,edge', HTTP_HEADERS_TIMEOUT_SECONDS: '0.5' })).toMatchObject({ ADMIN_ALLOWED_HOSTS: ['ops.example', 'edge'], HTTP_HEADERS_TIMEOUT_SECONDS: 0.5 });
+    expect(() => loadEnv(EdgeEnv, { HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_SECONDS/);
+  });
 });
