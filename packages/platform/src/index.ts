@@ -2,3 +2,5 @@ export * from './config';
 export * from './nats';
 export * from './bootstrap';
 export * from './batch/isolate-failures';
+export * from './batch/batch-source';
+export * from './batch/batch-consumer';

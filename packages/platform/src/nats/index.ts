@@ -10,5 +10,6 @@ export * from './request-mux';
 export * from './work-queue-stream';
 export * from './stream-publish';
 export * from './batch-puller';
+export * from './jetstream-batch-source';
 export * from './dead-letter-stream';
 export * from './process-stats-responder';
