@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import { GatewayError } from '@gateway/contracts';
-import { fromUpstreamError } from '../openai/openai-error.map';
+import { fromUpstreamError } from '../vendors/openai/openai-error.map';
 import type { ChannelTarget, UpstreamResponse } from '../provider.types';
 import { executeWithFailover, FailoverError } from './failover';
 

@@ -1,0 +1,48 @@
+// IR answer → oaic chat.completion body. Generated images ride in `message.images` as data URLs.
+import type { ChatIrResponse } from '../../ir/chat-ir.schema';
+import { toOaicFinishReason } from '../../ir/stop-reason.map';
+
+export interface OaicToolCallOut {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+}
+
+export interface OaicImageOut {
+  type: 'image_url';
+  image_url: { url: string };
+}
+
+export function dataUrl(mediaType: string, data: string): string {
+  return `data:${mediaType};base64,${data}`;
+}
+
+export function oaicUsage(usage: ChatIrResponse['usage']) {
+  return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.inputTokens + usage.outputTokens };
+}
+
+export function toOaicResponse(response: ChatIrResponse, created = Math.floor(Date.now() / 1000)) {
+  let text: string | null = null;
+  const toolCalls: OaicToolCallOut[] = [];
+  const images: OaicImageOut[] = [];
+  for (const part of response.parts) {
+    if (part.type === 'text') text = (text ?? '') + part.text;
+    else if (part.type === 'tool_call') toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
+    else images.push({ type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } });
+  }
+  const message = {
+    role: 'assistant' as const,
+    content: text,
+    refusal: null,
+    ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+    ...(images.length > 0 ? { images } : {}),
+  };
+  return {
+    id: response.id,
+    object: 'chat.completion' as const,
+    created,
+    model: response.model,
+    choices: [{ index: 0, message, logprobs: null, finish_reason: toOaicFinishReason(response.stopReason) }],
+    usage: oaicUsage(response.usage),
+  };
+}

@@ -1,3 +1,0 @@
-export * from './gemini-request.transform';
-export * from './gemini-response.transform';
-export * from './gemini-error.transform';

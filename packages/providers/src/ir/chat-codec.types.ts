@@ -1,0 +1,20 @@
+// The two faces every chat translation is built from: a vendor's codec (IR → its HTTP call, its answers,
+// streams and errors → IR) and a client family's codec (IR answers and stream events → the family's
+// shape). Vendors and families implement these; the translation registry pairs them.
+import type { ChannelTarget, UpstreamRequest } from '../provider.types';
+import type { ChatIrRequest, ChatIrResponse, DecodeContext, IrFamily, IrStreamDecoder, IrStreamEncoder } from './chat-ir.schema';
+import type { UpstreamErrorTransform } from './upstream-error';
+
+export interface UpstreamChatCodec {
+  /** The client family whose wire format this protocol already speaks: that pair passes through untranslated. */
+  nativeFamily: IrFamily;
+  toRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest;
+  fromResponse(body: unknown, context: DecodeContext): ChatIrResponse;
+  streamDecoder(context: DecodeContext): IrStreamDecoder;
+  fromError: UpstreamErrorTransform;
+}
+
+export interface FamilyChatCodec {
+  toResponse(response: ChatIrResponse): unknown;
+  streamEncoder(fallbackId: string, model: string): IrStreamEncoder;
+}

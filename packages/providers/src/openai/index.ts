@@ -1,5 +1,0 @@
-export * from './openai.adapter';
-export * from './openai-error.map';
-export * from './openai-operations';
-export * from './openai-response.schema';
-export * from './openai-stream.parser';

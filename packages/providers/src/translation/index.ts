@@ -1,0 +1,2 @@
+export * from './translation.registry';
+export * from './crossed-error';

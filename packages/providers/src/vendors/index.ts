@@ -1,0 +1,3 @@
+export * from './openai';
+export * from './anthropic';
+export * from './gemini';
