@@ -7,7 +7,7 @@ import { Readable } from 'node:stream';
 import { CatalogService } from '../catalog/catalog.service';
 import { OBJECT_STORE } from '../config/infra.module';
 import { UsageMeter } from '../usage/usage-meter';
-import { UsagePublisher } from '../usage/usage.publisher';
+import { MeteringService } from '../usage/metering.service';
 import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
 import type { PreparedCall } from './oaic-request.service';
 import { channelsFor } from './compatible-channels';
@@ -28,7 +28,7 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 export class OaicAudioService {
   constructor(
     private readonly upstream: UpstreamCallService,
-    private readonly usage: UsagePublisher,
+    private readonly metering: MeteringService,
     private readonly catalog: CatalogService,
     private readonly billing: BillingClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
@@ -41,7 +41,7 @@ export class OaicAudioService {
     const key = objectKey('speech', call.caller.tenantId, call.caller.requestId);
     const info = await this.store.put(key, response.body, contentType);
     call.meter.tokens = { prompt: estimateTokens(String(call.body.input)), completion: 0 };
-    this.usage.record(call.meter.ok());
+    this.metering.start(call.meter).succeed();
     return { objectKey: key, contentType, size: info.size };
   }
 
@@ -89,7 +89,7 @@ export class OaicAudioService {
       completion: reported?.outputTokens ?? estimateTokens(typeof reply.body === 'string' ? reply.body : String(reply.body.text ?? '')),
     };
     meter.seconds = reported?.inputTokens !== undefined ? 0 : (reported?.seconds ?? wavSeconds(head, stored.size) ?? maxSeconds);
-    this.usage.record(meter.ok());
+    this.metering.start(meter).succeed();
     return reply;
   }
 

@@ -1,7 +1,7 @@
 import { extractUsage, fromUpstream, readBodyJson, toUpstream } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ResponsesService } from '../responses/responses.service';
-import { UsagePublisher } from '../usage/usage.publisher';
+import { MeteringService } from '../usage/metering.service';
 import type { JsonOperation } from './oaic-operation';
 import type { PreparedCall } from './oaic-request.service';
 import { estimateTokens } from './stream-delta';
@@ -12,7 +12,7 @@ import { UpstreamCallService } from './upstream-call.service';
 export class OaicJsonService {
   constructor(
     private readonly upstream: UpstreamCallService,
-    private readonly usage: UsagePublisher,
+    private readonly metering: MeteringService,
     private readonly responses: ResponsesService,
   ) {}
 
@@ -29,7 +29,7 @@ export class OaicJsonService {
     else if (op === 'images') call.meter.tokens = { prompt: estimateTokens(String(call.body.prompt)), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
     else call.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
     if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer, channel.id);
-    this.usage.record(call.meter.ok());
+    this.metering.start(call.meter).succeed();
     return answer;
   }
 }

@@ -2,7 +2,7 @@ import { GatewayError } from '@gateway/contracts';
 import { extractUsage, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ResponsesService } from '../responses/responses.service';
-import { UsagePublisher } from '../usage/usage.publisher';
+import { MeteringService } from '../usage/metering.service';
 import type { PreparedCall } from './oaic-request.service';
 import { deltaText, estimateTokens, isFinalEvent, publicIdRewriter, publicModelRewriter } from './stream-delta';
 import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
@@ -40,7 +40,7 @@ function errorOf(event: Record<string, unknown>): GatewayError | null {
 export class OaicStreamService {
   constructor(
     private readonly upstream: UpstreamCallService,
-    private readonly usage: UsagePublisher,
+    private readonly metering: MeteringService,
     private readonly responses: ResponsesService,
   ) {}
 
@@ -70,11 +70,10 @@ export class OaicStreamService {
     let delivered = '';
     let usage: TokenUsage | null = null;
     let complete = false;
-    let settled = false;
-    const tokens = () => ({
+    const metered = this.metering.start(call.meter, () => ({
       prompt: usage?.promptTokens ?? estimateTokens(JSON.stringify(call.body.messages ?? call.body.prompt ?? call.body.input ?? '')),
       completion: Math.max(usage?.completionTokens ?? 0, estimateTokens(delivered)),
-    });
+    }));
     try {
       let event: SseEvent | undefined = stream.first;
       while (event) {
@@ -101,25 +100,14 @@ export class OaicStreamService {
       }
       if (!complete) throw new GatewayError('upstream_error', 'The upstream stream ended before the answer was complete.');
       if (finalResponse) await this.responses.save(call.caller.tenantId, finalResponse, { upstreamId, channelId: stream.channel.id });
-      call.meter.tokens = tokens();
-      settled = true;
-      this.usage.record(call.meter.ok());
+      metered.succeed();
       if (op !== 'responses') yield DONE;
     } catch (error) {
-      if (!settled && !signal.aborted) {
-        settled = true;
-        call.meter.tokens = tokens();
-        this.usage.record(call.meter.failed(error));
-        throw error;
-      }
-      if (!signal.aborted) throw error;
+      // A client that went away is no failure: `finally` counts what it received.
+      if (!signal.aborted) throw metered.fail(error);
     } finally {
       stream.destroy();
-      if (!settled) {
-        // The client went away: what it received is what it used.
-        call.meter.tokens = tokens();
-        this.usage.record(call.meter.event('cancelled', 499));
-      }
+      metered.cancel();
     }
   }
 }

@@ -1,10 +1,9 @@
 import type { OaicAudioPayload } from '@gateway/contracts';
-import { FailoverError } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ChatExecutionService } from '../translation/chat-execution.service';
 import { oaicChatCall, oaicChatNeedsTranslation } from '../translation/oaic-chat-call';
 import { UsageMeter } from '../usage/usage-meter';
-import { UsagePublisher } from '../usage/usage.publisher';
+import { MeteringService } from '../usage/metering.service';
 import { OaicAudioService } from './oaic-audio.service';
 import { OaicJsonService } from './oaic-json.service';
 import type { JsonOperation } from './oaic-operation';
@@ -25,7 +24,7 @@ export class OaicService {
     private readonly json: OaicJsonService,
     private readonly streams: OaicStreamService,
     private readonly audio: OaicAudioService,
-    private readonly usage: UsagePublisher,
+    private readonly metering: MeteringService,
     private readonly translated: ChatExecutionService,
     private readonly viaChat: OaicViaChatService,
   ) {}
@@ -46,7 +45,7 @@ export class OaicService {
       }
       return await this.json.execute(op, call, signal);
     } catch (error) {
-      await this.recordFailure(meter, error);
+      this.metering.recordFailure(meter, error);
       throw error;
     }
   }
@@ -56,14 +55,8 @@ export class OaicService {
     try {
       return await this.audio.transcribe(op, payload, meter, signal);
     } catch (error) {
-      await this.recordFailure(meter, error);
+      this.metering.recordFailure(meter, error);
       throw error;
     }
-  }
-
-  /** A failure is recorded too, naming the last channel tried when every channel failed. */
-  private async recordFailure(meter: UsageMeter, error: unknown): Promise<void> {
-    if (error instanceof FailoverError && error.attempts.length > 0) meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
-    this.usage.record(meter.failed(error));
   }
 }

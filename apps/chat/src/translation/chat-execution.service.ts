@@ -1,7 +1,6 @@
-import { SSE_DONE, estimateTextTokens, FAMILY_CHAT, FailoverError, readBodyJson, UPSTREAM_CHAT, type DecodeContext, type IrStreamEvent, type IrUsage, type SseEvent } from '@gateway/providers';
+import { SSE_DONE, estimateTextTokens, FAMILY_CHAT, readBodyJson, UPSTREAM_CHAT, type DecodeContext, type IrStreamEvent, type IrUsage, type SseEvent } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import type { UsageMeter } from '../usage/usage-meter';
-import { UsagePublisher } from '../usage/usage.publisher';
+import { MeteringService } from '../usage/metering.service';
 import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
 import { type OpenedStream } from '../upstream/first-event-failover';
 import { ChatUpstreamService } from './chat-upstream.service';
@@ -38,7 +37,7 @@ function producedText(event: IrStreamEvent): string {
 export class ChatExecutionService {
   constructor(
     private readonly upstream: ChatUpstreamService,
-    private readonly usage: UsagePublisher,
+    private readonly metering: MeteringService,
   ) {}
 
   execute(call: ChatCall, signal: AbortSignal): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
@@ -53,7 +52,7 @@ export class ChatExecutionService {
     const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call));
     const answer = isPassThrough(call.family, protocol) ? passThroughAnswer(call.family, json, call.modelId) : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
     call.meter.tokens = { prompt: ir.usage.inputTokens, completion: ir.usage.outputTokens };
-    this.usage.record(call.meter.ok());
+    this.metering.start(call.meter).succeed();
     return answer;
   }
 
@@ -61,12 +60,6 @@ export class ChatExecutionService {
     const opened = await this.upstream.openStream(call, signal);
     call.meter.channelId = opened.channel.id;
     return this.relay(call, opened, signal);
-  }
-
-  /** A failure is recorded too, naming the last channel tried when every channel failed. */
-  async recordFailure(meter: UsageMeter, error: unknown): Promise<void> {
-    if (error instanceof FailoverError && error.attempts.length > 0) meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
-    this.usage.record(meter.failed(error));
   }
 
   private async *relay(call: ChatCall, opened: OpenedStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
@@ -78,11 +71,10 @@ export class ChatExecutionService {
     const rewrite = streamModelRewriter(call.family, call.modelId);
     let produced = '';
     let usage: IrUsage | null = null;
-    let settled = false;
-    const tokens = () => ({
+    const metered = this.metering.start(call.meter, () => ({
       prompt: usage?.inputTokens ?? context.estimatedInputTokens,
       completion: Math.max(usage?.outputTokens ?? 0, estimateTextTokens(produced)),
-    });
+    }));
     /** Output for a batch of IR events; usage is made durable before the frames that end the answer. */
     const emit = async (events: IrStreamEvent[], raw: string): Promise<string> => {
       let out = raw;
@@ -91,11 +83,7 @@ export class ChatExecutionService {
         if (event.type === 'finish') usage = event.usage;
         if (!passThrough) out += familyEncoder.push(event);
       }
-      if (usage && !settled) {
-        settled = true;
-        call.meter.tokens = tokens();
-        this.usage.record(call.meter.ok());
-      }
+      if (usage && !metered.done) metered.succeed();
       return out;
     };
     try {
@@ -112,20 +100,11 @@ export class ChatExecutionService {
       else out += familyEncoder.end();
       if (out !== '') yield encoder.encode(out);
     } catch (error) {
-      if (!settled && !signal.aborted) {
-        settled = true;
-        call.meter.tokens = tokens();
-        this.usage.record(call.meter.failed(error));
-      }
-      if (!signal.aborted) throw error;
+      // A client that went away is no failure: `finally` counts what it received.
+      if (!signal.aborted) throw metered.fail(error);
     } finally {
       opened.destroy();
-      if (!settled) {
-        // The client went away: what it received is what it used.
-        settled = true;
-        call.meter.tokens = tokens();
-        this.usage.record(call.meter.event('cancelled', 499));
-      }
+      metered.cancel();
     }
   }
 

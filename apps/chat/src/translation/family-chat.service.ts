@@ -3,6 +3,7 @@ import type { OaicCaller } from '@gateway/contracts';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { CatalogService } from '../catalog/catalog.service';
+import { MeteringService } from '../usage/metering.service';
 import type { UsageMeter } from '../usage/usage-meter';
 import { createChatCall } from './chat-call';
 import { ChatExecutionService } from './chat-execution.service';
@@ -26,6 +27,7 @@ export class FamilyChatService {
     private readonly catalog: CatalogService,
     private readonly billing: BillingClient,
     private readonly execution: ChatExecutionService,
+    private readonly metering: MeteringService,
   ) {}
 
   async serve(family: IrFamily, caller: OaicCaller, meter: UsageMeter, prepare: () => Promise<FamilyChatRequest>, signal: AbortSignal): Promise<unknown> {
@@ -39,7 +41,7 @@ export class FamilyChatService {
       const call = createChatCall({ family, caller, modelId, channels: orderChannels(route.channels), body, decode, stream, meter });
       return await this.execution.execute(call, signal);
     } catch (error) {
-      await this.execution.recordFailure(meter, error);
+      this.metering.recordFailure(meter, error);
       throw error;
     }
   }

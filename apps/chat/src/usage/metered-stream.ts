@@ -1,0 +1,58 @@
+import type { UsageEvent } from '@gateway/contracts';
+import { FailoverError } from '@gateway/providers';
+import type { Tokens, UsageMeter } from './usage-meter';
+
+/** Where a request's one usage event goes (the usage publisher, durably). */
+export interface UsageSink {
+  record(event: UsageEvent): void;
+}
+
+/** What the request has used so far; asked once, when its usage is recorded. */
+export type MeasureUsage = () => Tokens;
+
+/**
+ * The usage lifecycle of one metered request, streamed or not: whichever of `succeed`, `fail` and
+ * `cancel` comes first records the request's single usage event, with what `measure` reports at that
+ * moment (what was delivered); every later call is a no-op. A relay calls `succeed` before the frames
+ * that end its answer, `fail` when the upstream breaks, and `cancel` in its `finally`, where it counts
+ * only if nothing else ended the request: the client went away.
+ */
+export class MeteredStream {
+  private ended = false;
+
+  constructor(
+    private readonly meter: UsageMeter,
+    private readonly sink: UsageSink,
+    private readonly measure?: MeasureUsage,
+  ) {}
+
+  /** The usage event has been recorded. */
+  get done(): boolean {
+    return this.ended;
+  }
+
+  succeed(): void {
+    if (this.end()) this.sink.record(this.meter.ok());
+  }
+
+  /** Returns `error`, for the relay to rethrow. */
+  fail(error: unknown): unknown {
+    if (!this.end()) return error;
+    // Every channel failed: the usage names the last one tried.
+    if (error instanceof FailoverError && error.attempts.length > 0) this.meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
+    this.sink.record(this.meter.failed(error));
+    return error;
+  }
+
+  /** The client went away: what it received is what it used. */
+  cancel(): void {
+    if (this.end()) this.sink.record(this.meter.event('cancelled', 499));
+  }
+
+  private end(): boolean {
+    if (this.ended) return false;
+    this.ended = true;
+    if (this.measure) this.meter.tokens = this.measure();
+    return true;
+  }
+}
