@@ -51,6 +51,16 @@ class FixtureHandler {
     }
   }
 
+  @MessagePattern('fixture.huge')
+  huge() {
+    return { blob: 'x'.repeat(2 * 1024 * 1024) };
+  }
+
+  @MessagePattern('chat.fixture.huge')
+  async *hugeFrame() {
+    yield 'x'.repeat(2 * 1024 * 1024);
+  }
+
   @EventPattern('fixture.broadcast')
   onBroadcast(@Payload() payload: unknown) {
     events.push(payload);
@@ -133,6 +143,16 @@ describe('NatsRpcTransport over a real NATS server', () => {
       expect(record).toBeLessThan(seen.indexOf(`reply ${text}`));
     }
     expect(seen.filter((s) => s.startsWith('reply'))).toHaveLength(20);
+  });
+
+  it('answers a reply over the payload limit with an error instead of crashing, and keeps serving', async () => {
+    const unary = await bus.request('fixture.huge', {}, z.unknown()).catch((e: unknown) => e);
+    expect(unary).toMatchObject({ code: 'upstream_error' });
+    const streamed = await (async () => {
+      for await (const frame of bus.stream('chat.fixture.huge', {})) void frame;
+    })().catch((e: unknown) => e);
+    expect(streamed).toMatchObject({ code: 'upstream_error' });
+    await expect(bus.request('fixture.echo', { text: 'still here' }, z.object({ echoed: z.string() }))).resolves.toEqual({ echoed: 'still here' });
   });
 
   it('fails a request its handler never answers as unavailable, after the timeout', async () => {

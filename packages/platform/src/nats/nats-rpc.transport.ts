@@ -86,8 +86,21 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     if (this.outgoing.length === 0) return;
     const frames = this.outgoing;
     this.outgoing = [];
-    for (const { subject, data, kind } of mergeStreamFrames(frames, MERGED_FRAME_BYTES)) this.connection.publish(subject, data, kind ? { headers: kindHeader(kind) } : undefined);
+    for (const frame of mergeStreamFrames(frames, MERGED_FRAME_BYTES)) this.publish(frame);
   };
+
+  private publish({ subject, data, kind }: OutgoingFrame): void {
+    try {
+      this.connection.publish(subject, data, kind ? { headers: kindHeader(kind) } : undefined);
+    } catch (error) {
+      // An answer over the server's payload limit must not take the process (and every request in it) down:
+      // its caller gets an error in its place.
+      if ((error as { code?: string }).code !== 'MAX_PAYLOAD_EXCEEDED') throw error;
+      this.logger.error(`a reply of ${data.length} bytes exceeds the NATS payload limit; answered with an error instead`);
+      const refusal = encodeReply({ ok: false, error: { code: 'upstream_error', message: 'The answer is larger than the gateway can relay.' } });
+      this.connection.publish(subject, refusal, kind ? { headers: kindHeader(STREAM_KINDS.error) } : undefined);
+    }
+  }
 
   listen(callback: () => void): void {
     this.subscriptions.push(
