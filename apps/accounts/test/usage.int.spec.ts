@@ -155,6 +155,24 @@ describe('usage writer: the durable consumer of usage events', () => {
     expect(await rows([after.requestId], 1)).toHaveLength(1);
   });
 
+  it('drops a message that is not JSON without holding up the batch it came in', async () => {
+    const { subject, stream, durable } = usageStreamNames(h.bus.prefix);
+    const before = event();
+    const after = event();
+    await publish({ events: [before] });
+    await h.bus.connection.jetstream().publish(subject, new TextEncoder().encode('{"events": [truncated'), { msgID: randomUUID(), expect: { streamName: stream } });
+    await publish({ events: [after] });
+    expect(await rows([before.requestId, after.requestId], 2)).toHaveLength(2);
+    const jsm = await h.bus.connection.jetstreamManager();
+    const deadline = Date.now() + 5000;
+    let info = await jsm.consumers.info(stream, durable);
+    while (info.num_ack_pending + info.num_pending > 0 && Date.now() < deadline) {
+      await sleep(100);
+      info = await jsm.consumers.info(stream, durable);
+    }
+    expect(info.num_ack_pending + info.num_pending).toBe(0);
+  }, 20_000);
+
   it('declares its stream again when the stream disappears under it, and goes on writing', async () => {
     const { stream } = usageStreamNames(h.bus.prefix);
     const jsm = await h.bus.connection.jetstreamManager();

@@ -5,6 +5,7 @@ import { DeadLettersModule } from '../dead-letters/dead-letters.module';
 import { HoldSweeper } from './hold.sweeper';
 import { LedgerConsumer } from './ledger.consumer';
 import { LedgerRepository } from './ledger.repository';
+import { LedgerService } from './ledger.service';
 
-@Module({ imports: [DeadLettersModule], providers: [LedgerRepository, LedgerConsumer, HoldSweeper], exports: [LedgerConsumer, HoldSweeper, LedgerRepository] })
+@Module({ imports: [DeadLettersModule], providers: [LedgerRepository, LedgerService, LedgerConsumer, HoldSweeper], exports: [LedgerConsumer, HoldSweeper, LedgerRepository] })
 export class LedgerModule {}
