@@ -1,37 +1,10 @@
 // Same-protocol calls: the client's body goes to the upstream as sent (fields we do not name included),
 // with only the model swapped for the channel's upstream name; answers get the public model id back.
 import { type CatalogChannel } from '@gateway/contracts';
-import { ANTHROPIC_VERSION, fromUpstream, toUpstream, type ChatProtocol, type IrFamily, type UpstreamRequest } from '@gateway/providers';
-
-function base(channel: CatalogChannel): string {
-  return channel.baseUrl.replace(/\/+$/, '');
-}
-
-function anthropicRequest(body: Record<string, unknown>, channel: CatalogChannel, stream: boolean): UpstreamRequest {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
-  if (channel.apiKey) headers['x-api-key'] = channel.apiKey;
-  if (stream) headers.accept = 'text/event-stream';
-  return { method: 'POST', url: `${base(channel)}/messages`, headers, body: JSON.stringify({ ...body, model: channel.upstreamModel }), stream };
-}
-
-function geminiRequest(body: Record<string, unknown>, channel: CatalogChannel, stream: boolean): UpstreamRequest {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  if (channel.apiKey) headers['x-goog-api-key'] = channel.apiKey;
-  if (stream) headers.accept = 'text/event-stream';
-  const model = `${base(channel)}/models/${encodeURIComponent(channel.upstreamModel)}`;
-  const url = stream ? `${model}:streamGenerateContent?alt=sse` : `${model}:generateContent`;
-  return { method: 'POST', url, headers, body: JSON.stringify(body), stream };
-}
+import { fromUpstream, UPSTREAM_CHAT, type ChatProtocol, type IrFamily, type UpstreamRequest } from '@gateway/providers';
 
 export function passThroughRequest(protocol: ChatProtocol, body: Record<string, unknown>, channel: CatalogChannel, stream: boolean): UpstreamRequest {
-  switch (protocol) {
-    case 'openai':
-      return toUpstream('chat', body, channel, { stream });
-    case 'anthropic':
-      return anthropicRequest(body, channel, stream);
-    case 'gemini':
-      return geminiRequest(body, channel, stream);
-  }
+  return UPSTREAM_CHAT[protocol].passThrough(body, channel, stream);
 }
 
 /** Where each family's answers name the model. */

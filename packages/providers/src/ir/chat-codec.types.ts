@@ -9,6 +9,8 @@ export interface UpstreamChatCodec {
   /** The client family whose wire format this protocol already speaks: that pair passes through untranslated. */
   nativeFamily: IrFamily;
   toRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest;
+  /** The call for a client of the native family: its body as sent (unknown fields included), only the model swapped. */
+  passThrough(body: Record<string, unknown>, channel: ChannelTarget, stream: boolean): UpstreamRequest;
   fromResponse(body: unknown, context: DecodeContext): ChatIrResponse;
   streamDecoder(context: DecodeContext): IrStreamDecoder;
   fromError: UpstreamErrorTransform;

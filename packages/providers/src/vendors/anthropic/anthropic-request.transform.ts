@@ -88,10 +88,14 @@ export function toAnthropicBody(ir: ChatIrRequest): Record<string, unknown> {
   return body;
 }
 
-export function toAnthropicRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest {
+/** The HTTP call around a Messages body, translated or passed through as the client sent it. */
+export function anthropicCall(body: Record<string, unknown>, channel: ChannelTarget, stream: boolean): UpstreamRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
   if (channel.apiKey) headers['x-api-key'] = channel.apiKey;
-  if (ir.stream) headers.accept = 'text/event-stream';
-  const body = toAnthropicBody({ ...ir, model: channel.upstreamModel });
-  return { method: 'POST', url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`, headers, body: JSON.stringify(body), stream: ir.stream };
+  if (stream) headers.accept = 'text/event-stream';
+  return { method: 'POST', url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`, headers, body: JSON.stringify({ ...body, model: channel.upstreamModel }), stream };
+}
+
+export function toAnthropicRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest {
+  return anthropicCall(toAnthropicBody(ir), channel, ir.stream);
 }

@@ -114,11 +114,16 @@ export function toGeminiBody(ir: ChatIrRequest): Record<string, unknown> {
   return body;
 }
 
-export function toGeminiRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest {
+/** The HTTP call around a generateContent body (the model is in the URL), translated or passed through as sent. */
+export function geminiCall(body: Record<string, unknown>, channel: ChannelTarget, stream: boolean): UpstreamRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (channel.apiKey) headers['x-goog-api-key'] = channel.apiKey;
   const base = `${channel.baseUrl.replace(/\/+$/, '')}/models/${encodeURIComponent(channel.upstreamModel)}`;
-  const url = ir.stream ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`;
-  if (ir.stream) headers.accept = 'text/event-stream';
-  return { method: 'POST', url, headers, body: JSON.stringify(toGeminiBody(ir)), stream: ir.stream };
+  const url = stream ? `${base}:streamGenerateContent?alt=sse` : `${base}:generateContent`;
+  if (stream) headers.accept = 'text/event-stream';
+  return { method: 'POST', url, headers, body: JSON.stringify(body), stream };
+}
+
+export function toGeminiRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest {
+  return geminiCall(toGeminiBody(ir), channel, ir.stream);
 }
