@@ -34,13 +34,13 @@ export class OaicAudioService {
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
 
-  async speech(call: PreparedCall, signal: AbortSignal): Promise<SpeechReply> {
+  async speech(call: PreparedCall<'speech'>, signal: AbortSignal): Promise<SpeechReply> {
     const { channel, response } = await this.upstream.open(call.channels, (ch) => toUpstream('speech', call.body, ch, { stream: false }), signal);
     call.meter.channelId = channel.id;
     const contentType = header(response.headers, 'content-type') ?? 'audio/mpeg';
     const key = objectKey('speech', call.caller.tenantId, call.caller.requestId);
     const info = await this.store.put(key, response.body, contentType);
-    call.meter.tokens = { prompt: estimateTokens(String(call.body.input)), completion: 0 };
+    call.meter.tokens = { prompt: estimateTokens(call.body.input), completion: 0 };
     this.metering.start(call.meter).succeed();
     return { objectKey: key, contentType, size: info.size };
   }

@@ -7,6 +7,8 @@ import type { PreparedCall } from './oaic-request.service';
 import { estimateTokens } from './stream-delta';
 import { UpstreamCallService } from './upstream-call.service';
 
+type UnaryOperation = Exclude<JsonOperation, 'speech'>;
+
 /** Unary oaic operations: one upstream answer, parsed, usage recorded durably, then the reply. */
 @Injectable()
 export class OaicJsonService {
@@ -16,7 +18,8 @@ export class OaicJsonService {
     private readonly responses: ResponsesService,
   ) {}
 
-  async execute(op: Exclude<JsonOperation, 'speech'>, call: PreparedCall, signal: AbortSignal): Promise<Record<string, unknown>> {
+  async execute(call: PreparedCall<UnaryOperation>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    const { op } = call;
     const { channel, response } = await this.upstream.open(
       call.channels,
       (ch) => toUpstream(op, call.body, ch, { stream: false }),
@@ -26,7 +29,7 @@ export class OaicJsonService {
     let answer = fromUpstream(op, await readBodyJson(response.body), call.modelId);
     const usage = extractUsage(answer);
     if (usage) call.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
-    else if (op === 'images') call.meter.tokens = { prompt: estimateTokens(String(call.body.prompt)), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
+    else if (call.op === 'images') call.meter.tokens = { prompt: estimateTokens(call.body.prompt), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
     else call.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
     if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer, channel.id);
     this.metering.start(call.meter).succeed();

@@ -4,6 +4,7 @@ import {
   EmbeddingRequest,
   ImageGenerationRequest,
   ModerationRequest,
+  parseOrThrow,
   ResponseCreateRequest,
   SpeechRequest,
   type Capability,
@@ -13,20 +14,38 @@ import type { z } from 'zod';
 
 export type JsonOperation = Exclude<OaicOperation, 'transcriptions' | 'translations'>;
 
-interface OperationSpec {
-  schema: z.ZodType<Record<string, unknown>>;
-  capability: Capability;
-  /** Answers may be streamed as SSE. */
-  streams: boolean;
-}
+/** The schema of each JSON-bodied oaic operation. */
+const SCHEMAS = {
+  chat: ChatCompletionRequest,
+  completions: CompletionRequest,
+  responses: ResponseCreateRequest,
+  embeddings: EmbeddingRequest,
+  moderations: ModerationRequest,
+  images: ImageGenerationRequest,
+  speech: SpeechRequest,
+} satisfies Record<JsonOperation, z.ZodType>;
 
-/** What each JSON-bodied oaic operation accepts and which kind of model serves it. */
-export const OPERATIONS: Record<JsonOperation, OperationSpec> = {
-  chat: { schema: ChatCompletionRequest, capability: 'chat', streams: true },
-  completions: { schema: CompletionRequest, capability: 'chat', streams: true },
-  responses: { schema: ResponseCreateRequest, capability: 'chat', streams: true },
-  embeddings: { schema: EmbeddingRequest, capability: 'embedding', streams: false },
-  moderations: { schema: ModerationRequest, capability: 'moderation', streams: false },
-  images: { schema: ImageGenerationRequest, capability: 'image', streams: false },
-  speech: { schema: SpeechRequest, capability: 'tts', streams: false },
+type OperationBodies = { [Op in JsonOperation]: z.infer<(typeof SCHEMAS)[Op]> };
+
+/** The same schemas, each typed by its own operation's body, so that a generic operation keeps its body type. */
+const TYPED_SCHEMAS: { [Op in JsonOperation]: z.ZodType<OperationBodies[Op]> } = SCHEMAS;
+
+/** A parsed body with the operation it was parsed for: narrowing `op` narrows `body`. */
+export type OperationRequestOf<Op extends JsonOperation> = { [K in Op]: { op: K; body: OperationBodies[K] } }[Op];
+
+/** Which kind of model serves each operation. */
+export const CAPABILITIES: Record<JsonOperation, Capability> = {
+  chat: 'chat',
+  completions: 'chat',
+  responses: 'chat',
+  embeddings: 'embedding',
+  moderations: 'moderation',
+  images: 'image',
+  speech: 'tts',
 };
+
+/** Parses a body by its operation's schema; a refusal names the field at fault. */
+export function parseOperation<Op extends JsonOperation>(op: Op, body: unknown): OperationRequestOf<Op> {
+  const schema: z.ZodType<OperationBodies[Op]> = TYPED_SCHEMAS[op];
+  return { op, body: parseOrThrow(schema, body) };
+}

@@ -7,17 +7,19 @@ import { ResponsesService } from '../responses/responses.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { UsageMeter } from '../usage/usage-meter';
 import { channelsFor } from './compatible-channels';
-import { OPERATIONS, type JsonOperation } from './oaic-operation';
+import { CAPABILITIES, parseOperation, type JsonOperation, type OperationRequestOf } from './oaic-operation';
 
-export interface PreparedCall {
+interface CallContext {
   caller: OaicCaller;
-  body: Record<string, unknown>;
   modelId: string;
   route: ModelRoute;
   /** The order to try them in (providers' priority and weight rules), fixed for this request. */
   channels: CatalogChannel[];
   meter: UsageMeter;
 }
+
+/** A checked request of one of `Op`'s operations; narrowing `op` narrows `body` to that operation's shape. */
+export type PreparedCall<Op extends JsonOperation = JsonOperation> = OperationRequestOf<Op> & CallContext;
 
 /** The operations that generate text, by where their bodies name the output cap. */
 const CHAT_SHAPES: Partial<Record<JsonOperation, ChatShape>> = { chat: 'oaic-chat', completions: 'oaic-completions', responses: 'oaic-responses' };
@@ -38,18 +40,16 @@ export class OaicRequestService {
 
   /** `meter` is filled as far as known, so a failure here is still recorded. */
   async prepare(op: JsonOperation, payload: OaicCallPayload, meter: UsageMeter): Promise<PreparedCall> {
-    const spec = OPERATIONS[op];
-    const body = parseOrThrow(spec.schema, await this.claimCheck.body(payload));
-    const requested = typeof body.model === 'string' ? body.model : undefined;
-    const modelId = requested ?? (await this.catalog.defaultModel(payload.tenantId, spec.capability));
+    const request = parseOperation(op, await this.claimCheck.body(payload));
+    const { body } = request;
+    const modelId = body.model ?? (await this.catalog.defaultModel(payload.tenantId, CAPABILITIES[op]));
     meter.modelId = modelId;
-    const route = await this.catalog.route(payload.tenantId, modelId, spec.capability);
+    const route = await this.catalog.route(payload.tenantId, modelId, CAPABILITIES[op]);
     let channels = channelsFor(op, modelId, route.channels);
-    const previous = op === 'responses' ? body.previous_response_id : undefined;
-    if (typeof previous === 'string' && previous !== '') {
+    if (request.op === 'responses' && request.body.previous_response_id) {
       // The conversation lives with the upstream that answered it, under its own id.
-      const continuation = await this.responses.continuation(payload.tenantId, previous, channels);
-      body.previous_response_id = continuation.upstreamId;
+      const continuation = await this.responses.continuation(payload.tenantId, request.body.previous_response_id, channels);
+      request.body.previous_response_id = continuation.upstreamId;
       channels = [continuation.channel];
     }
     // The upstream is asked for no more output than is reserved (the model's limit when the body names no cap).
@@ -57,6 +57,6 @@ export class OaicRequestService {
     if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
-    return { caller: payload, body, modelId, route, channels: orderChannels(channels), meter };
+    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), meter };
   }
 }

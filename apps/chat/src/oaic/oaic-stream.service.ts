@@ -8,7 +8,7 @@ import { deltaText, estimateTokens, isFinalEvent, publicIdRewriter, publicModelR
 import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
 import { UpstreamCallService } from './upstream-call.service';
 
-type StreamOperation = 'chat' | 'completions' | 'responses';
+type StreamCall = PreparedCall<'chat' | 'completions' | 'responses'>;
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode('data: [DONE]\n\n');
@@ -20,6 +20,18 @@ function parseEvent(data: string): Record<string, unknown> | null {
     return value && typeof value === 'object' ? (value as Record<string, unknown>) : null;
   } catch {
     return null;
+  }
+}
+
+/** What the request sends as its input, for an estimate when the upstream reports no usage. */
+function promptOf(call: StreamCall): unknown {
+  switch (call.op) {
+    case 'chat':
+      return call.body.messages;
+    case 'completions':
+      return call.body.prompt;
+    case 'responses':
+      return call.body.input;
   }
 }
 
@@ -44,23 +56,24 @@ export class OaicStreamService {
     private readonly responses: ResponsesService,
   ) {}
 
-  async open(op: StreamOperation, call: PreparedCall, signal: AbortSignal): Promise<AsyncGenerator<Uint8Array>> {
-    const stream = await this.firstEvent(op, call, signal);
+  async open(call: StreamCall, signal: AbortSignal): Promise<AsyncGenerator<Uint8Array>> {
+    const stream = await this.firstEvent(call, signal);
     call.meter.channelId = stream.channel.id;
-    return this.relay(op, call, stream, signal);
+    return this.relay(call, stream, signal);
   }
 
   /** Opens channels in order until one produces its first event. */
-  private firstEvent(op: StreamOperation, call: PreparedCall, signal: AbortSignal): Promise<OpenedStream> {
+  private firstEvent(call: StreamCall, signal: AbortSignal): Promise<OpenedStream> {
     return openFirstEvent(
       call.channels,
-      (channels) => this.upstream.open(channels, (ch) => toUpstream(op, call.body, ch, { stream: true }), signal),
+      (channels) => this.upstream.open(channels, (ch) => toUpstream(call.op, call.body, ch, { stream: true }), signal),
       (data) => errorOf(parseEvent(data) ?? {}),
       signal,
     );
   }
 
-  private async *relay(op: StreamOperation, call: PreparedCall, stream: OpenedStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  private async *relay(call: StreamCall, stream: OpenedStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+    const { op } = call;
     const publicModel = publicModelRewriter(stream.channel.upstreamModel, call.modelId);
     // A streamed response is stored like a unary one: under a gateway id that every event carries.
     let publicId = (data: string) => data;
@@ -71,7 +84,7 @@ export class OaicStreamService {
     let usage: TokenUsage | null = null;
     let complete = false;
     const metered = this.metering.start(call.meter, () => ({
-      prompt: usage?.promptTokens ?? estimateTokens(JSON.stringify(call.body.messages ?? call.body.prompt ?? call.body.input ?? '')),
+      prompt: usage?.promptTokens ?? estimateTokens(JSON.stringify(promptOf(call))),
       completion: Math.max(usage?.completionTokens ?? 0, estimateTokens(delivered)),
     }));
     try {

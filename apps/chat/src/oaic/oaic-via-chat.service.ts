@@ -1,4 +1,4 @@
-import type { CompletionRequest, ResponseCreateRequest } from '@gateway/contracts';
+import type { ChatCompletionRequest } from '@gateway/contracts';
 import {
   chatAnswerAsCompletion,
   chatAnswerAsResponse,
@@ -30,15 +30,15 @@ export class OaicViaChatService {
     private readonly records: ResponsesService,
   ) {}
 
-  async completions(call: PreparedCall, signal: AbortSignal): Promise<unknown> {
-    const answer = await this.run(call, completionAsChatRequest(call.body as CompletionRequest), signal);
+  async completions(call: PreparedCall<'completions'>, signal: AbortSignal): Promise<unknown> {
+    const answer = await this.run(call, completionAsChatRequest(call.body), signal);
     if (!(Symbol.asyncIterator in answer)) return chatAnswerAsCompletion(answer);
     const rewrite = new ChatStreamAsCompletions();
     return this.rewritten(answer, (text) => rewrite.push(text));
   }
 
-  async responses(call: PreparedCall, signal: AbortSignal): Promise<unknown> {
-    const request = call.body as ResponseCreateRequest;
+  async responses(call: PreparedCall<'responses'>, signal: AbortSignal): Promise<unknown> {
+    const request = call.body;
     const origin: ResponseOrigin = { id: this.records.newId(), createdAt: Math.floor(Date.now() / 1000), model: call.modelId, request };
     const answer = await this.run(call, responseAsChatRequest(request), signal);
     if (!(Symbol.asyncIterator in answer)) {
@@ -55,8 +55,8 @@ export class OaicViaChatService {
     });
   }
 
-  private run(call: PreparedCall, body: unknown, signal: AbortSignal): Promise<ChatAnswer> {
-    return this.chat.execute(oaicChatCall({ ...call, body: body as Record<string, unknown> }), signal);
+  private run(call: PreparedCall, body: ChatCompletionRequest, signal: AbortSignal): Promise<ChatAnswer> {
+    return this.chat.execute(oaicChatCall({ ...call, body }), signal);
   }
 
   /** The chat stream's frames rewritten; `beforeYield` runs before each write (to store a response ahead of its last event). */

@@ -34,16 +34,16 @@ export class OaicService {
     const meter = new UsageMeter(caller, FAMILY);
     try {
       const call = await this.requests.prepare(op, caller, meter);
-      if (op === 'speech') return await this.audio.speech(call, signal);
-      if (op === 'chat' || op === 'completions' || op === 'responses') {
+      if (call.op === 'speech') return await this.audio.speech(call, signal);
+      if (call.op === 'chat' || call.op === 'completions' || call.op === 'responses') {
         // A channel of another protocol: chat goes through the IR, completions and responses are answered as chat.
         if (oaicChatNeedsTranslation(call.channels)) {
-          if (op === 'chat') return await this.translated.execute(oaicChatCall(call), signal);
-          return await (op === 'completions' ? this.viaChat.completions(call, signal) : this.viaChat.responses(call, signal));
+          if (call.op === 'chat') return await this.translated.execute(oaicChatCall(call), signal);
+          return await (call.op === 'completions' ? this.viaChat.completions(call, signal) : this.viaChat.responses(call, signal));
         }
-        if (call.body.stream === true) return await this.streams.open(op, call, signal);
+        if (call.body.stream === true) return await this.streams.open(call, signal);
       }
-      return await this.json.execute(op, call, signal);
+      return await this.json.execute(call, signal);
     } catch (error) {
       this.metering.recordFailure(meter, error);
       throw error;

@@ -5,7 +5,7 @@ import { createChatCall, needsTranslation, type ChatCall } from './chat-call';
 
 interface PreparedOaicChat {
   caller: OaicCaller;
-  body: Record<string, unknown>;
+  body: ChatCompletionRequest;
   modelId: string;
   channels: CatalogChannel[];
   meter: UsageMeter;
@@ -24,7 +24,7 @@ export function oaicChatCall(prepared: PreparedOaicChat): ChatCall {
     modelId: prepared.modelId,
     channels: prepared.channels,
     body: prepared.body,
-    decode: () => fromOaicRequest(prepared.body as ChatCompletionRequest),
+    decode: () => fromOaicRequest(prepared.body),
     stream: prepared.body.stream === true,
     meter: prepared.meter,
   });

@@ -46,6 +46,8 @@ export const ResponseCreateRequest = z.looseObject({
   temperature: z.number().min(0).max(2).nullish(),
   top_p: z.number().min(0).max(1).nullish(),
   stream: z.boolean().nullish(),
+  /** Continues a stored response (of this tenant); the upstream that answered it is asked under its own id. */
+  previous_response_id: z.string().nullish(),
   user: z.string().optional(),
 }).superRefine((body, ctx) => {
   checkInputUrls(body.input, ctx);
