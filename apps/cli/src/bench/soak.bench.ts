@@ -143,8 +143,8 @@ async function soak(env: SoakEnv): Promise<boolean> {
       }
       for (const verdict of compareFigures(start, end)) {
         const change = verdict.start === 0 ? (verdict.end === 0 ? '0 %' : 'new') : `${(((verdict.end - verdict.start) / verdict.start) * 100).toFixed(1)} %`;
-        rows.push([app, LABEL[verdict.measure], FORMAT[verdict.measure](verdict.start), FORMAT[verdict.measure](verdict.end), change, verdict.flat ? 'flat' : 'GREW']);
-        flat &&= verdict.flat;
+        rows.push([app, LABEL[verdict.measure], FORMAT[verdict.measure](verdict.start), FORMAT[verdict.measure](verdict.end), change, verdict.flat === null ? '(info)' : verdict.flat ? 'flat' : 'GREW']);
+        flat &&= verdict.flat !== false;
       }
     }
     out(`\n${table(rows)}`);
