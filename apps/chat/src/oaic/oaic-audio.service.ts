@@ -6,8 +6,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import { CatalogService } from '../catalog/catalog.service';
 import { OBJECT_STORE } from '../config/infra.module';
-import { UsageMeter } from '../usage/usage-meter';
-import { MeteringService } from '../usage/metering.service';
+import type { MeteredStream } from '../usage/metered-stream';
 import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
 import type { PreparedCall } from './oaic-request.service';
 import { channelsFor } from './compatible-channels';
@@ -28,7 +27,6 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 export class OaicAudioService {
   constructor(
     private readonly upstream: UpstreamCallService,
-    private readonly metering: MeteringService,
     private readonly catalog: CatalogService,
     private readonly billing: BillingClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
@@ -36,17 +34,18 @@ export class OaicAudioService {
 
   async speech(call: PreparedCall<'speech'>, signal: AbortSignal): Promise<SpeechReply> {
     const { channel, response } = await this.upstream.open(call.channels, (ch) => toUpstream('speech', call.body, ch, { stream: false }), signal);
-    call.meter.channelId = channel.id;
+    call.metered.meter.channelId = channel.id;
     const contentType = header(response.headers, 'content-type') ?? 'audio/mpeg';
     const key = objectKey('speech', call.caller.tenantId, call.caller.requestId);
     const info = await this.store.put(key, response.body, contentType);
-    call.meter.tokens = { prompt: estimateTokens(call.body.input), completion: 0 };
-    this.metering.start(call.meter).succeed();
+    call.metered.meter.tokens = { prompt: estimateTokens(call.body.input), completion: 0 };
+    call.metered.succeed();
     return { objectKey: key, contentType, size: info.size };
   }
 
-  async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, meter: UsageMeter, signal: AbortSignal): Promise<TranscriptionReply> {
+  async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, metered: MeteredStream, signal: AbortSignal): Promise<TranscriptionReply> {
     const fields = parseOrThrow(op === 'translations' ? TranslationFields : TranscriptionFields, payload.fields);
+    const { meter } = metered;
     meter.modelId = fields.model;
     const route = await this.catalog.route(payload.tenantId, fields.model, 'stt');
     const channels = channelsFor(op, fields.model, route.channels);
@@ -89,7 +88,7 @@ export class OaicAudioService {
       completion: reported?.outputTokens ?? estimateTokens(typeof reply.body === 'string' ? reply.body : String(reply.body.text ?? '')),
     };
     meter.seconds = reported?.inputTokens !== undefined ? 0 : (reported?.seconds ?? wavSeconds(head, stored.size) ?? maxSeconds);
-    this.metering.start(meter).succeed();
+    metered.succeed();
     return reply;
   }
 

@@ -1,7 +1,6 @@
 import { extractUsage, fromUpstream, readBodyJson, toUpstream } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ResponsesService } from '../responses/responses.service';
-import { MeteringService } from '../usage/metering.service';
 import type { JsonOperation } from './oaic-operation';
 import type { PreparedCall } from './oaic-request.service';
 import { estimateTokens } from './stream-delta';
@@ -14,7 +13,6 @@ type UnaryOperation = Exclude<JsonOperation, 'speech'>;
 export class OaicJsonService {
   constructor(
     private readonly upstream: UpstreamCallService,
-    private readonly metering: MeteringService,
     private readonly responses: ResponsesService,
   ) {}
 
@@ -25,14 +23,14 @@ export class OaicJsonService {
       (ch) => toUpstream(op, call.body, ch, { stream: false }),
       signal,
     );
-    call.meter.channelId = channel.id;
+    call.metered.meter.channelId = channel.id;
     let answer = fromUpstream(op, await readBodyJson(response.body), call.modelId);
     const usage = extractUsage(answer);
-    if (usage) call.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
-    else if (call.op === 'images') call.meter.tokens = { prompt: estimateTokens(call.body.prompt), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
-    else call.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
+    if (usage) call.metered.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
+    else if (call.op === 'images') call.metered.meter.tokens = { prompt: estimateTokens(call.body.prompt), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
+    else call.metered.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
     if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer, channel.id);
-    this.metering.start(call.meter).succeed();
+    call.metered.succeed();
     return answer;
   }
 }

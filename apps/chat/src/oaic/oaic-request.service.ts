@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { CatalogService, type ModelRoute } from '../catalog/catalog.service';
 import { ResponsesService } from '../responses/responses.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
-import { UsageMeter } from '../usage/usage-meter';
+import type { MeteredStream } from '../usage/metered-stream';
 import { channelsFor } from './compatible-channels';
 import { CAPABILITIES, parseOperation, type JsonOperation, type OperationRequestOf } from './oaic-operation';
 
@@ -15,7 +15,7 @@ interface CallContext {
   route: ModelRoute;
   /** The order to try them in (providers' priority and weight rules), fixed for this request. */
   channels: CatalogChannel[];
-  meter: UsageMeter;
+  metered: MeteredStream;
 }
 
 /** A checked request of one of `Op`'s operations; narrowing `op` narrows `body` to that operation's shape. */
@@ -38,12 +38,12 @@ export class OaicRequestService {
     return parseOrThrow(OaicCallPayload, payload);
   }
 
-  /** `meter` is filled as far as known, so a failure here is still recorded. */
-  async prepare(op: JsonOperation, payload: OaicCallPayload, meter: UsageMeter): Promise<PreparedCall> {
+  /** `metered` is filled as far as known, so a failure here is still recorded. */
+  async prepare(op: JsonOperation, payload: OaicCallPayload, metered: MeteredStream): Promise<PreparedCall> {
     const request = parseOperation(op, await this.claimCheck.body(payload));
     const { body } = request;
     const modelId = body.model ?? (await this.catalog.defaultModel(payload.tenantId, CAPABILITIES[op]));
-    meter.modelId = modelId;
+    metered.meter.modelId = modelId;
     const route = await this.catalog.route(payload.tenantId, modelId, CAPABILITIES[op]);
     let channels = channelsFor(op, modelId, route.channels);
     if (request.op === 'responses' && request.body.previous_response_id) {
@@ -57,6 +57,6 @@ export class OaicRequestService {
     if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
-    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), meter };
+    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), metered };
   }
 }

@@ -2,7 +2,6 @@ import { GatewayError } from '@gateway/contracts';
 import { extractUsage, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ResponsesService } from '../responses/responses.service';
-import { MeteringService } from '../usage/metering.service';
 import type { PreparedCall } from './oaic-request.service';
 import { deltaText, estimateTokens, isFinalEvent, publicIdRewriter, publicModelRewriter } from './stream-delta';
 import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
@@ -52,13 +51,12 @@ function errorOf(event: Record<string, unknown>): GatewayError | null {
 export class OaicStreamService {
   constructor(
     private readonly upstream: UpstreamCallService,
-    private readonly metering: MeteringService,
     private readonly responses: ResponsesService,
   ) {}
 
   async open(call: StreamCall, signal: AbortSignal): Promise<AsyncGenerator<Uint8Array>> {
     const stream = await this.firstEvent(call, signal);
-    call.meter.channelId = stream.channel.id;
+    call.metered.meter.channelId = stream.channel.id;
     return this.relay(call, stream, signal);
   }
 
@@ -83,7 +81,7 @@ export class OaicStreamService {
     let delivered = '';
     let usage: TokenUsage | null = null;
     let complete = false;
-    const metered = this.metering.start(call.meter, () => ({
+    const metered = call.metered.measureWith(() => ({
       prompt: usage?.promptTokens ?? estimateTokens(JSON.stringify(promptOf(call))),
       completion: Math.max(usage?.completionTokens ?? 0, estimateTokens(delivered)),
     }));

@@ -15,7 +15,8 @@ const FAMILY = 'oaic';
 
 /**
  * Runs one oaic request: prepare (body, model, channels), then the unary, streamed or audio path.
- * Any failure before an answer is still recorded as usage, with its outcome and status.
+ * Its usage lifecycle starts here, so any failure before an answer is still recorded, with its outcome
+ * and status, and one after an answer was metered adds nothing.
  */
 @Injectable()
 export class OaicService {
@@ -31,9 +32,9 @@ export class OaicService {
 
   async run(op: JsonOperation, payload: unknown, signal: AbortSignal): Promise<unknown> {
     const caller = this.requests.parseCaller(payload);
-    const meter = new UsageMeter(caller, FAMILY);
+    const metered = this.metering.start(new UsageMeter(caller, FAMILY));
     try {
-      const call = await this.requests.prepare(op, caller, meter);
+      const call = await this.requests.prepare(op, caller, metered);
       if (call.op === 'speech') return await this.audio.speech(call, signal);
       if (call.op === 'chat' || call.op === 'completions' || call.op === 'responses') {
         // A channel of another protocol: chat goes through the IR, completions and responses are answered as chat.
@@ -45,17 +46,17 @@ export class OaicService {
       }
       return await this.json.execute(call, signal);
     } catch (error) {
-      this.metering.recordFailure(meter, error);
+      metered.fail(error);
       throw error;
     }
   }
 
   async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, signal: AbortSignal): Promise<unknown> {
-    const meter = new UsageMeter(payload, FAMILY);
+    const metered = this.metering.start(new UsageMeter(payload, FAMILY));
     try {
-      return await this.audio.transcribe(op, payload, meter, signal);
+      return await this.audio.transcribe(op, payload, metered, signal);
     } catch (error) {
-      this.metering.recordFailure(meter, error);
+      metered.fail(error);
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { GatewayError, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
 import { countTokens, NATIVE_FAMILY, UPSTREAM_CHAT, type ChatIrRequest, type ChatProtocol, type IrFamily } from '@gateway/providers';
 import { randomBytes } from 'node:crypto';
-import type { UsageMeter } from '../usage/usage-meter';
+import type { MeteredStream } from '../usage/metered-stream';
 
 /** One chat request of any public family, ready to run against the model's channels. */
 export interface ChatCall {
@@ -16,7 +16,7 @@ export interface ChatCall {
   /** The request in the IR, decoded on first use: a pass-through call may never need it. */
   ir: () => ChatIrRequest;
   stream: boolean;
-  meter: UsageMeter;
+  metered: MeteredStream;
 }
 
 export interface ChatCallInit extends Omit<ChatCall, 'ir'> {

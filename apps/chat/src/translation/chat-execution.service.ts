@@ -1,6 +1,5 @@
 import { SSE_DONE, estimateTextTokens, FAMILY_CHAT, readBodyJson, UPSTREAM_CHAT, type DecodeContext, type IrStreamEvent, type IrUsage, type SseEvent } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { MeteringService } from '../usage/metering.service';
 import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
 import { type OpenedStream } from '../upstream/first-event-failover';
 import { ChatUpstreamService } from './chat-upstream.service';
@@ -37,7 +36,6 @@ function producedText(event: IrStreamEvent): string {
 export class ChatExecutionService {
   constructor(
     private readonly upstream: ChatUpstreamService,
-    private readonly metering: MeteringService,
   ) {}
 
   execute(call: ChatCall, signal: AbortSignal): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
@@ -46,19 +44,19 @@ export class ChatExecutionService {
 
   async unary(call: ChatCall, signal: AbortSignal): Promise<Record<string, unknown>> {
     const { channel, response } = await this.upstream.open(call, call.channels, signal);
-    call.meter.channelId = channel.id;
+    call.metered.meter.channelId = channel.id;
     const protocol = chatProtocolOf(channel);
     const json = await readBodyJson(response.body);
     const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call));
     const answer = isPassThrough(call.family, protocol) ? passThroughAnswer(call.family, json, call.modelId) : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
-    call.meter.tokens = { prompt: ir.usage.inputTokens, completion: ir.usage.outputTokens };
-    this.metering.start(call.meter).succeed();
+    call.metered.meter.tokens = { prompt: ir.usage.inputTokens, completion: ir.usage.outputTokens };
+    call.metered.succeed();
     return answer;
   }
 
   async stream(call: ChatCall, signal: AbortSignal): Promise<AsyncGenerator<Uint8Array>> {
     const opened = await this.upstream.openStream(call, signal);
-    call.meter.channelId = opened.channel.id;
+    call.metered.meter.channelId = opened.channel.id;
     return this.relay(call, opened, signal);
   }
 
@@ -71,7 +69,7 @@ export class ChatExecutionService {
     const rewrite = streamModelRewriter(call.family, call.modelId);
     let produced = '';
     let usage: IrUsage | null = null;
-    const metered = this.metering.start(call.meter, () => ({
+    const metered = call.metered.measureWith(() => ({
       prompt: usage?.inputTokens ?? context.estimatedInputTokens,
       completion: Math.max(usage?.outputTokens ?? 0, estimateTextTokens(produced)),
     }));

@@ -3,7 +3,7 @@
 import { GatewayError, type CatalogChannel, type ChatCompletionRequest } from '@gateway/contracts';
 import { fromOaicRequest } from '@gateway/providers';
 import type { ChatEnv } from '../config/chat-env';
-import type { UsageMeter } from '../usage/usage-meter';
+import type { MeteredStream } from '../usage/metered-stream';
 import { createChatCall, type ChatCall } from './chat-call';
 import { ChatUpstreamService } from './chat-upstream.service';
 
@@ -28,7 +28,7 @@ function oaicCall(url: string): ChatCall {
     body,
     decode: () => fromOaicRequest(body as ChatCompletionRequest),
     stream: false,
-    meter: {} as UsageMeter,
+    metered: {} as MeteredStream,
   });
 }
 

@@ -18,8 +18,9 @@ export interface FamilyChatRequest {
 
 /**
  * A msgc or genc request from its payload to the answer: the family parses its body (`prepare`), then
- * the tenant's route to the model, the billing reservation and the run, the same for every family. Any
- * failure on the way, parsing included, is recorded as the request's usage before it is rethrown.
+ * the tenant's route to the model, the billing reservation and the run, the same for every family. The
+ * usage lifecycle starts here: any failure on the way, parsing included, is recorded as the request's
+ * usage before it is rethrown (unless its answer was already metered).
  */
 @Injectable()
 export class FamilyChatService {
@@ -31,6 +32,7 @@ export class FamilyChatService {
   ) {}
 
   async serve(family: IrFamily, caller: OaicCaller, meter: UsageMeter, prepare: () => Promise<FamilyChatRequest>, signal: AbortSignal): Promise<unknown> {
+    const metered = this.metering.start(meter);
     try {
       const { modelId, body, stream, decode } = await prepare();
       meter.modelId = modelId;
@@ -38,10 +40,10 @@ export class FamilyChatService {
       // The upstream, same protocol or translated, is asked for no more output than is reserved.
       capChatOutput(family === 'oaic' ? 'oaic-chat' : family, body, route.model.defaultMaxTokens);
       await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
-      const call = createChatCall({ family, caller, modelId, channels: orderChannels(route.channels), body, decode, stream, meter });
+      const call = createChatCall({ family, caller, modelId, channels: orderChannels(route.channels), body, decode, stream, metered });
       return await this.execution.execute(call, signal);
     } catch (error) {
-      this.metering.recordFailure(meter, error);
+      metered.fail(error);
       throw error;
     }
   }

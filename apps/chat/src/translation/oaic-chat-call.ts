@@ -1,6 +1,6 @@
 import type { ChatCompletionRequest, CatalogChannel, OaicCaller } from '@gateway/contracts';
 import { fromOaicRequest } from '@gateway/providers';
-import type { UsageMeter } from '../usage/usage-meter';
+import type { MeteredStream } from '../usage/metered-stream';
 import { createChatCall, needsTranslation, type ChatCall } from './chat-call';
 
 interface PreparedOaicChat {
@@ -8,7 +8,7 @@ interface PreparedOaicChat {
   body: ChatCompletionRequest;
   modelId: string;
   channels: CatalogChannel[];
-  meter: UsageMeter;
+  metered: MeteredStream;
 }
 
 /** An oaic chat request whose model has a channel that does not speak the OpenAI protocol: it goes through the IR. */
@@ -26,6 +26,6 @@ export function oaicChatCall(prepared: PreparedOaicChat): ChatCall {
     body: prepared.body,
     decode: () => fromOaicRequest(prepared.body),
     stream: prepared.body.stream === true,
-    meter: prepared.meter,
+    metered: prepared.metered,
   });
 }

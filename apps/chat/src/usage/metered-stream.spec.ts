@@ -17,7 +17,7 @@ function relay() {
     measured++;
     return { prompt: 7, completion: delivered };
   };
-  const metered = new MeteredStream(meter, sink, measure);
+  const metered = new MeteredStream(meter, sink).measureWith(measure);
   return {
     events,
     metered,

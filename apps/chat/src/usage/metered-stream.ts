@@ -11,20 +11,28 @@ export interface UsageSink {
 export type MeasureUsage = () => Tokens;
 
 /**
- * The usage lifecycle of one metered request, streamed or not: whichever of `succeed`, `fail` and
- * `cancel` comes first records the request's single usage event, with what `measure` reports at that
- * moment (what was delivered); every later call is a no-op. A relay calls `succeed` before the frames
- * that end its answer, `fail` when the upstream breaks, and `cancel` in its `finally`, where it counts
- * only if nothing else ended the request: the client went away.
+ * The usage lifecycle of one metered request, streamed or not, started where the request arrives:
+ * whichever of `succeed`, `fail` and `cancel` comes first records the request's single usage event;
+ * every later call is a no-op, so a failure caught after an answer was metered adds nothing. The facts
+ * go on `meter` as they become known; a stream also says how to `measure` what it delivered, asked once
+ * when it ends. A relay calls `succeed` before the frames that end its answer, `fail` when the upstream
+ * breaks, and `cancel` in its `finally`, where it counts only if nothing else ended the request: the
+ * client went away.
  */
 export class MeteredStream {
   private ended = false;
+  private measure: MeasureUsage | null = null;
 
   constructor(
-    private readonly meter: UsageMeter,
+    readonly meter: UsageMeter,
     private readonly sink: UsageSink,
-    private readonly measure?: MeasureUsage,
   ) {}
+
+  /** From now on, what the request used is measured by `measure` when it ends. */
+  measureWith(measure: MeasureUsage): this {
+    this.measure = measure;
+    return this;
+  }
 
   /** The usage event has been recorded. */
   get done(): boolean {

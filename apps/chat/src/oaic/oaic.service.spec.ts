@@ -1,0 +1,67 @@
+import { GatewayError, type CatalogChannel, type OaicCallPayload, type UsageEvent } from '@gateway/contracts';
+import type { ChatExecutionService } from '../translation/chat-execution.service';
+import { MeteringService } from '../usage/metering.service';
+import type { MeteredStream } from '../usage/metered-stream';
+import type { UsagePublisher } from '../usage/usage.publisher';
+import type { OaicAudioService } from './oaic-audio.service';
+import type { OaicJsonService } from './oaic-json.service';
+import type { OaicRequestService, PreparedCall } from './oaic-request.service';
+import type { OaicStreamService } from './oaic-stream.service';
+import type { OaicViaChatService } from './oaic-via-chat.service';
+import { OaicService } from './oaic.service';
+
+const payload: OaicCallPayload = { requestId: 'req-1', tenantId: 't1', keyId: 'k1', keyKind: 'payg', route: 'oaic.responses', body: {} };
+const anthropic: CatalogChannel = { id: 'ch-a', providerId: 'p', protocol: 'anthropic', baseUrl: 'https://upstream.example', apiKey: 'k', upstreamModel: 'up', priority: 0, weight: 1 };
+
+/** The service over stand-ins: a responses request on an Anthropic channel, answered by `answer`. */
+function service(answer: (call: PreparedCall<'responses'>) => Promise<unknown>) {
+  const events: UsageEvent[] = [];
+  const publisher = { record: (event: UsageEvent) => events.push(event) } as unknown as UsagePublisher;
+  const requests = {
+    parseCaller: (value: unknown) => value as OaicCallPayload,
+    prepare: async (_op: string, caller: OaicCallPayload, metered: MeteredStream): Promise<PreparedCall> => {
+      metered.meter.modelId = 'public-model';
+      return { op: 'responses', body: { model: 'public-model', input: 'hi' }, caller, modelId: 'public-model', route: {} as PreparedCall['route'], channels: [anthropic], metered };
+    },
+  } as unknown as OaicRequestService;
+  const viaChat = { responses: answer } as unknown as OaicViaChatService;
+  const oaic = new OaicService(
+    requests,
+    {} as OaicJsonService,
+    {} as OaicStreamService,
+    {} as OaicAudioService,
+    new MeteringService(publisher),
+    {} as ChatExecutionService,
+    viaChat,
+  );
+  return { oaic, events };
+}
+
+describe('OaicService usage', () => {
+  it('records one ok event for an answered request', async () => {
+    const { oaic, events } = service(async (call) => {
+      call.metered.succeed();
+      return { id: 'resp_1' };
+    });
+    await oaic.run('responses', payload, new AbortController().signal);
+    expect(events.map((e) => e.outcome)).toEqual(['ok']);
+  });
+
+  it('adds no failure event when the request fails after its answer was metered (storing the response)', async () => {
+    const { oaic, events } = service(async (call) => {
+      call.metered.meter.tokens = { prompt: 3, completion: 5 };
+      call.metered.succeed();
+      throw new GatewayError('internal', 'The response could not be stored.');
+    });
+    await expect(oaic.run('responses', payload, new AbortController().signal)).rejects.toThrow('could not be stored');
+    expect(events.map((e) => [e.outcome, e.status, e.completionTokens])).toEqual([['ok', 200, 5]]);
+  });
+
+  it('records a failure before any answer once, with the model already known', async () => {
+    const { oaic, events } = service(async () => {
+      throw new GatewayError('upstream_error', 'The upstream answered HTTP 502.', null, 502);
+    });
+    await expect(oaic.run('responses', payload, new AbortController().signal)).rejects.toThrow('HTTP 502');
+    expect(events.map((e) => [e.outcome, e.status, e.modelId])).toEqual([['upstream_error', 502, 'public-model']]);
+  });
+});
