@@ -8,3 +8,4 @@ export * from './moderations.schema';
 export * from './images.schema';
 export * from './audio.schema';
 export * from './oaic-call.schema';
+export * from './responses-input.schema';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { addUrlIssue } from '../../url-policy/url-policy.schema';
+import { ResponseInputItem, ResponseToolFields } from './responses-input.schema';
 
 type Json = Record<string, unknown>;
 
@@ -37,10 +38,11 @@ function checkToolUrls(tools: unknown, ctx: z.RefinementCtx): void {
   });
 }
 
-/** POST /oaic/v1/responses (spec 4.3). `input` is a string, or input items passed on unchanged (their URLs checked). */
+/** POST /oaic/v1/responses (spec 4.3). `input` is a string, or input items passed on unchanged (the types read typed, their URLs checked). */
 export const ResponseCreateRequest = z.looseObject({
   model: z.string().min(1),
-  input: z.union([z.string(), z.array(z.looseObject({}))], { error: 'expected a string or an array of input items' }),
+  input: z.union([z.string(), z.array(ResponseInputItem)], { error: 'expected a string or an array of input items' }),
+  ...ResponseToolFields,
   instructions: z.string().nullish(),
   max_output_tokens: z.number().int().positive().nullish(),
   temperature: z.number().min(0).max(2).nullish(),

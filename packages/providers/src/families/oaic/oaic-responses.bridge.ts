@@ -1,84 +1,90 @@
 // oaic responses served through chat: a responses request as a chat request, and the chat answer (whole
 // or streamed) as a response object or the typed response events. Used for models whose upstreams have no
 // responses endpoint of their own.
-import { GatewayError, type ChatCompletionRequest, type ResponseCreateRequest } from '@gateway/contracts';
+import {
+  GatewayError,
+  isReadResponseInputItem,
+  isResponseFunctionTool,
+  type ChatCompletionRequest,
+  type ChatMessage,
+  type ContentBlock,
+  type ResponseCreateRequest,
+  type ResponseInputPart,
+  type ResponseTool,
+} from '@gateway/contracts';
 import { createParser } from 'eventsource-parser';
 import { randomBytes } from 'node:crypto';
+import { parseUpstreamBody } from '../../ir/upstream-error';
 import { sseEvent } from '../sse-frame';
+import { ChatAnswer, ChatAnswerChunk, type ChatAnswerUsage, type ChatToolCall } from './oaic-chat-answer.schema';
 
 type Json = Record<string, unknown>;
-
-const CARRIED = ['temperature', 'top_p', 'user', 'parallel_tool_calls'] as const;
 
 function refuse(what: string, param: string, model: string): never {
   throw GatewayError.invalid(`${what} needs an upstream with a responses endpoint, and the model '${model}' has none.`, param);
 }
 
-function chatPart(part: unknown, param: string, model: string): Json {
-  const p = (part ?? {}) as Json;
-  if ((p.type === 'input_text' || p.type === 'output_text' || p.type === 'text') && typeof p.text === 'string') return { type: 'text', text: p.text };
-  if (p.type === 'input_image' && typeof p.image_url === 'string') return { type: 'image_url', image_url: { url: p.image_url, ...(p.detail ? { detail: p.detail } : {}) } };
-  return refuse(`An input part of type '${String(p.type)}'`, param, model);
+function chatPart(part: ResponseInputPart, param: string, model: string): ContentBlock {
+  if ((part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') && typeof part.text === 'string') return { type: 'text', text: part.text };
+  if (part.type === 'input_image' && typeof part.image_url === 'string') return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
+  return refuse(`An input part of type '${part.type}'`, param, model);
 }
 
-function chatContent(content: unknown, param: string, model: string): string | Json[] {
+function chatContent(content: string | ResponseInputPart[], param: string, model: string): string | ContentBlock[] {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) throw GatewayError.invalid('expected a string or an array of content parts', param);
   return content.map((part, j) => chatPart(part, `${param}[${j}]`, model));
 }
 
 /** Input items as chat messages: messages by role, function calls and their outputs as tool calls and tool messages. */
-function chatMessages(body: ResponseCreateRequest): Json[] {
-  const messages: Json[] = [];
+function chatMessages(body: ResponseCreateRequest): ChatMessage[] {
+  const messages: ChatMessage[] = [];
   if (body.instructions) messages.push({ role: 'system', content: body.instructions });
   if (typeof body.input === 'string') return [...messages, { role: 'user', content: body.input }];
-  body.input.forEach((raw, i) => {
-    const item = raw as Json;
+  body.input.forEach((item, i) => {
     const param = `input[${i}]`;
+    if (!isReadResponseInputItem(item)) return refuse(`An input item of type '${String(item.type)}'`, param, body.model);
     if (item.type === 'function_call') {
-      const call = { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments ?? '' } };
+      const call = { id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } };
       const last = messages[messages.length - 1];
-      if (last?.role === 'assistant' && Array.isArray(last.tool_calls)) (last.tool_calls as Json[]).push(call);
+      if (last?.role === 'assistant' && Array.isArray(last.tool_calls)) last.tool_calls.push(call);
       else messages.push({ role: 'assistant', content: null, tool_calls: [call] });
     } else if (item.type === 'function_call_output') {
       messages.push({ role: 'tool', tool_call_id: item.call_id, content: typeof item.output === 'string' ? item.output : JSON.stringify(item.output) });
-    } else if ((item.type === undefined || item.type === 'message') && typeof item.role === 'string') {
+    } else {
       const role = item.role === 'developer' ? 'system' : item.role;
       messages.push({ role, content: chatContent(item.content, `${param}.content`, body.model) });
-    } else {
-      refuse(`An input item of type '${String(item.type)}'`, param, body.model);
     }
   });
   return messages;
 }
 
-function chatTools(body: Json, model: string): Json[] | undefined {
-  if (!Array.isArray(body.tools)) return undefined;
-  return (body.tools as Json[]).map((tool, i) => {
-    if (tool.type !== 'function') refuse(`A tool of type '${String(tool.type)}'`, `tools[${i}]`, model);
-    return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters ?? { type: 'object', properties: {} }, ...(tool.strict !== undefined ? { strict: tool.strict } : {}) } };
+function chatTools(tools: ResponseTool[] | undefined, model: string): ChatCompletionRequest['tools'] {
+  if (!tools) return undefined;
+  return tools.map((tool, i) => {
+    if (!isResponseFunctionTool(tool)) return refuse(`A tool of type '${String(tool.type)}'`, `tools[${i}]`, model);
+    return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters ?? { type: 'object', properties: {} }, ...(tool.strict != null ? { strict: tool.strict } : {}) } };
   });
 }
 
-function chatToolChoice(choice: unknown): unknown {
-  if (choice && typeof choice === 'object' && (choice as Json).type === 'function') return { type: 'function', function: { name: (choice as Json).name } };
+function chatToolChoice(choice: NonNullable<ResponseCreateRequest['tool_choice']>): ChatCompletionRequest['tool_choice'] {
+  if (typeof choice === 'object' && choice.type === 'function') return { type: 'function', function: { name: choice.name } };
   return choice;
 }
 
 /** The chat request that answers a responses request. */
 export function responseAsChatRequest(body: ResponseCreateRequest): ChatCompletionRequest {
-  const fields = body as Json;
-  if (fields.previous_response_id) refuse("'previous_response_id'", 'previous_response_id', body.model);
-  const format = (fields.text as Json | undefined)?.format as Json | undefined;
-  if (format && format.type !== 'text') refuse(`A text format of type '${String(format.type)}'`, 'text.format', body.model);
-  const chat: Json = { model: body.model, messages: chatMessages(body), stream: body.stream === true };
+  if (body.previous_response_id) refuse("'previous_response_id'", 'previous_response_id', body.model);
+  const format = body.text?.format;
+  if (format && format.type !== 'text') refuse(`A text format of type '${format.type}'`, 'text.format', body.model);
+  const chat: ChatCompletionRequest = { model: body.model, messages: chatMessages(body), stream: body.stream === true };
   if (body.max_output_tokens) chat.max_tokens = body.max_output_tokens;
-  const tools = chatTools(fields, body.model);
+  const tools = chatTools(body.tools, body.model);
   if (tools) chat.tools = tools;
-  if (fields.tool_choice !== undefined) chat.tool_choice = chatToolChoice(fields.tool_choice);
-  for (const field of CARRIED) if (fields[field] !== undefined) chat[field] = fields[field];
+  if (body.tool_choice !== undefined) chat.tool_choice = chatToolChoice(body.tool_choice);
+  const carried = { temperature: body.temperature, top_p: body.top_p, user: body.user, parallel_tool_calls: body.parallel_tool_calls };
+  for (const [field, value] of Object.entries(carried)) if (value !== undefined) chat[field] = value;
   if (chat.stream) chat.stream_options = { include_usage: true };
-  return chat as ChatCompletionRequest;
+  return chat;
 }
 
 /** Where a response comes from: its gateway id and the request it answers. */
@@ -104,7 +110,17 @@ interface ResponseState {
   messageIndex: number;
   toolCalls: ToolCallState[];
   finishReason: string | null;
-  usage: Json | null;
+  usage: ChatAnswerUsage | null;
+}
+
+/** One chunk of the chat stream; a line that is not a chunk (or not JSON) is skipped, as before it was read. */
+function readChunk(data: string): ChatAnswerChunk | null {
+  try {
+    const parsed = ChatAnswerChunk.safeParse(JSON.parse(data));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
 }
 
 const itemId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -117,11 +133,11 @@ function callItem(call: ToolCallState, status: string): Json {
   return { id: call.id, type: 'function_call', status, call_id: call.callId, name: call.name, arguments: call.arguments };
 }
 
-function responseUsage(usage: Json): Json {
-  const input = Number(usage.prompt_tokens ?? 0);
-  const output = Number(usage.completion_tokens ?? 0);
-  const cached = Number((usage.prompt_tokens_details as Json | null | undefined)?.cached_tokens ?? 0);
-  const reasoning = Number((usage.completion_tokens_details as Json | null | undefined)?.reasoning_tokens ?? 0);
+function responseUsage(usage: ChatAnswerUsage): Json {
+  const input = usage.prompt_tokens ?? 0;
+  const output = usage.completion_tokens ?? 0;
+  const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens ?? 0;
   return {
     input_tokens: input,
     input_tokens_details: { cached_tokens: cached, cache_write_tokens: 0 },
@@ -137,7 +153,6 @@ function responseObject(origin: ResponseOrigin, state: ResponseState, done: bool
   if (done && state.text !== null) items.push([state.messageIndex, messageItem(state, incomplete ? 'incomplete' : 'completed')]);
   if (done) for (const call of state.toolCalls) items.push([call.outputIndex, callItem(call, 'completed')]);
   const output = items.sort((a, b) => a[0] - b[0]).map(([, item]) => item);
-  const request = origin.request as Json;
   return {
     id: origin.id,
     object: 'response',
@@ -150,12 +165,12 @@ function responseObject(origin: ResponseOrigin, state: ResponseState, done: bool
     model: origin.model,
     output,
     output_text: done ? (state.text ?? '') : '',
-    parallel_tool_calls: request.parallel_tool_calls ?? true,
+    parallel_tool_calls: origin.request.parallel_tool_calls ?? true,
     temperature: origin.request.temperature ?? null,
-    tool_choice: request.tool_choice ?? 'auto',
-    tools: request.tools ?? [],
+    tool_choice: origin.request.tool_choice ?? 'auto',
+    tools: origin.request.tools ?? [],
     top_p: origin.request.top_p ?? null,
-    metadata: request.metadata ?? {},
+    metadata: origin.request.metadata ?? {},
     // OpenAI's schema has no null usage: a response still in progress carries none.
     ...(done && state.usage ? { usage: responseUsage(state.usage) } : {}),
   };
@@ -163,21 +178,24 @@ function responseObject(origin: ResponseOrigin, state: ResponseState, done: bool
 
 /** A chat.completion as the response object a responses client expects. */
 export function chatAnswerAsResponse(chat: Json, origin: ResponseOrigin): Json {
-  const choice = (Array.isArray(chat.choices) ? chat.choices[0] : undefined) as Json | undefined;
-  const message = (choice?.message ?? {}) as Json;
-  const toolCalls = Array.isArray(message.tool_calls) ? (message.tool_calls as Json[]) : [];
-  const text = typeof message.content === 'string' ? message.content : '';
+  const answer = parseUpstreamBody(() => ChatAnswer.parse(chat));
+  const choice = answer.choices?.[0];
+  const toolCalls = choice?.message?.tool_calls ?? [];
+  const text = choice?.message?.content ?? '';
   const hasMessage = text !== '' || toolCalls.length === 0;
   const state: ResponseState = {
     text: hasMessage ? text : null,
     messageId: itemId('msg'),
     messageIndex: 0,
-    toolCalls: toolCalls.map((call, i) => {
-      const fn = (call.function ?? {}) as Json;
-      return { id: itemId('fc'), callId: String(call.id ?? itemId('call')), name: String(fn.name ?? ''), arguments: String(fn.arguments ?? ''), outputIndex: i + (hasMessage ? 1 : 0) };
-    }),
-    finishReason: typeof choice?.finish_reason === 'string' ? choice.finish_reason : null,
-    usage: (chat.usage as Json | undefined) ?? null,
+    toolCalls: toolCalls.map((call, i) => ({
+      id: itemId('fc'),
+      callId: call.id ?? itemId('call'),
+      name: call.function?.name ?? '',
+      arguments: call.function?.arguments ?? '',
+      outputIndex: i + (hasMessage ? 1 : 0),
+    })),
+    finishReason: choice?.finish_reason ?? null,
+    usage: answer.usage ?? null,
   };
   return responseObject(origin, state, true);
 }
@@ -223,20 +241,16 @@ export class ChatStreamAsResponseEvents {
   private event(data: string): string {
     if (data === '') return '';
     if (data === '[DONE]') return this.finish();
-    let chunk: Json;
-    try {
-      chunk = JSON.parse(data) as Json;
-    } catch {
-      return '';
-    }
-    if (chunk.error) return this.emit('error', { ...(chunk.error as Json) });
+    const chunk = readChunk(data);
+    if (!chunk) return '';
+    if (chunk.error) return this.emit('error', { ...chunk.error });
     let out = this.start();
-    if (chunk.usage) this.state.usage = chunk.usage as Json;
-    for (const choice of (Array.isArray(chunk.choices) ? chunk.choices : []) as Json[]) {
-      const delta = (choice.delta ?? {}) as Json;
-      if (typeof delta.content === 'string' && delta.content !== '') out += this.text(delta.content);
-      for (const call of (Array.isArray(delta.tool_calls) ? delta.tool_calls : []) as Json[]) out += this.toolCall(call);
-      if (typeof choice.finish_reason === 'string') this.state.finishReason = choice.finish_reason;
+    if (chunk.usage) this.state.usage = chunk.usage;
+    for (const choice of chunk.choices ?? []) {
+      const content = choice.delta?.content;
+      if (content) out += this.text(content);
+      for (const call of choice.delta?.tool_calls ?? []) out += this.toolCall(call);
+      if (choice.finish_reason) this.state.finishReason = choice.finish_reason;
     }
     return out;
   }
@@ -258,13 +272,13 @@ export class ChatStreamAsResponseEvents {
     return out + this.emit('response.output_text.delta', { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0, delta: piece, logprobs: [] });
   }
 
-  private toolCall(delta: Json): string {
-    const index = typeof delta.index === 'number' ? delta.index : 0;
-    const fn = (delta.function ?? {}) as Json;
+  private toolCall(delta: ChatToolCall): string {
+    const index = delta.index ?? 0;
+    const fn = delta.function ?? {};
     let out = '';
     let call = this.calls.get(index);
     if (!call) {
-      call = { id: itemId('fc'), callId: String(delta.id ?? itemId('call')), name: String(fn.name ?? ''), arguments: '', outputIndex: this.outputs++ };
+      call = { id: itemId('fc'), callId: delta.id ?? itemId('call'), name: fn.name ?? '', arguments: '', outputIndex: this.outputs++ };
       this.calls.set(index, call);
       this.state.toolCalls.push(call);
       out += this.emit('response.output_item.added', { output_index: call.outputIndex, item: callItem(call, 'in_progress') });
