@@ -1,5 +1,6 @@
 export * from './provider.types';
 export * from './http/upstream-client';
+export * from './http/sse-stream.parser';
 export * from './http/multipart.encoder';
 export * from './http/redact';
 export * from './routing/channel-order';

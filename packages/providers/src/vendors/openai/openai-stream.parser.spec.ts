@@ -1,5 +1,5 @@
 import { Readable } from 'node:stream';
-import { ChatStreamAccumulator, parseChatStream, parseSse, toPublicChunk } from './openai-stream.parser';
+import { ChatStreamAccumulator, parseChatStream, toPublicChunk } from './openai-stream.parser';
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}) => ({
   id: 'c1',
@@ -17,17 +17,7 @@ function split(text: string, size: number): Readable {
   return Readable.from(pieces);
 }
 
-describe('SSE parsing', () => {
-  it('yields events across arbitrary byte boundaries and stops at [DONE]', async () => {
-    const text = 'event: a\ndata: {"x":1}\n\n: comment\n\ndata: héllo\n\ndata: [DONE]\n\ndata: after\n\n';
-    const events = [];
-    for await (const event of parseSse(split(text, 3))) events.push(event);
-    expect(events).toEqual([
-      { event: 'a', data: '{"x":1}' },
-      { event: undefined, data: 'héllo' },
-    ]);
-  });
-
+describe('OpenAI chat stream parsing', () => {
   it('reassembles content, tool-call deltas and the final usage', async () => {
     const frames = [
       chunk({ role: 'assistant', content: null, tool_calls: [{ index: 0, id: 'call_1', type: 'function', function: { name: 'get_weather', arguments: '' } }] }),

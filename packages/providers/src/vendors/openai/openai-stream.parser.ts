@@ -1,32 +1,10 @@
-// Reading an upstream SSE body: raw events (for relaying with the least work), parsed chat chunks, and an
-// accumulator that rebuilds the full message (content, tool calls, finish reason, usage) from the deltas.
+// Reading an OpenAI-protocol SSE body: parsed chat chunks, and an accumulator that rebuilds the full
+// message (content, tool calls, finish reason, usage) from the deltas.
 import type { Readable } from 'node:stream';
 import { GatewayError } from '@gateway/contracts';
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { parseSse } from '../../http/sse-stream.parser';
 import { extractUsage, type TokenUsage } from './openai.adapter';
 import { type ChatCompletionChunk, ChatCompletionChunk as ChunkSchema } from './openai-response.schema';
-
-export interface SseEvent {
-  event: string | undefined;
-  data: string;
-}
-
-/** Every SSE event of `body` as it arrives; ends at the end of the body or at `data: [DONE]`. */
-export async function* parseSse(body: Readable | AsyncIterable<Uint8Array | string>): AsyncGenerator<SseEvent> {
-  const queue: SseEvent[] = [];
-  const parser = createParser({ onEvent: (message: EventSourceMessage) => queue.push({ event: message.event, data: message.data }) });
-  const decoder = new TextDecoder();
-  for await (const chunk of body) {
-    parser.feed(typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true }));
-    while (queue.length > 0) {
-      const next = queue.shift()!;
-      if (next.data === '[DONE]') return;
-      yield next;
-    }
-  }
-  parser.feed(decoder.decode());
-  for (const rest of queue) if (rest.data !== '[DONE]') yield rest;
-}
 
 export function parseChatChunk(data: string): ChatCompletionChunk {
   let json: unknown;
