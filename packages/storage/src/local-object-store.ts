@@ -3,6 +3,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { heldBody } from './held-body';
 import { isObjectKey } from './object-key';
 import type { ObjectStore, StoredObjectInfo } from './object-store';
 
@@ -19,8 +20,9 @@ export class LocalObjectStore implements ObjectStore {
 
   async put(key: string, body: Readable | Buffer, contentType = 'application/octet-stream'): Promise<StoredObjectInfo> {
     const file = this.file(key);
+    const source = heldBody(body);
     await mkdir(path.dirname(file), { recursive: true });
-    await pipeline(Buffer.isBuffer(body) ? Readable.from([body]) : body, createWriteStream(file));
+    await pipeline(source, createWriteStream(file));
     await writeFile(`${file}.meta`, contentType);
     const { size } = await stat(file);
     return { key, size, contentType };

@@ -1,5 +1,6 @@
 import { Client } from 'minio';
 import { Readable } from 'node:stream';
+import { heldBody } from './held-body';
 import type { ObjectStore, StoredObjectInfo } from './object-store';
 
 export interface S3Options {
@@ -37,9 +38,10 @@ export class S3ObjectStore implements ObjectStore {
   }
 
   async put(key: string, body: Readable | Buffer, contentType = 'application/octet-stream', size?: number): Promise<StoredObjectInfo> {
-    await this.ensureBucket();
     const length = Buffer.isBuffer(body) ? body.length : size;
-    await this.client.putObject(this.options.bucket, key, body, length, { 'Content-Type': contentType });
+    const source = Buffer.isBuffer(body) ? body : heldBody(body);
+    await this.ensureBucket();
+    await this.client.putObject(this.options.bucket, key, source, length, { 'Content-Type': contentType });
     const info = await this.stat(key);
     return info ?? { key, size: 0, contentType };
   }

@@ -1,0 +1,34 @@
+import { PassThrough, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { heldBody } from './held-body';
+
+function drain(): Writable {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
+}
+
+describe('heldBody', () => {
+  it('hands on an error its source raised before anyone read it', async () => {
+    const source = new PassThrough();
+    const held = heldBody(source);
+    source.write('abc');
+    source.destroy(new Error('Part terminated early'));
+    await sleep(10);
+    await expect(pipeline(held, drain())).rejects.toThrow('Part terminated early');
+  });
+
+  it('passes the bytes of a source that ends well', async () => {
+    const source = new PassThrough();
+    const held = heldBody(source);
+    source.end('hello');
+    const chunks: Buffer[] = [];
+    for await (const chunk of held) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('hello');
+  });
+
+  it('reads a buffer as a stream of its bytes', async () => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of heldBody(Buffer.from('xyz'))) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).toString()).toBe('xyz');
+  });
+});

@@ -1,0 +1,14 @@
+import { PassThrough, Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+
+/**
+ * Takes hold of an upload's stream at once, before the driver's first await. A source that fails while
+ * no one reads it yet (a multipart part cut short, a client gone) would otherwise report its error to
+ * nobody and never end, leaving the put waiting for ever; held, the failure reaches whoever reads later.
+ */
+export function heldBody(body: Readable | Buffer): Readable {
+  if (Buffer.isBuffer(body)) return Readable.from([body]);
+  const held = new PassThrough();
+  pipeline(body, held).catch((error: unknown) => held.destroy(error instanceof Error ? error : new Error(String(error))));
+  return held;
+}
