@@ -49,21 +49,7 @@ export class OaicAudioService {
     const fields: Record<string, string> = {};
     let file: StoredFileRef | undefined;
     try {
-      for await (const part of raw.parts()) {
-        if (part.type === 'file') {
-          if (part.fieldname !== 'file' || file) {
-            part.file.resume();
-            continue;
-          }
-          const filename = part.filename || 'audio';
-          const key = objectKey('uploads', request.key.tenantId, request.requestId, keySegmentOf(filename, 'audio'));
-          const info = await this.store.put(key, part.file, part.mimetype || 'application/octet-stream');
-          if (part.file.truncated) throw new GatewayError('payload_too_large', 'The uploaded file is too large.', 'file');
-          file = { key, filename, contentType: info.contentType, size: info.size };
-        } else if (typeof part.value === 'string') {
-          fields[part.fieldname] = part.value;
-        }
-      }
+      file = await this.readParts(raw, request, fields);
       if (!file) throw GatewayError.invalid("Missing required parameter: 'file'.", 'file');
       parseOrThrow(translation ? TranslationFields : TranscriptionFields, fields);
       const payload: OaicAudioPayload = { ...callerOf(request), fields, file };
@@ -77,4 +63,50 @@ export class OaicAudioService {
       if (file) void this.store.delete(file.key).catch(() => undefined);
     }
   }
+
+  /**
+   * Reads the form: the first `file` part streams into storage, string fields are collected. A body the
+   * multipart parser cannot read to its end (cut short, malformed) is the client's error, a 400 naming it.
+   */
+  private async readParts(raw: MultipartRequest, request: RouteRequest, fields: Record<string, string>): Promise<StoredFileRef | undefined> {
+    let taken = false;
+    let file: StoredFileRef | undefined;
+    let cutShort: Error | undefined;
+    try {
+      for await (const part of raw.parts()) {
+        if (part.type === 'file') {
+          if (part.fieldname !== 'file' || taken) {
+            part.file.resume();
+            continue;
+          }
+          taken = true;
+          part.file.once('error', (error: Error) => (cutShort = error));
+          const filename = part.filename || 'audio';
+          const key = objectKey('uploads', request.key.tenantId, request.requestId, keySegmentOf(filename, 'audio'));
+          const info = await this.store.put(key, part.file, part.mimetype || 'application/octet-stream').catch(async (error: unknown) => {
+            await this.store.delete(key).catch(() => undefined);
+            throw error;
+          });
+          file = { key, filename, contentType: info.contentType, size: info.size };
+          if (part.file.truncated) throw new GatewayError('payload_too_large', 'The uploaded file is too large.', 'file');
+        } else if (typeof part.value === 'string') {
+          fields[part.fieldname] = part.value;
+        }
+      }
+      return file;
+    } catch (error) {
+      if (file) void this.store.delete(file.key).catch(() => undefined);
+      if (error instanceof GatewayError) throw error;
+      const parserError = cutShort ?? (isParserError(error) ? (error as Error) : undefined);
+      if (parserError) throw GatewayError.invalid(`The multipart/form-data body could not be read: ${parserError.message}.`, 'file');
+      throw error;
+    }
+  }
+}
+
+/** Errors raised by the multipart parser itself (as opposed to storage) carry a 4xx status or a busboy message. */
+function isParserError(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown } | null)?.statusCode;
+  if (typeof status === 'number') return status >= 400 && status < 500;
+  return error instanceof Error && /multipart|unexpected end of form|malformed part header|boundary/i.test(error.message);
 }

@@ -148,6 +148,22 @@ describe('oaic routes', () => {
     expect(((await response.json()) as { error: { param: string } }).error.param).toBe('file');
   });
 
+  it('answers an upload whose multipart body ends before its closing boundary with a 400, at once', async () => {
+    const body =
+      '--b\r\ncontent-disposition: form-data; name="model"\r\n\r\nsandbox-whisper\r\n' +
+      '--b\r\ncontent-disposition: form-data; name="file"; filename="a.wav"\r\ncontent-type: audio/wav\r\n\r\nabc\r\n';
+    const response = await fetch(`${baseUrl()}/oaic/v1/audio/transcriptions`, {
+      method: 'POST',
+      headers: { ...bearer(tenant.key), 'content-type': 'multipart/form-data; boundary=b' },
+      body,
+      signal: AbortSignal.timeout(5000),
+    });
+    expect(response.status).toBe(400);
+    const { error } = (await response.json()) as { error: { param: string; message: string; type: string } };
+    expect(error).toMatchObject({ param: 'file', type: 'invalid_request_error' });
+    expect(error.message).toContain('multipart/form-data body could not be read');
+  });
+
   it('refuses a model of the wrong kind for the route', async () => {
     const error = await client.embeddings.create({ model: 'sandbox-gpt', input: 'x' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
