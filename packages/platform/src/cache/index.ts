@@ -1,0 +1,2 @@
+export * from './lru-map';
+export * from './read-through-cache';
