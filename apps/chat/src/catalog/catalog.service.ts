@@ -7,14 +7,12 @@ import {
   type InvalidationEvent,
   type VisibleModel,
 } from '@gateway/contracts';
-import { NatsBus } from '@gateway/platform';
+import { NatsBus, ReadThroughCache } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 
-interface Cached<T> {
-  value: Promise<T>;
-  expiresAt: number;
-}
+/** Tenants seen and models routed; both are named only after authentication, by keys and the catalog. */
+const MAX_ENTRIES = 10_000;
 
 export type ModelRoute = CatalogChannelsReply;
 
@@ -24,35 +22,45 @@ export type ModelRoute = CatalogChannelsReply;
  */
 @Injectable()
 export class CatalogService {
-  private readonly routes = new Map<string, Cached<ModelRoute>>();
-  private readonly visible = new Map<string, Cached<Map<string, VisibleModel>>>();
-  private readonly ttlMs: number;
+  private readonly routes: ReadThroughCache<ModelRoute>;
+  private readonly visible: ReadThroughCache<Map<string, VisibleModel>>;
 
   constructor(
     private readonly bus: NatsBus,
     @Inject(CHAT_ENV) env: ChatEnv,
   ) {
-    this.ttlMs = env.CATALOG_TTL_SECONDS * 1000;
+    const ttlMs = env.CATALOG_TTL_SECONDS * 1000;
+    this.routes = new ReadThroughCache({
+      load: (modelId) => this.bus.request(SUBJECTS.accounts.catalog.channels, { modelId }, CatalogChannelsReply),
+      ttlMs,
+      maxEntries: MAX_ENTRIES,
+    });
+    this.visible = new ReadThroughCache({
+      load: async (tenantId) => {
+        const models = await this.bus.request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply);
+        return new Map(models.map((m) => [m.id, m]));
+      },
+      ttlMs,
+      maxEntries: MAX_ENTRIES,
+    });
   }
 
   /** The model's channels, once the tenant is known to see it; otherwise model_not_found (404). */
   async route(tenantId: string, modelId: string, capability: Capability): Promise<ModelRoute> {
-    const models = await this.visibleModels(tenantId);
+    const models = await this.visible.get(tenantId);
     const model = models.get(modelId);
     if (!model) throw new GatewayError('model_not_found', `The model '${modelId}' does not exist or you do not have access to it.`, 'model');
     if (model.capability !== capability) {
       throw GatewayError.invalid(`The model '${modelId}' is a ${model.capability} model and cannot serve this route (needs ${capability}).`, 'model');
     }
-    const route = await this.cached(this.routes, modelId, () =>
-      this.bus.request(SUBJECTS.accounts.catalog.channels, { modelId }, CatalogChannelsReply),
-    );
+    const route = await this.routes.get(modelId);
     if (route.channels.length === 0) throw new GatewayError('unavailable', `The model '${modelId}' has no upstream channel configured.`);
     return route;
   }
 
   /** The first model of this capability the tenant may use (moderations may omit `model`). */
   async defaultModel(tenantId: string, capability: Capability): Promise<string> {
-    for (const model of (await this.visibleModels(tenantId)).values()) if (model.capability === capability) return model.id;
+    for (const model of (await this.visible.get(tenantId)).values()) if (model.capability === capability) return model.id;
     throw new GatewayError('model_not_found', `No ${capability} model is available to this key.`, 'model');
   }
 
@@ -62,25 +70,6 @@ export class CatalogService {
       this.visible.clear();
       return;
     }
-    for (const tenantId of event.tenantIds) this.visible.delete(tenantId);
-  }
-
-  private visibleModels(tenantId: string): Promise<Map<string, VisibleModel>> {
-    return this.cached(this.visible, tenantId, async () => {
-      const models = await this.bus.request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply);
-      return new Map(models.map((m) => [m.id, m]));
-    });
-  }
-
-  /** One lookup per key even under a burst of concurrent misses; failures are not cached. */
-  private cached<T>(cache: Map<string, Cached<T>>, key: string, load: () => Promise<T>): Promise<T> {
-    const hit = cache.get(key);
-    if (hit && hit.expiresAt > Date.now()) return hit.value;
-    const value = load();
-    cache.set(key, { value, expiresAt: Date.now() + this.ttlMs });
-    value.catch(() => {
-      if (cache.get(key)?.value === value) cache.delete(key);
-    });
-    return value;
+    this.visible.drop(event.tenantIds);
   }
 }

@@ -1,11 +1,10 @@
 import { KeyResolveReply, SUBJECTS, type KeyContext } from '@gateway/contracts';
-import { NatsBus } from '@gateway/platform';
+import { NatsBus, ReadThroughCache } from '@gateway/platform';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { followInvalidations } from '../cache/invalidation-feed';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
-import { KeyCache } from './key-cache';
 
 export type KeyResolution = { status: 'valid'; context: KeyContext } | { status: 'unknown' } | { status: 'expired' };
 
@@ -13,16 +12,24 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** A known key as cached: its valid resolution, built once, and when the key itself stops working. */
+interface KnownKey {
+  valid: Extract<KeyResolution, { status: 'valid' }>;
+  /** The subscription's end; Infinity when the key never expires. */
+  expiresAt: number;
+}
+
+const UNKNOWN: KeyResolution = Object.freeze({ status: 'unknown' });
+const EXPIRED: KeyResolution = Object.freeze({ status: 'expired' });
+
 /**
  * Resolves API keys to their context: from memory when cached, otherwise one request to accounts per
  * key hash however many requests wait for it. Invalidation broadcasts drop entries at once.
  */
 @Injectable()
 export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
-  readonly cache: KeyCache;
-  private readonly inFlight = new Map<string, Promise<KeyContext | null>>();
-  /** Bumped on every invalidation so a lookup that raced one does not cache what it fetched. */
-  private generation = 0;
+  /** Known keys by hash, indexed by tenant; unknown keys remembered apart for the negative TTL. */
+  readonly cache: ReadThroughCache<KnownKey | null>;
   private stopFeed: () => void = () => undefined;
   /** The last key hashed: the rate-limit hook and auth resolve the same key one after the other. */
   private lastKey = '';
@@ -32,18 +39,21 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
     private readonly bus: NatsBus,
     @Inject(EDGE_ENV) env: EdgeEnv,
   ) {
-    this.cache = new KeyCache(env.KEY_CACHE_TTL_SECONDS * 1000, env.NEGATIVE_KEY_CACHE_SECONDS * 1000, Date.now, {
+    this.cache = new ReadThroughCache({
+      load: (keyHash) => this.lookUp(keyHash),
+      ttlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
+      negativeTtlMs: env.NEGATIVE_KEY_CACHE_SECONDS * 1000,
       maxEntries: env.KEY_CACHE_MAX_ENTRIES,
       maxNegativeEntries: env.NEGATIVE_KEY_CACHE_MAX_ENTRIES,
+      tagsOf: (key) => [key.valid.context.tenantId],
     });
   }
 
   onModuleInit(): void {
     this.stopFeed = followInvalidations(this.bus, (event) => {
-      this.generation++;
       if (event === 'all') return this.cache.clear();
-      this.cache.dropKeys(event.keyHashes);
-      this.cache.dropTenants(event.tenantIds);
+      this.cache.drop(event.keyHashes);
+      this.cache.dropTagged(event.tenantIds);
     });
   }
 
@@ -52,20 +62,14 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
   }
 
   async resolve(key: string): Promise<KeyResolution> {
-    const keyHash = this.hashOf(key);
-    const cached = this.cache.lookup(keyHash);
-    const context = cached.hit ? cached.context : await this.fetch(keyHash);
-    if (context === null) return { status: 'unknown' };
-    if (cached.hit ? cached.expired : isExpired(context)) return { status: 'expired' };
-    return { status: 'valid', context };
+    const cached = this.cache.get(this.hashOf(key));
+    return toResolution(cached instanceof Promise ? await cached : cached);
   }
 
   /** The key's resolution from memory only; null when it is not cached. */
   resolveCached(key: string): KeyResolution | null {
-    const cached = this.cache.lookup(this.hashOf(key));
-    if (!cached.hit) return null;
-    if (cached.context === null) return { status: 'unknown' };
-    return cached.expired ? { status: 'expired' } : { status: 'valid', context: cached.context };
+    const cached = this.cache.peek(this.hashOf(key));
+    return cached === undefined ? null : toResolution(cached);
   }
 
   private hashOf(key: string): string {
@@ -76,22 +80,15 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
     return this.lastHash;
   }
 
-  private fetch(keyHash: string): Promise<KeyContext | null> {
-    const pending = this.inFlight.get(keyHash);
-    if (pending) return pending;
-    const generation = this.generation;
-    const request = this.bus
-      .request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000 })
-      .then((context) => {
-        if (generation === this.generation) this.cache.store(keyHash, context);
-        return context;
-      })
-      .finally(() => this.inFlight.delete(keyHash));
-    this.inFlight.set(keyHash, request);
-    return request;
+  private async lookUp(keyHash: string): Promise<KnownKey | null> {
+    const context = await this.bus.request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000 });
+    if (context === null) return null;
+    const expiresAt = context.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(context.expiresAt);
+    return { valid: { status: 'valid', context }, expiresAt };
   }
 }
 
-function isExpired(context: KeyContext): boolean {
-  return context.expiresAt !== null && Date.parse(context.expiresAt) <= Date.now();
+function toResolution(key: KnownKey | null): KeyResolution {
+  if (key === null) return UNKNOWN;
+  return Date.now() >= key.expiresAt ? EXPIRED : key.valid;
 }

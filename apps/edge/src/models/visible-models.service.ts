@@ -1,5 +1,5 @@
 import { SUBJECTS, VisibleModelsReply, type ModelRecord, type VisibleModel } from '@gateway/contracts';
-import { NatsBus } from '@gateway/platform';
+import { NatsBus, ReadThroughCache } from '@gateway/platform';
 import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { followInvalidations } from '../cache/invalidation-feed';
 import type { EdgeEnv } from '../config/edge-env';
@@ -22,35 +22,31 @@ export class TenantModels {
   }
 }
 
-interface Entry {
-  value: TenantModels;
-  cachedUntil: number;
-}
-
 /**
  * Per-tenant cache of the models a tenant may see, fetched from accounts once however many requests
  * wait, and dropped on invalidation broadcasts (per tenant, or all of them when the catalog changed).
  */
 @Injectable()
 export class VisibleModelsService implements OnModuleInit, OnModuleDestroy {
-  private readonly entries = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<TenantModels>>();
-  private readonly ttlMs: number;
-  private generation = 0;
+  private readonly cache: ReadThroughCache<TenantModels>;
   private stopFeed: () => void = () => undefined;
 
   constructor(
     private readonly bus: NatsBus,
     @Inject(EDGE_ENV) env: EdgeEnv,
   ) {
-    this.ttlMs = env.KEY_CACHE_TTL_SECONDS * 1000;
+    this.cache = new ReadThroughCache({
+      load: (tenantId) => this.lookUp(tenantId),
+      ttlMs: env.KEY_CACHE_TTL_SECONDS * 1000,
+      // Tenants are named by authenticated keys only, so they are no more than the keys held.
+      maxEntries: env.KEY_CACHE_MAX_ENTRIES,
+    });
   }
 
   onModuleInit(): void {
     this.stopFeed = followInvalidations(this.bus, (event) => {
-      this.generation++;
-      if (event === 'all' || event.catalog) return this.entries.clear();
-      for (const tenantId of event.tenantIds) this.entries.delete(tenantId);
+      if (event === 'all' || event.catalog) return this.cache.clear();
+      this.cache.drop(event.tenantIds);
     });
   }
 
@@ -59,20 +55,11 @@ export class VisibleModelsService implements OnModuleInit, OnModuleDestroy {
   }
 
   forTenant(tenantId: string): Promise<TenantModels> | TenantModels {
-    const entry = this.entries.get(tenantId);
-    if (entry && Date.now() < entry.cachedUntil) return entry.value;
-    const pending = this.inFlight.get(tenantId);
-    if (pending) return pending;
-    const generation = this.generation;
-    const request = this.bus
-      .request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply, { timeoutMs: 5000 })
-      .then((models) => {
-        const value = new TenantModels(orderModels(models));
-        if (generation === this.generation) this.entries.set(tenantId, { value, cachedUntil: Date.now() + this.ttlMs });
-        return value;
-      })
-      .finally(() => this.inFlight.delete(tenantId));
-    this.inFlight.set(tenantId, request);
-    return request;
+    return this.cache.get(tenantId);
+  }
+
+  private async lookUp(tenantId: string): Promise<TenantModels> {
+    const models = await this.bus.request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply, { timeoutMs: 5000 });
+    return new TenantModels(orderModels(models));
   }
 }

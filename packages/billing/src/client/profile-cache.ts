@@ -1,30 +1,34 @@
 import { BILLING_SUBJECTS, BillingProfile, InvalidationEvent, SUBJECTS } from '@gateway/contracts';
-import type { NatsBus } from '@gateway/platform';
+import { ReadThroughCache, type NatsBus } from '@gateway/platform';
 import type { Subscription } from 'nats';
 
-interface Entry {
-  value: Promise<BillingProfile>;
-  expiresAt: number;
-}
+/** Tenants are named by authenticated keys only. */
+const MAX_TENANTS = 10_000;
 
 /**
  * Tenants' billing profiles (subscription quota, period, expiry, price overrides) asked of accounts
  * once per tenant, dropped by the invalidation broadcast accounts sends when a subscription changes.
  */
 export class ProfileCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries: ReadThroughCache<BillingProfile>;
   private subscription?: Subscription;
 
   constructor(
     private readonly bus: NatsBus,
-    private readonly ttlMs = 60_000,
-  ) {}
+    ttlMs = 60_000,
+  ) {
+    this.entries = new ReadThroughCache({
+      load: (tenantId) => this.bus.request(BILLING_SUBJECTS.profile, { tenantId }, BillingProfile),
+      ttlMs,
+      maxEntries: MAX_TENANTS,
+    });
+  }
 
   follow(): void {
     this.subscription = this.bus.subscribe(SUBJECTS.accounts.invalidated, (payload) => {
       const event = InvalidationEvent.safeParse(payload);
       if (!event.success) return;
-      for (const tenantId of event.data.tenantIds) this.entries.delete(tenantId);
+      this.entries.drop(event.data.tenantIds);
     });
   }
 
@@ -32,14 +36,7 @@ export class ProfileCache {
     this.subscription?.unsubscribe();
   }
 
-  get(tenantId: string): Promise<BillingProfile> {
-    const hit = this.entries.get(tenantId);
-    if (hit && hit.expiresAt > Date.now()) return hit.value;
-    const value = this.bus.request(BILLING_SUBJECTS.profile, { tenantId }, BillingProfile);
-    this.entries.set(tenantId, { value, expiresAt: Date.now() + this.ttlMs });
-    value.catch(() => {
-      if (this.entries.get(tenantId)?.value === value) this.entries.delete(tenantId);
-    });
-    return value;
+  get(tenantId: string): BillingProfile | Promise<BillingProfile> {
+    return this.entries.get(tenantId);
   }
 }
