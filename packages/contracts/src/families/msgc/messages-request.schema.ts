@@ -1,5 +1,6 @@
 // msgc request bodies (spec 2.4, 4.4): messages and count_tokens. Unnamed fields pass through untouched.
 import { z } from 'zod';
+import { RequestModelName } from '../model-name.schema';
 import { publicUrl } from '../../url-policy/url-policy.schema';
 
 /**
@@ -100,7 +101,7 @@ export type MsgcToolChoice = z.infer<typeof MsgcToolChoice>;
 
 export const MessagesRequest = z
   .object({
-    model: z.string().min(1),
+    model: RequestModelName,
     max_tokens: z.number().int().positive(),
     messages: z.array(MsgcMessage).min(1),
     system: MsgcSystem.optional(),
@@ -118,7 +119,7 @@ export type MessagesRequest = z.infer<typeof MessagesRequest>;
 
 export const CountTokensRequest = z
   .object({
-    model: z.string().min(1),
+    model: RequestModelName,
     messages: z.array(MsgcMessage).min(1),
     system: MsgcSystem.optional(),
     tools: z.array(MsgcTool).optional(),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { RequestModelName } from '../model-name.schema';
 
 /** POST /oaic/v1/audio/speech (spec 4.6): JSON in, audio bytes out. */
 export const SpeechRequest = z.looseObject({
-  model: z.string().min(1),
+  model: RequestModelName,
   input: z.string().min(1).max(4096),
   voice: z.string().min(1),
   response_format: z.enum(['mp3', 'opus', 'aac', 'flac', 'wav', 'pcm']).optional(),
@@ -12,7 +13,7 @@ export type SpeechRequest = z.infer<typeof SpeechRequest>;
 
 /** Text fields of the multipart transcription/translation upload; `file` travels as a stored object. */
 export const TranscriptionFields = z.looseObject({
-  model: z.string().min(1),
+  model: RequestModelName,
   language: z.string().optional(),
   prompt: z.string().optional(),
   response_format: z.enum(['json', 'text', 'srt', 'verbose_json', 'vtt']).optional(),

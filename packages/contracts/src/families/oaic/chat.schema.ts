@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestModelName } from '../model-name.schema';
 import { ContentBlock } from './content-block.schema';
 
 /** A string, or content blocks; anything else is reported at the field with one clear message. */
@@ -28,7 +29,7 @@ const ToolDefinition = z.looseObject({ type: z.string(), function: z.looseObject
 
 /** POST /oaic/v1/chat/completions (spec 4.2). */
 export const ChatCompletionRequest = z.looseObject({
-  model: z.string().min(1),
+  model: RequestModelName,
   messages: z.array(ChatMessage).min(1),
   stream: z.boolean().nullish(),
   max_tokens: z.number().int().positive().nullish(),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { RequestModelName } from '../model-name.schema';
 
 /** POST /oaic/v1/completions (spec 4.3): legacy text completion. */
 export const CompletionRequest = z.looseObject({
-  model: z.string().min(1),
+  model: RequestModelName,
   prompt: z.union([z.string(), z.array(z.string()).min(1)], { error: 'expected a string or an array of strings' }),
   stream: z.boolean().nullish(),
   max_tokens: z.number().int().positive().nullish(),

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { RequestModelName } from '../model-name.schema';
 
 /** POST /oaic/v1/embeddings (spec 4.6). */
 export const EmbeddingRequest = z.looseObject({
-  model: z.string().min(1),
+  model: RequestModelName,
   input: z.union([z.string(), z.array(z.string()).min(1), z.array(z.number().int()).min(1), z.array(z.array(z.number().int()).min(1)).min(1)], {
     error: 'expected a string, an array of strings, or token arrays',
   }),

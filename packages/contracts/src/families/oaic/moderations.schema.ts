@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestModelName } from '../model-name.schema';
 import { addUrlIssue } from '../../url-policy/url-policy.schema';
 
 const ModerationInputItem = z.looseObject({ type: z.enum(['text', 'image_url']) });
@@ -8,7 +9,7 @@ export const ModerationRequest = z.looseObject({
   input: z.union([z.string(), z.array(z.string()).min(1), z.array(ModerationInputItem).min(1)], {
     error: 'expected a string, an array of strings, or an array of text/image_url items',
   }),
-  model: z.string().min(1).optional(),
+  model: RequestModelName.optional(),
 }).superRefine((body, ctx) => {
   if (!Array.isArray(body.input)) return;
   body.input.forEach((item, i) => {

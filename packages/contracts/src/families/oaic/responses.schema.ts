@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestModelName } from '../model-name.schema';
 import { addUrlIssue } from '../../url-policy/url-policy.schema';
 import { ResponseInputItem, ResponseToolFields } from './responses-input.schema';
 
@@ -40,7 +41,7 @@ function checkToolUrls(tools: unknown, ctx: z.RefinementCtx): void {
 
 /** POST /oaic/v1/responses (spec 4.3). `input` is a string, or input items passed on unchanged (the types read typed, their URLs checked). */
 export const ResponseCreateRequest = z.looseObject({
-  model: z.string().min(1),
+  model: RequestModelName,
   input: z.union([z.string(), z.array(ResponseInputItem)], { error: 'expected a string or an array of input items' }),
   ...ResponseToolFields,
   instructions: z.string().nullish(),
