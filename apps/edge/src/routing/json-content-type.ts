@@ -26,3 +26,15 @@ export function assertJsonContentType(route: RouteDef, headers: Headers): void {
   const got = contentType === undefined ? 'no Content-Type header' : `Content-Type ${JSON.stringify(contentType.slice(0, 100))}`;
   throw new GatewayError('invalid_request', `Expected Content-Type application/json for this route's body, got ${got}.`, 'content-type', 415);
 }
+
+/**
+ * The gateway reads bodies as sent; a compressed one would otherwise be parsed as if it were plain (and a
+ * plain one labelled compressed served as if it had been inflated). Refused from the headers, naming it.
+ */
+export function assertIdentityEncoding(route: RouteDef, headers: Headers): void {
+  if (route.body === undefined && !route.multipart) return;
+  const given = headers['content-encoding'];
+  const encoding = (Array.isArray(given) ? given.join(',') : (given ?? '')).trim().toLowerCase();
+  if (encoding === '' || encoding === 'identity') return;
+  throw new GatewayError('invalid_request', `Content-Encoding ${JSON.stringify(encoding.slice(0, 50))} is not supported: send the body uncompressed.`, 'content-encoding', 415);
+}

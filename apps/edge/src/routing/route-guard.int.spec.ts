@@ -113,6 +113,14 @@ describe('route guard: authentication before the body, and what the body may be'
     expect(withCharset.status).toBe(200);
   });
 
+  it('names the Content-Encoding header when the body says it is compressed, instead of reading it as plain', async () => {
+    const gzip = await post('/oaic/v1/echo', '{"model":"m"}', { 'content-encoding': 'gzip' });
+    expect(gzip.status).toBe(415);
+    expect(JSON.parse(gzip.body)).toMatchObject({ error: { param: 'content-encoding', message: expect.stringContaining('Content-Encoding "gzip" is not supported') } });
+    const identity = await post('/oaic/v1/echo', '{"model":"m"}', { 'content-encoding': 'identity' });
+    expect(identity.status).toBe(200);
+  });
+
   it('says a __proto__ key is forbidden rather than "not valid JSON"', async () => {
     const res = await post('/oaic/v1/echo', '{"model":"m","__proto__":{"admin":true}}');
     expect(res.status).toBe(400);

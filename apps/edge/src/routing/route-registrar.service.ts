@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
 import { sendError } from '../errors/error-reply';
 import { logIfInternal } from '../errors/internal-error-log';
-import { assertJsonContentType } from './json-content-type';
+import { assertIdentityEncoding, assertJsonContentType } from './json-content-type';
 import { registerWrongMethodRoutes } from './wrong-method.routes';
 import type { EdgeRouteConfig } from './route-config';
 import { setRequestIdHeaders } from './request-id';
@@ -79,6 +79,7 @@ export class RouteRegistrar {
       try {
         raw.apiKey = await auth.authenticate(route.auth, { headers: raw.headers, rawHeaders: raw.raw.rawHeaders, clientAddress: raw.ip });
         assertJsonContentType(route, raw.headers);
+        assertIdentityEncoding(route, raw.headers);
         return undefined;
       } catch (error) {
         logIfInternal(logger, raw, error);
