@@ -15,7 +15,3 @@ export function planApply(config: GatewayConfig, state: CurrentState, now: Date)
   planTenants(config, state, plan, now);
   return plan;
 }
-
-export function hasWrites(plan: ApplyPlan): boolean {
-  return plan.result.created + plan.result.updated > 0;
-}

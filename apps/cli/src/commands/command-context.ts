@@ -4,7 +4,6 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import { AdminClient } from '../admin/admin-client';
 import { CliError } from '../cli-error';
-import type { Io } from '../output/output';
 
 export interface GlobalOptions {
   adminUrl: string;
@@ -40,5 +39,3 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown, flags: 
     throw CliError.usage(flag ? `invalid ${flag}: ${message}` : message);
   }
 }
-
-export type CommandFactory = (program: Command, io: Io) => void;

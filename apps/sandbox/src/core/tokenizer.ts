@@ -40,7 +40,3 @@ export function seededRandom(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-export function stableId(prefix: string, seed: string): string {
-  return `${prefix}${hash32(seed).toString(36)}${hash32(`${seed}#`).toString(36)}`;
-}

@@ -142,4 +142,3 @@ export const ROUTES: readonly RouteDef[] = [
 ];
 
 export const BUILT_ROUTES = ROUTES.filter((r) => r.built);
-export const PLANNED_ROUTES = ROUTES.filter((r) => !r.built);
