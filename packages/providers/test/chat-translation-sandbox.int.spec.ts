@@ -76,6 +76,7 @@ async function streamed(family: IrFamily, protocol: ChatProtocol, ir: ChatIrRequ
 }
 
 // Reassembly walks arbitrary JSON frames; typing every path would only restate the expectations.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 type Json = Record<string, any>;
 
 /** The text and tool-call arguments a client of `family` reassembles from a translated stream. */

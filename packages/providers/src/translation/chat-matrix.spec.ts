@@ -31,6 +31,7 @@ function decode(family: IrFamily, stream = false): ChatIrRequest {
 }
 
 // Assertions walk arbitrary JSON output; typing every path would only restate the expectations.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- see above
 type Json = Record<string, any>;
 
 function checkUpstreamRequest(protocol: ChatProtocol, family: IrFamily): void {
