@@ -54,6 +54,8 @@ async function sendOn(fuzzCase: FuzzCase, dispatcher: Agent): Promise<Answer | n
       headers: fuzzCase.headers,
       body: fuzzCase.body,
       dispatcher,
+      // A fresh connection per case: one hostile case must not leave a socket that stalls the next.
+      reset: true,
       // Also bounds a request stuck before its headers timer starts (connecting, or its body not yet written).
       signal: AbortSignal.timeout(10_000),
     });
