@@ -105,7 +105,7 @@ function mutate(seed: Json, ops: Array<[number, Op]>): Json {
     switch (operation.kind) {
       case 'delete':
         if (parent === undefined || last === undefined) root = undefined;
-        else if (Array.isArray(parent)) parent.splice(Number(last), 1);
+        else if (Array.isArray(parent)) removeAt(parent, Number(last));
         else delete parent[last];
         break;
       case 'replace':
@@ -341,4 +341,11 @@ export function fuzzCaseArbitrary(route: RouteDef, seed: RouteSeed, keys: FuzzKe
     };
     return Object.assign(fuzzCase, { [fc.toStringMethod]: () => shortString(fuzzCase) });
   });
+}
+
+/** Array.prototype.splice without it: a mutation may have given the array an own `constructor`, which splice consults. */
+function removeAt(array: unknown[], index: number): void {
+  if (!(index >= 0 && index < array.length)) return;
+  for (let i = index; i < array.length - 1; i++) array[i] = array[i + 1];
+  array.length -= 1;
 }
