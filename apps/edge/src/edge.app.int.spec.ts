@@ -1,4 +1,5 @@
 import { SERVICES, SUBJECTS } from '@gateway/contracts';
+import { DeadLetterStream } from '@gateway/platform';
 import { buildModels, hashOf } from './testing/fake-accounts';
 import { startTestEdge, type TestEdge } from './testing/start-test-edge';
 
@@ -189,6 +190,20 @@ describe('edge over real NATS and HTTP', () => {
       const text = await (await get('/metrics')).text();
       expect(text).toMatch(/gateway_http_requests_total\{route="oaic.models.list",status="200"\} \d+/);
       expect(text).toMatch(/gateway_http_requests_total\{route="oaic.models.list",status="401"\} \d+/);
+    });
+
+    it('reports the records held in the dead-letter stream per consumer in /metrics', async () => {
+      const letters = new DeadLetterStream(t.connection, t.prefix);
+      await letters.ensure();
+      const letter = { source: 'test', error: 'invalid byte sequence', deliveries: 5, at: new Date().toISOString(), payload: '{}' };
+      await letters.add({ ...letter, consumer: 'usage' });
+      await letters.add({ ...letter, consumer: 'usage' });
+      await letters.add({ ...letter, consumer: 'ledger' });
+      const text = await (await get('/metrics')).text();
+      expect(text).toMatch(/gateway_dead_letters\{consumer="usage"\} 2/);
+      expect(text).toMatch(/gateway_dead_letters\{consumer="ledger"\} 1/);
+      const jsm = await t.connection.jetstreamManager();
+      await jsm.streams.delete(letters.names.stream);
     });
   });
 });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { GatewayError, ROUTES, type RouteDef } from '@gateway/contracts';
-import { answerProcessStats, connectNats, logLevels, NatsBus } from '@gateway/platform';
+import { answerProcessStats, connectNats, DeadLetterStream, logLevels, NatsBus } from '@gateway/platform';
 import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -120,6 +120,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   installJsonBodyParser(fastify);
   const metrics = new HttpMetrics();
   metrics.install(fastify);
+  metrics.watchDeadLetters(new DeadLetterStream(connection, bus.prefix));
   installErrorHandlers(fastify, logger);
 
   const module = EdgeModule.forRoot(env, bus, options.handlerModules ?? HANDLER_MODULES);

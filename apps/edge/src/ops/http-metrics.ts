@@ -1,6 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import '../routing/route-config';
+
+/** What the dead-letter gauge reads at each scrape: records held per durable consumer. */
+export interface DeadLetterCounts {
+  counts(): Promise<Record<string, number>>;
+}
 
 const EVENT_LOOP_SAMPLE_MS = 50;
 
@@ -28,6 +33,24 @@ export class HttpMetrics {
     // Event-loop lag sampled every 50 ms rather than prom-client's 10: a timer that wakes the edge a hundred
     // times a second, idle or not, to refine a gauge that is scraped every few seconds.
     collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: EVENT_LOOP_SAMPLE_MS });
+  }
+
+  /**
+   * Records the durable writers could not write (usage, ledger), read from the dead-letter stream when
+   * scraped, so an alert fires on a poison record whichever accounts replica dead-lettered it.
+   */
+  watchDeadLetters(source: DeadLetterCounts): void {
+    new Gauge({
+      name: 'gateway_dead_letters',
+      help: 'Records held in the dead-letter stream, by the durable consumer that could not write them',
+      labelNames: ['consumer'] as const,
+      registers: [this.registry],
+      async collect() {
+        this.reset();
+        const counts = await source.counts().catch(() => undefined);
+        for (const [consumer, held] of Object.entries(counts ?? {})) this.set({ consumer }, held);
+      },
+    });
   }
 
   /** Observes in onResponse, after the bytes are out, so the client never waits on it. */
