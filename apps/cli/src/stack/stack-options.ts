@@ -81,6 +81,9 @@ export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, '
     SANDBOX_HOST: resolved.host,
     SANDBOX_PORT: String(sandboxPort),
     SANDBOX_URL: resolved.sandboxUrl,
+    // Two malloc arenas, not eight per core: under steady load glibc's per-thread arenas fragment and an
+    // app's resident memory climbs by a third while its heap stays flat (measured by npm run soak).
+    MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     ...options.env,
   };
   if (resolved.adminToken) env.ADMIN_TOKEN = resolved.adminToken;
