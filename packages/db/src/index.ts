@@ -4,4 +4,4 @@ export { BillingMode, KeyStatus } from './generated/prisma/enums';
 export { createPrismaClient, createSqlPool, type SqlPool } from './prisma-client.factory';
 export { ensureDatabase, migrateDatabase, databaseName } from './database.migrator';
 export { createTestDatabase, type TestDatabase } from './test-database';
-export { isRecordError, pgText, pgTextFields } from './pg-text';
+export { isRecordError, pgJson, pgText, pgTextFields } from './pg-text';

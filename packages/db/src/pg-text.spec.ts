@@ -1,4 +1,4 @@
-import { isRecordError, pgText, pgTextFields } from './pg-text';
+import { isRecordError, pgText, pgTextFields, pgJson } from './pg-text';
 
 describe('pgText', () => {
   it('drops NUL and replaces lone surrogates, keeping pairs and everything else', () => {
@@ -36,5 +36,12 @@ describe('isRecordError', () => {
     expect(isRecordError({ code: '57P01' })).toBe(false);
     expect(isRecordError(new Error('connect ECONNREFUSED'))).toBe(false);
     expect(isRecordError(null)).toBe(false);
+  });
+});
+
+describe('pgJson', () => {
+  it('cleans every string and key of a JSON value, leaving the rest as it is', () => {
+    const value = { 'a\u0000': ['x\u0000y', { t: '\ud83d', ok: '\ud83d\ude00' }], n: 1, b: true, z: null };
+    expect(pgJson(value)).toEqual({ a: ['xy', { t: '\uFFFD', ok: '\ud83d\ude00' }], n: 1, b: true, z: null });
   });
 });

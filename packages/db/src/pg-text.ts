@@ -31,3 +31,18 @@ export function isRecordError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code);
 }
+
+/**
+ * A copy of a JSON value bound for a `jsonb` column with pgText applied to every string and key:
+ * jsonb refuses `\u0000` and a lone surrogate escape ("unsupported Unicode escape sequence") as text does.
+ */
+export function pgJson<T>(value: T): T {
+  if (typeof value === 'string') return pgText(value) as T;
+  if (Array.isArray(value)) return value.map((item: unknown) => pgJson(item)) as T;
+  if (value !== null && typeof value === 'object') {
+    const copy: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) copy[pgText(key)] = pgJson(item);
+    return copy as T;
+  }
+  return value;
+}

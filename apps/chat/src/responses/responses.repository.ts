@@ -1,4 +1,4 @@
-import { PrismaClient, type Prisma } from '@gateway/db';
+import { pgJson, pgText, PrismaClient, type Prisma } from '@gateway/db';
 import { Injectable } from '@nestjs/common';
 
 /** Where a stored response came from; both null for a response answered through chat. */
@@ -12,8 +12,10 @@ export interface ResponseSource {
 export class ResponsesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
+  /** The body is stored as jsonb, which holds no NUL and no lone surrogate: those are cleaned, as in usage rows. */
   async save(id: string, tenantId: string, body: Record<string, unknown>, source?: ResponseSource): Promise<void> {
-    await this.prisma.storedResponse.create({ data: { id, tenantId, body: body as Prisma.InputJsonObject, upstreamId: source?.upstreamId ?? null, channelId: source?.channelId ?? null } });
+    const stored = pgJson(body) as Prisma.InputJsonObject;
+    await this.prisma.storedResponse.create({ data: { id, tenantId, body: stored, upstreamId: pgText(source?.upstreamId ?? null), channelId: source?.channelId ?? null } });
   }
 
   /** Null when the id is unknown or belongs to another tenant: callers cannot tell the two apart. */

@@ -47,6 +47,16 @@ describe('oaic routes', () => {
     expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
   });
 
+  it('stores a response whose input carries NUL or a lone surrogate (cleaned for storage), rather than failing with a 500', async () => {
+    for (const input of ['a\u0000b', '\ud83d']) {
+      const created = await client.responses.create({ model: 'sandbox-gpt', input, max_output_tokens: 16 });
+      expect(created.status).toBe('completed');
+      const fetched = await client.responses.retrieve(created.id);
+      expect(fetched.id).toBe(created.id);
+      expect(JSON.stringify(fetched)).not.toContain('\\u0000');
+    }
+  });
+
   it('streams a response and stores it for retrieval', async () => {
     const events: string[] = [];
     let text = '';
