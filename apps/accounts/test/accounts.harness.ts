@@ -67,7 +67,15 @@ export function catalogConfig(overrides: Partial<GatewayConfigInput> = {}): Gate
   return {
     providers: [{ id: 'sandbox', protocol: 'openai', baseUrl: 'http://127.0.0.1:9100/v1', apiKeyEnv: 'ACCOUNTS_SPEC_SANDBOX_KEY' }],
     models: [
-      { id: 'sandbox-gpt', displayName: 'Sandbox GPT', capability: 'chat', provider: 'sandbox', createdAt: '2025-01-01T00:00:00Z', prices: { inputPerMTok: '0.5', outputPerMTok: '1.5' }, maxOutputTokens: 2048 },
+      {
+        id: 'sandbox-gpt',
+        displayName: 'Sandbox GPT',
+        capability: 'chat',
+        provider: 'sandbox',
+        createdAt: '2025-01-01T00:00:00Z',
+        prices: { inputPerMTok: '0.5', outputPerMTok: '1.5' },
+        maxOutputTokens: 2048,
+      },
       { id: 'sandbox-embed', displayName: 'Sandbox Embed', capability: 'embedding', provider: 'sandbox', createdAt: '2025-03-01T00:00:00Z' },
       {
         id: 'acme-private',

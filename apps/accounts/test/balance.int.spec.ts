@@ -24,7 +24,8 @@ describe('balance top-ups stay inside an int64 of micro-units', () => {
     await h?.stop();
   });
 
-  const topup = (tenant: string, amountMicros: string) => h.bus.request(S.balance.topup, { tenant, amountMicros }, BalanceView).catch((error: unknown) => error);
+  const topup = (tenant: string, amountMicros: string) =>
+    h.bus.request(S.balance.topup, { tenant, amountMicros }, BalanceView).catch((error: unknown) => error);
 
   it('refuses a top-up above the maximum over NATS with 400 naming amount, the balance untouched', async () => {
     const tenant = await h.bus.request(S.tenants.create, { slug: 'huge' }, TenantView);
@@ -42,6 +43,8 @@ describe('balance top-ups stay inside an int64 of micro-units', () => {
     const error = await topup('nearly-full', '2');
     expect(error).toMatchObject({ code: 'invalid_request', param: 'amount', message: expect.stringContaining('above the maximum') });
     expect(await wallet.balance(tenant.id)).toBe(MAX_BALANCE_MICROS - 1n);
-    await expect(h.bus.request(S.balance.topup, { tenant: 'nearly-full', amountMicros: '1' }, BalanceView)).resolves.toMatchObject({ balanceMicros: String(MAX_BALANCE_MICROS) });
+    await expect(h.bus.request(S.balance.topup, { tenant: 'nearly-full', amountMicros: '1' }, BalanceView)).resolves.toMatchObject({
+      balanceMicros: String(MAX_BALANCE_MICROS),
+    });
   });
 });

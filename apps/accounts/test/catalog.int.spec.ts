@@ -19,7 +19,11 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 describe('accounts catalog, config apply and balance over NATS', () => {
   let h: AccountsHarness;
   let prisma: PrismaClient;
-  const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as GatewayError);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => error as GatewayError,
+    );
   const apply = (file: unknown) => h.bus.request(S.config.apply, file, ApplyResult);
   const tenantId = async (slug: string) => (await h.bus.request(S.tenants.get, { slug }, TenantView)).id;
   const visibleIds = async (slug: string) => (await h.bus.request(S.models.visible, { tenantId: await tenantId(slug) }, VisibleModelsReply)).map((m) => m.id);
@@ -84,7 +88,10 @@ describe('accounts catalog, config apply and balance over NATS', () => {
     const file = catalogConfig();
     const models = file.models!;
     models[2] = { ...models[2]!, channels: [{ provider: 'sandbox', upstreamModel: 'gpt-c' }] } as (typeof models)[number];
-    file.tenants = [{ slug: 'acme', name: 'Acme', billing: 'plan', plan: 'starter', models: [], featureControls: {} }, { slug: 'globex', models: ['acme-private'] }];
+    file.tenants = [
+      { slug: 'acme', name: 'Acme', billing: 'plan', plan: 'starter', models: [], featureControls: {} },
+      { slug: 'globex', models: ['acme-private'] },
+    ];
     const result = await apply(file);
     expect(result).toMatchObject({ created: 0, updated: 3, unchanged: 4 });
     expect(result.changes).toEqual([
@@ -105,7 +112,9 @@ describe('accounts catalog, config apply and balance over NATS', () => {
     expect((error as GatewayError).message).toContain('nowhere');
     const unknownGrant = await failure(apply({ tenants: [{ slug: 'globex', models: ['ghost-model'] }] }));
     expect(unknownGrant).toMatchObject({ code: 'invalid_request', param: 'tenants[0].models[0]' });
-    expect(await failure(apply({ models: [{ id: 'x', displayName: 'X', capability: 'chat', provider: 'sandbox', prices: { inputPerMTok: 'lots' } }] }))).toMatchObject({
+    expect(
+      await failure(apply({ models: [{ id: 'x', displayName: 'X', capability: 'chat', provider: 'sandbox', prices: { inputPerMTok: 'lots' } }] })),
+    ).toMatchObject({
       code: 'invalid_request',
       param: 'models[0].prices.inputPerMTok',
     });
@@ -120,7 +129,9 @@ describe('accounts catalog, config apply and balance over NATS', () => {
     expect(restoring).toHaveLength(1);
     expect(restoring[0]).toMatchObject({ created: 1, unchanged: 4 });
     expect(restoring[0]!.changes).toContain('model acme-private: updated (+channel sandbox/gpt-a, +channel sandbox/gpt-b, -channel sandbox/gpt-c)');
-    results.filter((r) => r.updated === 0).forEach((r) => expect(r).toMatchObject({ created: 1, unchanged: 5, changes: [expect.stringMatching(/^tenant parallel-\d: created$/)] }));
+    results
+      .filter((r) => r.updated === 0)
+      .forEach((r) => expect(r).toMatchObject({ created: 1, unchanged: 5, changes: [expect.stringMatching(/^tenant parallel-\d: created$/)] }));
     expect(await prisma.tenantModel.count({ where: { tenant: { slug: { in: slugs } } } })).toBe(6);
   });
 
@@ -132,7 +143,11 @@ describe('accounts catalog, config apply and balance over NATS', () => {
   });
 
   it('tops up a balance through the ledger and shows the sum', async () => {
-    await expect(h.bus.request(S.balance.show, { tenant: 'globex' }, BalanceView)).resolves.toEqual({ tenant: 'globex', balance: '0.000000', balanceMicros: '0' });
+    await expect(h.bus.request(S.balance.show, { tenant: 'globex' }, BalanceView)).resolves.toEqual({
+      tenant: 'globex',
+      balance: '0.000000',
+      balanceMicros: '0',
+    });
     await h.bus.request(S.balance.topup, { tenant: 'globex', amountMicros: '10500000' }, BalanceView);
     const after = await h.bus.request(S.balance.topup, { tenant: 'globex', amountMicros: '1' }, BalanceView);
     expect(after).toEqual({ tenant: 'globex', balance: '10.500001', balanceMicros: '10500001' });

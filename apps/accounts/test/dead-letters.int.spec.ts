@@ -64,7 +64,10 @@ describe('poison records in the usage and ledger consumers', () => {
     const tenantId = randomUUID();
     await wallet.credit(tenantId, 0n, 10_000n);
     const held = [event({ tenantId }), event({ tenantId }), event({ tenantId, modelId: 'sandbox-gemini\u0000' }), event({ tenantId }), event({ tenantId })];
-    for (const e of held) expect((await wallet.reserve({ requestId: e.requestId, tenantId, amount: 100n, holdTtlMs: 60_000, target: { mode: 'balance' } })).status).toBe('reserved');
+    for (const e of held)
+      expect((await wallet.reserve({ requestId: e.requestId, tenantId, amount: 100n, holdTtlMs: 60_000, target: { mode: 'balance' } })).status).toBe(
+        'reserved',
+      );
     const settled = held.map((e) => ({ ...e, settlement: { action: 'settle' as const, micros: '10' } }));
     // Postgres refuses this one for a reason no sanitising fixes: its tenant id is not a UUID (and would clear a terminal).
     const unfixable = event({ tenantId: 'not-a-uuid\u001b[2J' });
@@ -75,12 +78,22 @@ describe('poison records in the usage and ledger consumers', () => {
     await publishUsage(d);
 
     const good = settled.map((e) => e.requestId);
-    const written = await until('usage rows', () => usageRows(good), (rows) => rows.length === good.length, 4000);
+    const written = await until(
+      'usage rows',
+      () => usageRows(good),
+      (rows) => rows.length === good.length,
+      4000,
+    );
     expect(written.find((r) => r.request_id === nul!.requestId)!.model_id).toBe('sandbox-gemini');
     expect(await wallet.holdCount()).toBe(0);
     expect(await wallet.balance(tenantId)).toBe(10_000n - 5n * 10n);
 
-    const letters = await until('a usage dead letter', () => listDeadLetters('usage'), (list) => list.data.length > 0, 15_000);
+    const letters = await until(
+      'a usage dead letter',
+      () => listDeadLetters('usage'),
+      (list) => list.data.length > 0,
+      15_000,
+    );
     expect(letters.data).toHaveLength(1);
     const [letter] = letters.data;
     expect(letter).toMatchObject({ consumer: 'usage', source: usageStreamNames(h.bus.prefix).stream, deliveries: 5 });
@@ -98,7 +111,12 @@ describe('poison records in the usage and ledger consumers', () => {
 
     const { stream, durable } = usageStreamNames(h.bus.prefix);
     const jsm = await h.bus.connection.jetstreamManager();
-    const consumer = await until('the usage consumer', () => jsm.consumers.info(stream, durable), (info) => info.num_ack_pending + info.num_pending === 0, 5000);
+    const consumer = await until(
+      'the usage consumer',
+      () => jsm.consumers.info(stream, durable),
+      (info) => info.num_ack_pending + info.num_pending === 0,
+      5000,
+    );
     expect(consumer.num_ack_pending).toBe(0);
   }, 40_000);
 
@@ -117,14 +135,20 @@ describe('poison records in the usage and ledger consumers', () => {
     await append({ rid: good[2]!, tenant, kind: 'release', pool: 'balance', amount: '40' });
 
     const entries = async () =>
-      (await sql.query<{ request_id: string; note: string | null }>('SELECT request_id, note FROM ledger_entries WHERE tenant_id = $1 ORDER BY id', [tenant])).rows;
+      (await sql.query<{ request_id: string; note: string | null }>('SELECT request_id, note FROM ledger_entries WHERE tenant_id = $1 ORDER BY id', [tenant]))
+        .rows;
     const written = await until('ledger rows', entries, (rows) => rows.length === 4, 4000);
     expect(written.map((r) => r.request_id).sort()).toEqual([...good, nul].sort());
     expect(written.find((r) => r.request_id === nul)!.note).toBe('leasex');
     const balance = await sql.query<{ micros: string }>('SELECT micros FROM balances WHERE tenant_id = $1', [tenant]);
     expect(balance.rows[0]!.micros).toBe(String(-10 - 20 - 30 + 40));
 
-    const letters = await until('a ledger dead letter', () => listDeadLetters('ledger'), (list) => list.data.length > 0, 15_000);
+    const letters = await until(
+      'a ledger dead letter',
+      () => listDeadLetters('ledger'),
+      (list) => list.data.length > 0,
+      15_000,
+    );
     expect(letters.data).toHaveLength(1);
     expect(letters.data[0]).toMatchObject({ consumer: 'ledger', source: keys.events, deliveries: 5 });
     expect(letters.data[0]!.error).toMatch(/out of range/);
@@ -132,7 +156,12 @@ describe('poison records in the usage and ledger consumers', () => {
     expect(letters.deadLettered.ledger).toBe(1);
 
     // Nothing of the stream stays pending: the written entries and the dead-lettered one are acknowledged.
-    const pending = await until('ledger pending', () => redis.xpending(keys.events, 'ledger') as Promise<[number, ...unknown[]]>, (summary) => summary[0] === 0, 5000);
+    const pending = await until(
+      'ledger pending',
+      () => redis.xpending(keys.events, 'ledger') as Promise<[number, ...unknown[]]>,
+      (summary) => summary[0] === 0,
+      5000,
+    );
     expect(pending[0]).toBe(0);
   }, 40_000);
 
@@ -143,7 +172,14 @@ describe('poison records in the usage and ledger consumers', () => {
     const usage = event();
     const rid = randomUUID();
     const at = new Date().toISOString();
-    const usageId = await letters.add({ consumer: 'usage', source: 'USAGE', error: 'was refused', deliveries: 5, at, payload: JSON.stringify({ events: [usage], closes: [] }) });
+    const usageId = await letters.add({
+      consumer: 'usage',
+      source: 'USAGE',
+      error: 'was refused',
+      deliveries: 5,
+      at,
+      payload: JSON.stringify({ events: [usage], closes: [] }),
+    });
     const ledgerId = await letters.add({
       consumer: 'ledger',
       source: 'events',
@@ -155,8 +191,16 @@ describe('poison records in the usage and ledger consumers', () => {
 
     const reply = await h.bus.request(DEAD_LETTER_SUBJECTS.replay, { ids: [usageId, ledgerId, '999999'] }, DeadLetterReplayReply);
     expect(reply).toEqual({ replayed: [usageId, ledgerId], missing: ['999999'] });
-    await until('the replayed usage row', () => usageRows([usage.requestId]), (rows) => rows.length === 1);
-    await until('the replayed ledger row', () => sql.query('SELECT 1 FROM ledger_entries WHERE request_id = $1', [rid]).then((r) => r.rowCount), (n) => n === 1);
+    await until(
+      'the replayed usage row',
+      () => usageRows([usage.requestId]),
+      (rows) => rows.length === 1,
+    );
+    await until(
+      'the replayed ledger row',
+      () => sql.query('SELECT 1 FROM ledger_entries WHERE request_id = $1', [rid]).then((r) => r.rowCount),
+      (n) => n === 1,
+    );
     expect(await letters.get(usageId)).toBeNull();
     expect(await letters.get(ledgerId)).toBeNull();
 

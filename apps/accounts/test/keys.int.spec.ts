@@ -18,7 +18,11 @@ const S = SUBJECTS.accounts;
 
 describe('accounts keys, tenants and subscriptions over NATS', () => {
   let h: AccountsHarness;
-  const failure = (promise: Promise<unknown>) => promise.then(() => null, (error: unknown) => error as GatewayError);
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => null,
+      (error: unknown) => error as GatewayError,
+    );
   const resolve = (key: string) => h.bus.request(S.keys.resolve, { keyHash: sha256(key) }, KeyResolveReply);
 
   beforeAll(async () => {

@@ -67,10 +67,19 @@ describe('ledger consumer, hold sweeper and billing subjects', () => {
     await wallet.settle('r5', 100_000n);
 
     // r3's request "died": the sweeper gives its hold back within its interval.
-    await until('holds', () => wallet.holdCount(), (n) => n === 0, 5000);
+    await until(
+      'holds',
+      () => wallet.holdCount(),
+      (n) => n === 0,
+      5000,
+    );
     const expected = 1_000_000n - 30_000n - 200_000n;
     expect(await wallet.balance(tenant.id)).toBe(expected);
-    const persisted = await until('ledger', () => stored(tenant.id), (s) => s.balance === expected && s.entries === 1 + 5 + 5);
+    const persisted = await until(
+      'ledger',
+      () => stored(tenant.id),
+      (s) => s.balance === expected && s.entries === 1 + 5 + 5,
+    );
     expect(persisted.ledger).toBe(persisted.balance);
     const swept = await sql.query("SELECT kind, amount_micros, note FROM ledger_entries WHERE request_id = 'r3' ORDER BY id");
     expect(swept.rows).toEqual([
@@ -84,7 +93,12 @@ describe('ledger consumer, hold sweeper and billing subjects', () => {
     await h.bus.request(S.tenants.create, { slug: 'bespoke', billing: 'custom', expires: '2099-01-01T00:00:00Z' }, TenantView);
     const configured = await h.bus.request(
       BILLING_SUBJECTS.configure,
-      { tenant: 'bespoke', limits: { rpm: 60, perKey: { concurrency: 2 } }, quota: { credit: '5000000', periodSeconds: 3600 }, priceOverrides: { 'sandbox-gpt': { outputPerMTok: '9000000' } } },
+      {
+        tenant: 'bespoke',
+        limits: { rpm: 60, perKey: { concurrency: 2 } },
+        quota: { credit: '5000000', periodSeconds: 3600 },
+        priceOverrides: { 'sandbox-gpt': { outputPerMTok: '9000000' } },
+      },
       BillingConfigureReply,
     );
     expect(configured.limits).toEqual({ rpm: 60, perKey: { concurrency: 2 } });
@@ -93,10 +107,18 @@ describe('ledger consumer, hold sweeper and billing subjects', () => {
     const profile = await h.bus.request(BILLING_SUBJECTS.profile, { tenantId }, BillingProfile);
     expect(profile).toMatchObject({
       billing: 'custom',
-      subscription: { kind: 'custom', quotaMicros: '5000000', quotaRequests: null, periodSeconds: 3600, priceOverrides: { 'sandbox-gpt': { outputPerMTok: '9000000' } } },
+      subscription: {
+        kind: 'custom',
+        quotaMicros: '5000000',
+        quotaRequests: null,
+        periodSeconds: 3600,
+        priceOverrides: { 'sandbox-gpt': { outputPerMTok: '9000000' } },
+      },
     });
     const plain = await h.bus.request(S.tenants.create, { slug: 'plain' }, TenantView);
-    await expect(h.bus.request(BILLING_SUBJECTS.configure, { tenant: 'plain', priceOverrides: {} }, BillingConfigureReply)).rejects.toMatchObject({ code: 'invalid_request' });
+    await expect(h.bus.request(BILLING_SUBJECTS.configure, { tenant: 'plain', priceOverrides: {} }, BillingConfigureReply)).rejects.toMatchObject({
+      code: 'invalid_request',
+    });
     expect((await h.bus.request(BILLING_SUBJECTS.profile, { tenantId: plain.id }, BillingProfile)).subscription).toBeNull();
   });
 });

@@ -75,7 +75,12 @@ describe('usage writer: the durable consumer of usage events', () => {
     }
     expect(await wallet.balance(tenantId)).toBe(9_800n);
 
-    await publish({ events: [{ ...served, settlement: { action: 'settle', micros: '37' } }, { ...failed, settlement: { action: 'release' } }] });
+    await publish({
+      events: [
+        { ...served, settlement: { action: 'settle', micros: '37' } },
+        { ...failed, settlement: { action: 'release' } },
+      ],
+    });
     expect(await rows([served.requestId, failed.requestId], 2)).toHaveLength(2);
     // 37 charged of the 100 held; the failed request's 100 come back whole.
     expect(await wallet.balance(tenantId)).toBe(10_000n - 37n);
@@ -102,7 +107,12 @@ describe('usage writer: the durable consumer of usage events', () => {
     expect(await redis.exists(wallet.keys.hold(lease))).toBe(0);
     // Each request has its own charge in the ledger.
     const ledger = async () =>
-      (await sql.query<{ request_id: string; amount_micros: string }>('SELECT request_id, amount_micros FROM ledger_entries WHERE tenant_id = $1 ORDER BY amount_micros', [tenantId])).rows;
+      (
+        await sql.query<{ request_id: string; amount_micros: string }>(
+          'SELECT request_id, amount_micros FROM ledger_entries WHERE tenant_id = $1 ORDER BY amount_micros',
+          [tenantId],
+        )
+      ).rows;
     const deadline = Date.now() + 10_000;
     while ((await ledger()).length < 2 && Date.now() < deadline) await sleep(100);
     expect(await ledger()).toEqual([
@@ -129,7 +139,12 @@ describe('usage writer: the durable consumer of usage events', () => {
     expect(await rows([own.requestId, leased.requestId], 2)).toHaveLength(2);
     expect(await wallet.balance(tenantId)).toBe(1_000n - 500n - 900n);
     const ledger = async () =>
-      (await sql.query<{ request_id: string; kind: string; amount_micros: string }>('SELECT request_id, kind, amount_micros FROM ledger_entries WHERE tenant_id = $1 ORDER BY id', [tenantId])).rows;
+      (
+        await sql.query<{ request_id: string; kind: string; amount_micros: string }>(
+          'SELECT request_id, kind, amount_micros FROM ledger_entries WHERE tenant_id = $1 ORDER BY id',
+          [tenantId],
+        )
+      ).rows;
     const deadline = Date.now() + 10_000;
     while ((await ledger()).length < 5 && Date.now() < deadline) await sleep(100);
     const entries = await ledger();
@@ -138,7 +153,12 @@ describe('usage writer: the durable consumer of usage events', () => {
       ['settle', '0'],
       ['overrun', '-200'],
     ]);
-    expect(entries.filter((e) => e.request_id === leased.requestId).map((e) => [e.kind, e.amount_micros]).sort()).toEqual([
+    expect(
+      entries
+        .filter((e) => e.request_id === leased.requestId)
+        .map((e) => [e.kind, e.amount_micros])
+        .sort(),
+    ).toEqual([
       ['overrun', '-800'],
       ['settle', '-100'],
     ]);
@@ -160,7 +180,9 @@ describe('usage writer: the durable consumer of usage events', () => {
     const before = event();
     const after = event();
     await publish({ events: [before] });
-    await h.bus.connection.jetstream().publish(subject, new TextEncoder().encode('{"events": [truncated'), { msgID: randomUUID(), expect: { streamName: stream } });
+    await h.bus.connection
+      .jetstream()
+      .publish(subject, new TextEncoder().encode('{"events": [truncated'), { msgID: randomUUID(), expect: { streamName: stream } });
     await publish({ events: [after] });
     expect(await rows([before.requestId, after.requestId], 2)).toHaveLength(2);
     const jsm = await h.bus.connection.jetstreamManager();

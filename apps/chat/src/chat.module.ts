@@ -14,6 +14,17 @@ import { UsageModule } from './usage/usage.module';
 @Module({})
 export class ChatModule {
   static forRoot(env: ChatEnv, storage: StorageEnv): DynamicModule {
-    return { module: ChatModule, imports: [InfraModule.forRoot(env, storage), BillingClientModule.forRoot(loadEnv(BillingEnv)), CatalogModule, UsageModule, OaicModule, MsgcModule, GencModule] };
+    return {
+      module: ChatModule,
+      imports: [
+        InfraModule.forRoot(env, storage),
+        BillingClientModule.forRoot(loadEnv(BillingEnv)),
+        CatalogModule,
+        UsageModule,
+        OaicModule,
+        MsgcModule,
+        GencModule,
+      ],
+    };
   }
 }

@@ -7,11 +7,31 @@ import { rawConnection, rawRequest } from './testing/raw-http';
 import { startTestEdge, type TestEdge } from './testing/start-test-edge';
 
 const ROUTES: RouteDef[] = [
-  { id: 'fixture.echo', method: 'POST', path: '/oaic/v1/echo', family: 'oaic', auth: 'bearer', status: 'Stable', summary: 'e', built: true, body: z.object({ model: z.string() }) },
+  {
+    id: 'fixture.echo',
+    method: 'POST',
+    path: '/oaic/v1/echo',
+    family: 'oaic',
+    auth: 'bearer',
+    status: 'Stable',
+    summary: 'e',
+    built: true,
+    body: z.object({ model: z.string() }),
+  },
   { id: 'fixture.slow', method: 'GET', path: '/oaic/v1/slow-stream', family: 'oaic', auth: 'bearer', status: 'Stable', summary: 's', built: true },
   { id: 'fixture.item', method: 'GET', path: '/oaic/v1/items/{item_id}', family: 'oaic', auth: 'bearer', status: 'Stable', summary: 'i', built: true },
   { id: 'fixture.item', method: 'GET', path: '/msgc/v1/items/{item_id}', family: 'msgc', auth: 'msgc', status: 'Stable', summary: 'i', built: true },
-  { id: 'fixture.msgc', method: 'POST', path: '/msgc/v1/echo', family: 'msgc', auth: 'msgc', status: 'Stable', summary: 'm', built: true, body: z.object({ model: z.string() }) },
+  {
+    id: 'fixture.msgc',
+    method: 'POST',
+    path: '/msgc/v1/echo',
+    family: 'msgc',
+    auth: 'msgc',
+    status: 'Stable',
+    summary: 'm',
+    built: true,
+    body: z.object({ model: z.string() }),
+  },
 ];
 
 const STREAM_CHUNKS = 8;
@@ -121,9 +141,18 @@ describe('HTTP-layer refusals in the dialect of the path', () => {
   afterAll(() => t.stop());
 
   it('answers headers too large with 431 in the dialect', async () => {
-    const res = await rawRequest(t.edge.url, 'POST', '/msgc/v1/echo', { 'x-api-key': key, 'msgc-version': '2023-06-01', 'x-padding': 'p'.repeat(20_000) }, '{}');
+    const res = await rawRequest(
+      t.edge.url,
+      'POST',
+      '/msgc/v1/echo',
+      { 'x-api-key': key, 'msgc-version': '2023-06-01', 'x-padding': 'p'.repeat(20_000) },
+      '{}',
+    );
     expect(res.status).toBe(431);
-    expect(JSON.parse(res.body)).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('headers are too large') } });
+    expect(JSON.parse(res.body)).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('headers are too large') },
+    });
   });
 
   it('answers a URL longer than the header limit with 414 in the dialect, without echoing it', async () => {

@@ -86,9 +86,7 @@ describe('edge over real NATS and HTTP', () => {
     it('resolves a key once for 200 concurrent requests', async () => {
       const fresh = t.accounts.addKey('tenant-a').key;
       const before = t.accounts.count(SUBJECTS.accounts.keys.resolve);
-      const statuses = await Promise.all(
-        Array.from({ length: 200 }, () => get('/oaic/v1/models', { authorization: `Bearer ${fresh}` }).then((r) => r.status)),
-      );
+      const statuses = await Promise.all(Array.from({ length: 200 }, () => get('/oaic/v1/models', { authorization: `Bearer ${fresh}` }).then((r) => r.status)));
       expect(statuses.every((s) => s === 200)).toBe(true);
       expect(t.accounts.count(SUBJECTS.accounts.keys.resolve) - before).toBe(1);
     });

@@ -17,11 +17,20 @@ afterAll(async () => {
   await app.close();
 });
 
-const weather: Anthropic.Tool = { name: 'get_weather', description: 'Weather now', input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } };
+const weather: Anthropic.Tool = {
+  name: 'get_weather',
+  description: 'Weather now',
+  input_schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+};
 
 describe('sandbox Anthropic protocol via @anthropic-ai/sdk', () => {
   it('answers a message with usage', async () => {
-    const message = await client.messages.create({ model: 'sandbox-claude', max_tokens: 64, system: 'Be brief.', messages: [{ role: 'user', content: 'Tell me the plan.' }] });
+    const message = await client.messages.create({
+      model: 'sandbox-claude',
+      max_tokens: 64,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Tell me the plan.' }],
+    });
     expect(message.content).toEqual([{ type: 'text', text: 'You said: Tell me the plan.' }]);
     expect(message.stop_reason).toBe('end_turn');
     expect(message.usage.input_tokens).toBe(8);
@@ -39,14 +48,22 @@ describe('sandbox Anthropic protocol via @anthropic-ai/sdk', () => {
       headers: { 'content-type': 'application/json', 'x-api-key': 'k' },
       body: JSON.stringify({ ...params, stream: true }),
     });
-    const names = (await raw.text()).split('\n').filter((line) => line.startsWith('event: ')).map((line) => line.slice(7));
+    const names = (await raw.text())
+      .split('\n')
+      .filter((line) => line.startsWith('event: '))
+      .map((line) => line.slice(7));
     expect(names.slice(0, 3)).toEqual(['message_start', 'content_block_start', 'ping']);
     expect(names.slice(-3)).toEqual(['content_block_stop', 'message_delta', 'message_stop']);
     expect(names.filter((name) => name === 'content_block_delta').length).toBeGreaterThan(1);
   });
 
   it('honours stop_sequences and max_tokens', async () => {
-    const stopped = await client.messages.create({ model: 'sandbox-claude', max_tokens: 64, stop_sequences: ['plan'], messages: [{ role: 'user', content: 'Tell me the plan.' }] });
+    const stopped = await client.messages.create({
+      model: 'sandbox-claude',
+      max_tokens: 64,
+      stop_sequences: ['plan'],
+      messages: [{ role: 'user', content: 'Tell me the plan.' }],
+    });
     expect(stopped.content).toEqual([{ type: 'text', text: 'You said: Tell me the' }]);
     expect(stopped.stop_reason).toBe('stop_sequence');
     expect(stopped.stop_sequence).toBe('plan');
@@ -78,7 +95,11 @@ describe('sandbox Anthropic protocol via @anthropic-ai/sdk', () => {
   });
 
   it('counts tokens without generating', async () => {
-    const counted = await client.messages.countTokens({ model: 'sandbox-claude', system: 'Be brief.', messages: [{ role: 'user', content: 'Tell me the plan.' }] });
+    const counted = await client.messages.countTokens({
+      model: 'sandbox-claude',
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Tell me the plan.' }],
+    });
     expect(counted).toEqual({ input_tokens: 8 });
   });
 
@@ -92,13 +113,17 @@ describe('sandbox Anthropic protocol via @anthropic-ai/sdk', () => {
     const anonymous = await fetch(`${base}/anthropic/v1/messages`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
-    const error = await client.messages.create({ model: 'sandbox-claude', messages: [{ role: 'user', content: 'x' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming).catch((e: unknown) => e);
+    const error = await client.messages
+      .create({ model: 'sandbox-claude', messages: [{ role: 'user', content: 'x' }] } as unknown as Anthropic.MessageCreateParamsNonStreaming)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.BadRequestError);
     expect((error as Error).message).toContain('max_tokens');
   });
 
   it('fails on demand through the model suffix', async () => {
-    const error = await client.messages.create({ model: 'sandbox-claude@fail=429', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const error = await client.messages
+      .create({ model: 'sandbox-claude@fail=429', max_tokens: 8, messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
   });
 });

@@ -92,7 +92,11 @@ describe('sandbox Gemini protocol via @google/genai', () => {
   });
 
   it('answers errors in the Gemini dialect', async () => {
-    const anonymous = await fetch(`${base}/gemini/v1beta/models/sandbox-gemini:generateContent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const anonymous = await fetch(`${base}/gemini/v1beta/models/sandbox-gemini:generateContent`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
     const noSse = await fetch(`${base}/gemini/v1beta/models/sandbox-gemini:streamGenerateContent`, {

@@ -132,7 +132,9 @@ describe('sandbox OpenAI protocol via the openai SDK', () => {
   it('rejects bad input in the OpenAI dialect', async () => {
     const missingMessages = client.chat.completions.create({ model: 'sandbox-gpt' } as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
     await expect(missingMessages).rejects.toMatchObject({ status: 400, param: 'messages', code: 'missing_required_parameter' });
-    const missingModel = client.chat.completions.create({ messages: [{ role: 'user', content: 'x' }] } as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
+    const missingModel = client.chat.completions.create({
+      messages: [{ role: 'user', content: 'x' }],
+    } as unknown as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
     await expect(missingModel).rejects.toBeInstanceOf(OpenAI.BadRequestError);
 
     const anonymous = await fetch(`${base}/openai/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
@@ -166,7 +168,11 @@ describe('sandbox controls via the openai SDK', () => {
   });
 
   it('cuts a stream after two chunks', async () => {
-    const stream = await client.chat.completions.create({ model: 'sandbox-gpt@fail=cut', messages: [{ role: 'user', content: 'a longer prompt here' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'sandbox-gpt@fail=cut',
+      messages: [{ role: 'user', content: 'a longer prompt here' }],
+      stream: true,
+    });
     const seen: string[] = [];
     const consume = async () => {
       for await (const chunk of stream) seen.push(chunk.id);
@@ -187,7 +193,11 @@ describe('sandbox controls via the openai SDK', () => {
     const echoed = await client.chat.completions.create({ model: 'sandbox-gpt', messages }, { headers: { 'x-request-id': 'req-123' } }).withResponse();
     expect(echoed.response.headers.get('x-request-id')).toBe('req-123');
 
-    const stats = (await (await fetch(`${base}/_sandbox/stats`)).json()) as { routes: Record<string, Record<string, number>>; authKeys: Record<string, number>; total: number };
+    const stats = (await (await fetch(`${base}/_sandbox/stats`)).json()) as {
+      routes: Record<string, Record<string, number>>;
+      authKeys: Record<string, number>;
+      total: number;
+    };
     expect(stats.routes['POST /openai/v1/chat/completions']).toEqual({ hang: 1, ok: 1 });
     expect(stats.authKeys).toEqual({ 'sk-other': 1, 'sk-test-upstream': 1 });
   });

@@ -8,7 +8,11 @@ export const BillingEnv = z.object({
   /** Off: requests are served without reserving or charging (for comparing cost in benchmarks). */
   BILLING_ENABLED: Flag.default(true),
   /** How long a hold outlives a request that never ended (its process died) before the sweeper frees it. */
-  BILLING_HOLD_TTL_MS: z.coerce.number().int().positive().default(15 * 60_000),
+  BILLING_HOLD_TTL_MS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(15 * 60_000),
   /**
    * Pay-as-you-go requests are admitted in memory under a balance lease holding this many times the
    * opening request's maximum cost (one Redis call per lease instead of per request); 0 turns leases off.

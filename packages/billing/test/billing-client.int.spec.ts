@@ -34,8 +34,19 @@ describe('billing client against real Redis and NATS', () => {
     for (const key of await redis.keys(`${wallet.keys.tag}:hold:*`)) if ((await redis.hget(key, 'tenant')) === tenantId) found.push(key);
     return found;
   };
-  const request = (tenantId: string, keyKind: 'payg' | 'plan' | 'custom', body: Record<string, unknown> = BODY) => ({ requestId: randomUUID(), tenantId, keyKind, model: MODEL, body });
-  const served = (requestId: string, promptTokens: number, completionTokens: number, outcome = 'ok') => ({ requestId, outcome, promptTokens, completionTokens });
+  const request = (tenantId: string, keyKind: 'payg' | 'plan' | 'custom', body: Record<string, unknown> = BODY) => ({
+    requestId: randomUUID(),
+    tenantId,
+    keyKind,
+    model: MODEL,
+    body,
+  });
+  const served = (requestId: string, promptTokens: number, completionTokens: number, outcome = 'ok') => ({
+    requestId,
+    outcome,
+    promptTokens,
+    completionTokens,
+  });
   const subscription = (overrides: Partial<SubscriptionProfile>): SubscriptionProfile => ({
     kind: 'plan',
     quotaMicros: null,
@@ -123,7 +134,11 @@ describe('billing client against real Redis and NATS', () => {
   it("charges a custom subscription's credit at its overridden prices", async () => {
     const tenant = randomUUID();
     const overrides = { 'sandbox-gpt': { outputPerMTok: '5000000' } };
-    profiles.set(tenant, { tenantId: tenant, billing: 'custom', subscription: subscription({ kind: 'custom', quotaMicros: '1000', priceOverrides: overrides }) });
+    profiles.set(tenant, {
+      tenantId: tenant,
+      billing: 'custom',
+      subscription: subscription({ kind: 'custom', quotaMicros: '1000', priceOverrides: overrides }),
+    });
     const billing = client();
     const call = request(tenant, 'custom');
     await billing.reserve(call);
@@ -133,7 +148,11 @@ describe('billing client against real Redis and NATS', () => {
 
   it('refuses a key whose subscription has expired, and refetches a profile after an invalidation', async () => {
     const tenant = randomUUID();
-    profiles.set(tenant, { tenantId: tenant, billing: 'plan', subscription: subscription({ quotaRequests: 10, expiresAt: new Date(Date.now() - 1000).toISOString() }) });
+    profiles.set(tenant, {
+      tenantId: tenant,
+      billing: 'plan',
+      subscription: subscription({ quotaRequests: 10, expiresAt: new Date(Date.now() - 1000).toISOString() }),
+    });
     const billing = client();
     await expect(billing.reserve(request(tenant, 'plan'))).rejects.toMatchObject({ code: 'authentication_failed' });
     const before = profileRequests;

@@ -140,11 +140,14 @@ describe('wallet scripts on a real Redis', () => {
     const tenant = randomUUID();
     const target = { mode: 'quota', unit: 'requests', periodIndex: 7, limit: 2n, ttlSeconds: 60 } as const;
     const results = [];
-    for (const id of ['q1', 'q2', 'q3']) results.push((await wallet.reserve({ requestId: `${tenant}${id}`, tenantId: tenant, amount: 1n, holdTtlMs: 60_000, target })).status);
+    for (const id of ['q1', 'q2', 'q3'])
+      results.push((await wallet.reserve({ requestId: `${tenant}${id}`, tenantId: tenant, amount: 1n, holdTtlMs: 60_000, target })).status);
     expect(results).toEqual(['reserved', 'reserved', 'refused']);
     await wallet.release(`${tenant}q2`);
     expect(await wallet.quotaUsed(tenant, 7, 'requests')).toBe(1n);
-    expect((await wallet.reserve({ requestId: `${tenant}q4`, tenantId: tenant, amount: 1n, holdTtlMs: 60_000, target: { ...target, periodIndex: 8 } })).status).toBe('reserved');
+    expect(
+      (await wallet.reserve({ requestId: `${tenant}q4`, tenantId: tenant, amount: 1n, holdTtlMs: 60_000, target: { ...target, periodIndex: 8 } })).status,
+    ).toBe('reserved');
     expect(await wallet.balance(tenant)).toBeNull();
   });
 
@@ -176,7 +179,9 @@ describe('wallet scripts on a real Redis', () => {
     await wallet.credit(tenant, 0n, 1000n);
     await events();
     const lease = `lease:${randomUUID()}`;
-    expect((await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 600n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true })).status).toBe('reserved');
+    expect(
+      (await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 600n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true })).status,
+    ).toBe('reserved');
     expect(await wallet.balance(tenant)).toBe(400n);
 
     const draw = (requestId: string, micros: string) => wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros } }]);
@@ -206,7 +211,8 @@ describe('wallet scripts on a real Redis', () => {
     await wallet.credit(tenant, 0n, 1000n);
     const lease = `lease:${randomUUID()}`;
     await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 600n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true });
-    const draw = (requestId: string, micros: string, held: string) => wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros, held } }]);
+    const draw = (requestId: string, micros: string, held: string) =>
+      wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros, held } }]);
 
     expect(await draw('v1', '100', '80')).toEqual([{ requestId: 'v1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 20n }]);
     const [big] = await draw('v2', '700', '100');

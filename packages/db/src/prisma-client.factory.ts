@@ -14,6 +14,7 @@ export function createSqlPool(databaseUrl: string, poolSize = 10): SqlPool {
  * client runs on it and ends it on $disconnect.
  */
 export function createPrismaClient(database: string | SqlPool, poolSize = 10): PrismaClient {
-  const adapter = typeof database === 'string' ? new PrismaPg({ connectionString: database, max: poolSize }) : new PrismaPg(database, { disposeExternalPool: true });
+  const adapter =
+    typeof database === 'string' ? new PrismaPg({ connectionString: database, max: poolSize }) : new PrismaPg(database, { disposeExternalPool: true });
   return new PrismaClient({ adapter });
 }

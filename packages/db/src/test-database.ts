@@ -14,7 +14,9 @@ const MIGRATIONS = path.resolve(__dirname, '..', 'prisma', 'migrations');
 /** A name that changes whenever a migration is added or edited, so a stale template is never reused. */
 function templateName(): string {
   const hash = createHash('sha256');
-  for (const dir of readdirSync(MIGRATIONS).filter((d) => !d.endsWith('.toml')).sort()) {
+  for (const dir of readdirSync(MIGRATIONS)
+    .filter((d) => !d.endsWith('.toml'))
+    .sort()) {
     hash.update(dir).update(readFileSync(path.join(MIGRATIONS, dir, 'migration.sql')));
   }
   return `gw_template_${hash.digest('hex').slice(0, 12)}`;

@@ -14,16 +14,7 @@ export interface ChannelTarget {
 }
 
 /** Operations of the OpenAI-compatible protocol (other protocols add their own). */
-export type OaicOperation =
-  | 'chat'
-  | 'completions'
-  | 'responses'
-  | 'embeddings'
-  | 'moderations'
-  | 'images'
-  | 'speech'
-  | 'transcriptions'
-  | 'translations';
+export type OaicOperation = 'chat' | 'completions' | 'responses' | 'embeddings' | 'moderations' | 'images' | 'speech' | 'transcriptions' | 'translations';
 
 /** A fully described HTTP call, produced by a pure `toUpstream` transform. */
 export interface UpstreamRequest {

@@ -39,21 +39,49 @@ const PREFIX: Record<ChatProtocol, string> = { openai: '/openai/v1', anthropic: 
 const MODEL: Record<ChatProtocol, string> = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini' };
 
 function channel(protocol: ChatProtocol, upstreamModel = MODEL[protocol]): ChannelTarget {
-  return { id: `ch-${protocol}`, providerId: `sandbox-${protocol}`, protocol, baseUrl: `${base}${PREFIX[protocol]}`, apiKey: 'sandbox-key', upstreamModel, priority: 0, weight: 1 };
+  return {
+    id: `ch-${protocol}`,
+    providerId: `sandbox-${protocol}`,
+    protocol,
+    baseUrl: `${base}${PREFIX[protocol]}`,
+    apiKey: 'sandbox-key',
+    upstreamModel,
+    priority: 0,
+    weight: 1,
+  };
 }
 
 const properties = { city: { type: 'string' } };
 
 function request(family: IrFamily, text: string, stream: boolean, tools: boolean): ChatIrRequest {
   if (family === 'oaic') {
-    const body = { model: 'pub', stream, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: text }], ...(tools ? { tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties } } }] } : {}) };
+    const body = {
+      model: 'pub',
+      stream,
+      messages: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: text },
+      ],
+      ...(tools ? { tools: [{ type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties } } }] } : {}),
+    };
     return fromOaicRequest(parseOrThrow(ChatCompletionRequest, body));
   }
   if (family === 'msgc') {
-    const body = { model: 'pub', max_tokens: 64, stream, system: 'Be brief.', messages: [{ role: 'user', content: text }], ...(tools ? { tools: [{ name: 'get_weather', input_schema: { type: 'object', properties } }] } : {}) };
+    const body = {
+      model: 'pub',
+      max_tokens: 64,
+      stream,
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: text }],
+      ...(tools ? { tools: [{ name: 'get_weather', input_schema: { type: 'object', properties } }] } : {}),
+    };
     return fromMsgcRequest(parseOrThrow(MessagesRequest, body));
   }
-  const body = { systemInstruction: { parts: [{ text: 'Be brief.' }] }, contents: [{ role: 'user', parts: [{ text }] }], ...(tools ? { tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'object', properties } }] }] } : {}) };
+  const body = {
+    systemInstruction: { parts: [{ text: 'Be brief.' }] },
+    contents: [{ role: 'user', parts: [{ text }] }],
+    ...(tools ? { tools: [{ functionDeclarations: [{ name: 'get_weather', parameters: { type: 'object', properties } }] }] } : {}),
+  };
   return fromGencRequest(parseOrThrow(GenerateContentRequest, body), 'pub', stream);
 }
 
@@ -85,17 +113,37 @@ function reassemble(family: IrFamily, sse: string): { text: string; args: string
   const bodies = frames.map((frame) => JSON.parse(frame.data) as Json);
   if (family === 'oaic') {
     const deltas = bodies.map((b) => b.choices[0]?.delta ?? {});
-    return { text: deltas.map((d) => d.content ?? '').join(''), args: deltas.flatMap((d) => d.tool_calls ?? []).map((t) => t.function.arguments ?? '').join(''), usage: bodies[bodies.length - 1]!.usage };
+    return {
+      text: deltas.map((d) => d.content ?? '').join(''),
+      args: deltas
+        .flatMap((d) => d.tool_calls ?? [])
+        .map((t) => t.function.arguments ?? '')
+        .join(''),
+      usage: bodies[bodies.length - 1]!.usage,
+    };
   }
   if (family === 'msgc') {
     const deltas = bodies.filter((b) => b.type === 'content_block_delta').map((b) => b.delta);
-    return { text: deltas.map((d) => d.text ?? '').join(''), args: deltas.map((d) => d.partial_json ?? '').join(''), usage: bodies.find((b) => b.type === 'message_delta')!.usage };
+    return {
+      text: deltas.map((d) => d.text ?? '').join(''),
+      args: deltas.map((d) => d.partial_json ?? '').join(''),
+      usage: bodies.find((b) => b.type === 'message_delta')!.usage,
+    };
   }
   const parts = bodies.flatMap((b) => b.candidates[0].content.parts);
-  return { text: parts.map((p) => p.text ?? '').join(''), args: parts.filter((p) => p.functionCall).map((p) => JSON.stringify(p.functionCall.args)).join(''), usage: bodies[bodies.length - 1]!.usageMetadata };
+  return {
+    text: parts.map((p) => p.text ?? '').join(''),
+    args: parts
+      .filter((p) => p.functionCall)
+      .map((p) => JSON.stringify(p.functionCall.args))
+      .join(''),
+    usage: bodies[bodies.length - 1]!.usageMetadata,
+  };
 }
 
-const PAIRS = (['oaic', 'msgc', 'genc'] as const).flatMap((family) => (['openai', 'anthropic', 'gemini'] as const).map((protocol) => [family, protocol] as const));
+const PAIRS = (['oaic', 'msgc', 'genc'] as const).flatMap((family) =>
+  (['openai', 'anthropic', 'gemini'] as const).map((protocol) => [family, protocol] as const),
+);
 
 describe.each(PAIRS)('%s client → %s sandbox', (family, protocol) => {
   it('answers whole, and streams the same text with usage at the end', async () => {

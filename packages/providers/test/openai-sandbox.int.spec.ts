@@ -113,7 +113,9 @@ describe('OpenAI adapter against the sandbox', () => {
 
   it('gets embeddings of the requested dimensions, speech bytes and a multipart transcription', async () => {
     const embeddings = await sendUpstream(
-      toUpstream('embeddings', { model: 'e', input: ['a', 'b', 'c'], dimensions: 32, encoding_format: 'float' }, channel('sandbox-embedding'), { stream: false }),
+      toUpstream('embeddings', { model: 'e', input: ['a', 'b', 'c'], dimensions: 32, encoding_format: 'float' }, channel('sandbox-embedding'), {
+        stream: false,
+      }),
     );
     const list = fromUpstream('embeddings', await readBodyJson(embeddings.body), 'public-embedding') as { data: { embedding: number[] }[]; model: string };
     expect(list.data.map((item) => item.embedding.length)).toEqual([32, 32, 32]);
@@ -128,7 +130,9 @@ describe('OpenAI adapter against the sandbox', () => {
     const file = { filename: 'clip.wav', contentType: 'audio/wav', data: Readable.from([Buffer.alloc(1000, 1), Buffer.alloc(600, 2)]) };
     const transcription = await sendUpstream(toUpstream('transcriptions', { model: 'w', language: 'en' }, channel('sandbox-whisper'), { stream: false, file }));
     expect(transcription.status).toBe(200);
-    expect(fromUpstream('transcriptions', await readBodyJson(transcription.body), 'public-whisper')).toMatchObject({ text: 'Transcribed clip.wav (1600 bytes).' });
+    expect(fromUpstream('transcriptions', await readBodyJson(transcription.body), 'public-whisper')).toMatchObject({
+      text: 'Transcribed clip.wav (1600 bytes).',
+    });
   });
 
   it('maps an upstream validation error and a refused upstream key without leaking it', async () => {
@@ -155,7 +159,9 @@ describe('failover, timeouts and cancellation against the sandbox', () => {
 
   it('fails over from a refused connection and a cut connection', async () => {
     const closed = channel('sandbox-gpt', { id: 'closed', baseUrl: 'http://127.0.0.1:1/openai/v1' });
-    const result = await executeWithFailover([closed, channel('sandbox-gpt@fail=cut'), channel('sandbox-gpt')], attemptWith(chatBody('hi'), false), { toError });
+    const result = await executeWithFailover([closed, channel('sandbox-gpt@fail=cut'), channel('sandbox-gpt')], attemptWith(chatBody('hi'), false), {
+      toError,
+    });
     expect(result.attempts.map((attempt) => attempt.status ?? attempt.error)).toEqual(['upstream_error', 'upstream_error', 200]);
     await readBodyText(result.response.body);
   });
@@ -190,9 +196,12 @@ describe('failover, timeouts and cancellation against the sandbox', () => {
     expect(performance.now() - started).toBeLessThan(1000);
 
     const flowing = new AbortController();
-    const response = await sendUpstream(toUpstream('chat', chatBody('one two three four five six', { stream: true }), channel('sandbox-gpt@chunk=50'), { stream: true }), {
-      signal: flowing.signal,
-    });
+    const response = await sendUpstream(
+      toUpstream('chat', chatBody('one two three four five six', { stream: true }), channel('sandbox-gpt@chunk=50'), { stream: true }),
+      {
+        signal: flowing.signal,
+      },
+    );
     const seen: string[] = [];
     const consume = async () => {
       for await (const chunk of parseChatStream(response.body)) {

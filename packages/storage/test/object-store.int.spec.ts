@@ -39,7 +39,13 @@ function behavesLikeAnObjectStore(name: string, open: () => ObjectStore) {
       source.push('abc');
       const put = store.put('uploads/a/cut.wav', source, 'audio/wav');
       source.emit('error', new Error('Part terminated early'));
-      const outcome = await Promise.race([put.then(() => 'stored', (error: Error) => error.message), new Promise((resolve) => setTimeout(resolve, 2000, 'still waiting'))]);
+      const outcome = await Promise.race([
+        put.then(
+          () => 'stored',
+          (error: Error) => error.message,
+        ),
+        new Promise((resolve) => setTimeout(resolve, 2000, 'still waiting')),
+      ]);
       // The local driver names the source's error; the test S3 server may refuse the unsized upload first.
       expect(['stored', 'still waiting']).not.toContain(outcome);
     });

@@ -71,7 +71,9 @@ export class BillingService {
       if (tenant.billing !== 'custom') throw GatewayError.invalid(`tenant "${tenant.slug}" is not on a custom subscription`, 'tenant');
       const quota = request.quota;
       await this.billing.setSubscriptionTerms(tenant.id, tenant.billing, {
-        ...(quota ? { quotaMicros: quota.credit ? BigInt(quota.credit) : null, quotaRequests: quota.requests ?? null, periodSeconds: quota.periodSeconds } : {}),
+        ...(quota
+          ? { quotaMicros: quota.credit ? BigInt(quota.credit) : null, quotaRequests: quota.requests ?? null, periodSeconds: quota.periodSeconds }
+          : {}),
         ...(request.priceOverrides ? { priceOverrides: request.priceOverrides } : {}),
       });
     }

@@ -1,11 +1,4 @@
-import {
-  CatalogChannelsRequest,
-  parseOrThrow,
-  SUBJECTS,
-  VisibleModelsRequest,
-  type CatalogChannelsReply,
-  type VisibleModelsReply,
-} from '@gateway/contracts';
+import { CatalogChannelsRequest, parseOrThrow, SUBJECTS, VisibleModelsRequest, type CatalogChannelsReply, type VisibleModelsReply } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CatalogService } from './catalog.service';

@@ -19,7 +19,12 @@ const MODEL_FIELDS = [
 ] as const;
 
 export function planProviders(config: GatewayConfig, state: CurrentState, plan: ApplyPlan): void {
-  rejectDuplicates(config.providers, (p) => p.id, (i) => `providers[${i}].id`, 'provider');
+  rejectDuplicates(
+    config.providers,
+    (p) => p.id,
+    (i) => `providers[${i}].id`,
+    'provider',
+  );
   for (const provider of config.providers) {
     const desired: ProviderRow = {
       id: provider.id,
@@ -66,11 +71,22 @@ function planChannels(model: ModelConfig, index: number, knownProviders: Set<str
       throw invalidAt(`models[${index}].channels[${i}].provider`, `provider "${channel.provider}" is not defined in the file or the database`);
     }
   });
-  rejectDuplicates(model.channels, (c) => `${c.provider}/${c.upstreamModel}`, (i) => `models[${index}].channels[${i}]`, 'channel');
+  rejectDuplicates(
+    model.channels,
+    (c) => `${c.provider}/${c.upstreamModel}`,
+    (i) => `models[${index}].channels[${i}]`,
+    'channel',
+  );
   const existing = new Map((state.channelsByModel.get(model.id) ?? []).map((c) => [channelKey(c), c] as const));
   const labels: string[] = [];
   for (const channel of model.channels) {
-    const desired = { modelId: model.id, providerId: channel.provider, upstreamModel: channel.upstreamModel, priority: channel.priority, weight: channel.weight };
+    const desired = {
+      modelId: model.id,
+      providerId: channel.provider,
+      upstreamModel: channel.upstreamModel,
+      priority: channel.priority,
+      weight: channel.weight,
+    };
     const key = channelKey(desired);
     const current: ChannelRow | undefined = existing.get(key);
     existing.delete(key);
@@ -90,7 +106,12 @@ function planChannels(model: ModelConfig, index: number, knownProviders: Set<str
 }
 
 export function planModels(config: GatewayConfig, state: CurrentState, plan: ApplyPlan, now: Date): void {
-  rejectDuplicates(config.models, (m) => m.id, (i) => `models[${i}].id`, 'model');
+  rejectDuplicates(
+    config.models,
+    (m) => m.id,
+    (i) => `models[${i}].id`,
+    'model',
+  );
   const knownProviders = new Set([...state.providers.keys(), ...config.providers.map((p) => p.id)]);
   config.models.forEach((model, index) => {
     const current = state.models.get(model.id);

@@ -9,7 +9,12 @@ const TENANT_FIELDS = ['name', 'billing', 'featureControls', 'limits'] as const;
 const SUBSCRIPTION_FIELDS = ['kind', 'planName', 'expiresAt'] as const;
 
 export function planPlans(config: GatewayConfig, state: CurrentState, plan: ApplyPlan): void {
-  rejectDuplicates(config.plans, (p) => p.name, (i) => `plans[${i}].name`, 'plan');
+  rejectDuplicates(
+    config.plans,
+    (p) => p.name,
+    (i) => `plans[${i}].name`,
+    'plan',
+  );
   for (const item of config.plans) {
     const desired: PlanRow = {
       name: item.name,
@@ -37,7 +42,13 @@ function periodOf(name: string, config: GatewayConfig, state: CurrentState): num
  * Plan and custom tenants (or any tenant given an expiry) have a subscription. Without an expiry in the file
  * the stored one is kept, and a new plan subscription runs for one period of its plan.
  */
-function desiredSubscription(tenant: TenantConfig, current: CurrentTenant | undefined, config: GatewayConfig, state: CurrentState, now: Date): SubscriptionRow | null {
+function desiredSubscription(
+  tenant: TenantConfig,
+  current: CurrentTenant | undefined,
+  config: GatewayConfig,
+  state: CurrentState,
+  now: Date,
+): SubscriptionRow | null {
   if (tenant.billing === 'payg' && !tenant.expires) return null;
   const planName = tenant.plan ?? null;
   let expiresAt = tenant.expires ? new Date(tenant.expires) : (current?.subscription?.expiresAt ?? null);
@@ -66,7 +77,12 @@ function planGrants(tenant: TenantConfig, current: CurrentTenant | undefined, pl
 }
 
 export function planTenants(config: GatewayConfig, state: CurrentState, plan: ApplyPlan, now: Date): void {
-  rejectDuplicates(config.tenants, (t) => t.slug, (i) => `tenants[${i}].slug`, 'tenant');
+  rejectDuplicates(
+    config.tenants,
+    (t) => t.slug,
+    (i) => `tenants[${i}].slug`,
+    'tenant',
+  );
   const knownModels = new Set([...state.models.keys(), ...config.models.map((m) => m.id)]);
   config.tenants.forEach((tenant, index) => {
     validateTenant(tenant, index, config, state, knownModels);
@@ -79,7 +95,8 @@ export function planTenants(config: GatewayConfig, state: CurrentState, plan: Ap
       limits: tenant.limits ?? current?.limits ?? null,
     };
     const subscription = desiredSubscription(tenant, current, config, state, now);
-    const subscriptionChanged = subscription !== null && !(current?.subscription && SUBSCRIPTION_FIELDS.every((f) => sameValue(current.subscription![f], subscription[f])));
+    const subscriptionChanged =
+      subscription !== null && !(current?.subscription && SUBSCRIPTION_FIELDS.every((f) => sameValue(current.subscription![f], subscription[f])));
     if (subscriptionChanged) plan.subscriptions.push({ slug: tenant.slug, ...subscription });
     const grantLabels = planGrants(tenant, current, plan);
     if (!current) {

@@ -13,13 +13,17 @@ function fileWith(overrides: Partial<GatewayConfigInput> = {}): GatewayConfig {
     providers: [{ id: 'sandbox', protocol: 'openai', baseUrl: 'http://127.0.0.1:9000/v1', apiKeyEnv: 'SANDBOX_KEY' }],
     models: [
       { id: 'sandbox-gpt', displayName: 'Sandbox GPT', capability: 'chat', provider: 'sandbox', prices: { inputPerMTok: '0.50', outputPerMTok: '1.5' } },
-      { id: 'secret-gpt', displayName: 'Secret', capability: 'chat', public: false, createdAt: '2025-06-01T00:00:00Z', channels: [{ provider: 'sandbox', upstreamModel: 'gpt-x', priority: 5 }] },
+      {
+        id: 'secret-gpt',
+        displayName: 'Secret',
+        capability: 'chat',
+        public: false,
+        createdAt: '2025-06-01T00:00:00Z',
+        channels: [{ provider: 'sandbox', upstreamModel: 'gpt-x', priority: 5 }],
+      },
     ],
     plans: [{ name: 'starter', quota: { credit: '20' }, period: '30d' }],
-    tenants: [
-      { slug: 'acme', billing: 'plan', plan: 'starter', models: ['secret-gpt'], featureControls: { mediaAuthorizedAssets: true } },
-      { slug: 'globex' },
-    ],
+    tenants: [{ slug: 'acme', billing: 'plan', plan: 'starter', models: ['secret-gpt'], featureControls: { mediaAuthorizedAssets: true } }, { slug: 'globex' }],
     ...overrides,
   });
 }
@@ -41,7 +45,9 @@ function afterWrite(state: CurrentState, plan: ApplyPlan): CurrentState {
       channels.filter((c) => !plan.channels.delete.includes(c.id)).map((c) => ({ ...c, ...plan.channels.update.find((u) => u.id === c.id) })),
     );
   }
-  plan.channels.create.forEach((c, i) => next.channelsByModel.set(c.modelId, [...(next.channelsByModel.get(c.modelId) ?? []), { ...c, id: `ch-${i}-${c.upstreamModel}` }]));
+  plan.channels.create.forEach((c, i) =>
+    next.channelsByModel.set(c.modelId, [...(next.channelsByModel.get(c.modelId) ?? []), { ...c, id: `ch-${i}-${c.upstreamModel}` }]),
+  );
   for (const p of [...plan.plans.create, ...plan.plans.update]) next.plans.set(p.name, p);
   for (const t of [...plan.tenants.create, ...plan.tenants.update]) {
     const current = next.tenants.get(t.slug);

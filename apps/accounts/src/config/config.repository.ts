@@ -57,8 +57,12 @@ export class ConfigRepository {
             name: t.name,
             billing: t.billing,
             featureControls: storedFeatureControls(t.featureControls),
-            limits: TenantLimitsConfig.nullable().catch(null).parse(t.limits ?? null),
-            subscription: t.subscription ? { kind: t.subscription.kind, planName: t.subscription.plan?.name ?? null, expiresAt: t.subscription.expiresAt } : null,
+            limits: TenantLimitsConfig.nullable()
+              .catch(null)
+              .parse(t.limits ?? null),
+            subscription: t.subscription
+              ? { kind: t.subscription.kind, planName: t.subscription.plan?.name ?? null, expiresAt: t.subscription.expiresAt }
+              : null,
             grants: t.grants.map((g) => g.modelId),
           },
         ]),

@@ -84,7 +84,9 @@ export class DeadLetterService implements OnModuleInit {
     if (letter.consumer === 'usage') {
       const { subject, stream } = usageStreamNames(this.bus.prefix);
       // The dead letter's id names the replay: a replay retried before the removal is stored once.
-      await this.bus.connection.jetstream().publish(subject, encodeText(letter.payload), { msgID: `dead-letter-${this.stream.names.stream}-${id}`, expect: { streamName: stream } });
+      await this.bus.connection
+        .jetstream()
+        .publish(subject, encodeText(letter.payload), { msgID: `dead-letter-${this.stream.names.stream}-${id}`, expect: { streamName: stream } });
     } else {
       const event = LedgerEvent.parse(JSON.parse(letter.payload));
       const fields = Object.entries(event).flatMap(([name, value]) => (value === undefined ? [] : [name, String(value)]));

@@ -1,4 +1,11 @@
-import { DEAD_LETTER_SUBJECTS, DeadLetterListRequest, DeadLetterReplayRequest, parseOrThrow, type DeadLetterList, type DeadLetterReplayReply } from '@gateway/contracts';
+import {
+  DEAD_LETTER_SUBJECTS,
+  DeadLetterListRequest,
+  DeadLetterReplayRequest,
+  parseOrThrow,
+  type DeadLetterList,
+  type DeadLetterReplayReply,
+} from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { DeadLetterService } from './dead-letter.service';

@@ -20,10 +20,12 @@ export class HoldSweeper implements OnApplicationBootstrap, OnApplicationShutdow
 
   onApplicationBootstrap(): void {
     this.timer = setInterval(() => {
-      this.sweeping = this.sweeping.then(() => this.sweep()).catch((error: Error) => {
-        this.logger.error(`sweep failed: ${error.message}`);
-        return 0;
-      });
+      this.sweeping = this.sweeping
+        .then(() => this.sweep())
+        .catch((error: Error) => {
+          this.logger.error(`sweep failed: ${error.message}`);
+          return 0;
+        });
     }, this.env.BILLING_SWEEP_INTERVAL_MS);
   }
 

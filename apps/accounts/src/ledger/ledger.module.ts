@@ -7,5 +7,9 @@ import { LedgerConsumer } from './ledger.consumer';
 import { LedgerRepository } from './ledger.repository';
 import { LedgerService } from './ledger.service';
 
-@Module({ imports: [DeadLettersModule], providers: [LedgerRepository, LedgerService, LedgerConsumer, HoldSweeper], exports: [LedgerConsumer, HoldSweeper, LedgerRepository] })
+@Module({
+  imports: [DeadLettersModule],
+  providers: [LedgerRepository, LedgerService, LedgerConsumer, HoldSweeper],
+  exports: [LedgerConsumer, HoldSweeper, LedgerRepository],
+})
 export class LedgerModule {}

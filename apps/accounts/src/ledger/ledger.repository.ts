@@ -44,7 +44,11 @@ export class LedgerRepository {
     const amounts = events.map((e) => e.amount);
     const requests = events.map((e) => e.rid);
     const notes = events.map((e) => e.note || null);
-    const result = await this.pool.query<{ appended: string }>({ name: 'ledger-append', text: APPEND, values: [tenants, kinds, pools, amounts, requests, notes] });
+    const result = await this.pool.query<{ appended: string }>({
+      name: 'ledger-append',
+      text: APPEND,
+      values: [tenants, kinds, pools, amounts, requests, notes],
+    });
     return Number(result.rows[0]?.appended ?? 0);
   }
 }

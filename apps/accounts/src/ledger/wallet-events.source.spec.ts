@@ -34,7 +34,13 @@ describe('WalletEventSource', () => {
     answers.stale.push([]);
     const source = new WalletEventSource(reader, { blockMs: 500, claimIdleMs: 30_000 });
     await source.pull(10);
-    await source.retry([{ id: 'a', body: null }, { id: 'b', body: null }], 40);
+    await source.retry(
+      [
+        { id: 'a', body: null },
+        { id: 'b', body: null },
+      ],
+      40,
+    );
     await source.pull(10);
     expect(calls.at(-1)).toBe('read 10');
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -53,7 +59,12 @@ describe('WalletEventSource', () => {
     await source.pull(5);
     await source.discard([{ id: 'x', body: null }]);
     expect(calls.at(-1)).toBe('ack x');
-    expect(await source.deliveries([{ id: 'y', body: null }, { id: 'gone', body: null }])).toEqual([2, undefined]);
+    expect(
+      await source.deliveries([
+        { id: 'y', body: null },
+        { id: 'gone', body: null },
+      ]),
+    ).toEqual([2, undefined]);
     await source.recover();
     await source.pull(5);
     expect(calls.slice(-2)).toEqual(['ensureGroup', 'claimStale 5']);

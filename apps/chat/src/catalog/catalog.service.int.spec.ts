@@ -14,7 +14,18 @@ function channels(modelId: string): CatalogChannelsReply {
   const prices = { inputPerMTok: '0', outputPerMTok: '0', perImage: '0', perSecond: '0', perTask: '0' };
   return {
     model: { id: modelId, capability: 'chat', defaultMaxTokens: 4096, prices },
-    channels: [{ id: `ch-${modelId}`, providerId: 'p', protocol: 'openai', baseUrl: 'http://127.0.0.1:1/v1', apiKey: null, upstreamModel: modelId, priority: 0, weight: 1 }],
+    channels: [
+      {
+        id: `ch-${modelId}`,
+        providerId: 'p',
+        protocol: 'openai',
+        baseUrl: 'http://127.0.0.1:1/v1',
+        apiKey: null,
+        upstreamModel: modelId,
+        priority: 0,
+        weight: 1,
+      },
+    ],
   };
 }
 

@@ -11,7 +11,7 @@ const LOWEST_BYTES_PER_SECOND = 1000;
 export function wavSeconds(head: Buffer, fileSize: number): number | null {
   if (head.length < 12 || head.toString('ascii', 0, 4) !== 'RIFF' || head.toString('ascii', 8, 12) !== 'WAVE') return null;
   let byteRate: number | null = null;
-  for (let offset = 12; offset + 8 <= head.length; ) {
+  for (let offset = 12; offset + 8 <= head.length;) {
     const id = head.toString('ascii', offset, offset + 4);
     const size = head.readUInt32LE(offset + 4);
     if (id === 'fmt ' && offset + 16 <= head.length) byteRate = head.readUInt32LE(offset + 16);

@@ -30,7 +30,9 @@ describe('channelsFor', () => {
     }
     expect(thrown).toBeInstanceOf(GatewayError);
     expect(thrown).toMatchObject({ code: 'invalid_request', param: 'model' });
-    expect((thrown as Error).message).toBe("The model 'e' is served only by anthropic and gemini-protocol upstreams, and POST /oaic/v1/embeddings reaches OpenAI-compatible upstreams only.");
+    expect((thrown as Error).message).toBe(
+      "The model 'e' is served only by anthropic and gemini-protocol upstreams, and POST /oaic/v1/embeddings reaches OpenAI-compatible upstreams only.",
+    );
     expect(() => channelsFor('transcriptions', 'w', [gemini])).toThrow(
       "The model 'w' is served only by gemini-protocol upstreams, and POST /oaic/v1/audio/transcriptions reaches OpenAI-compatible upstreams only.",
     );

@@ -29,5 +29,8 @@ export function channelsFor(op: OaicOperation, modelId: string, channels: readon
   const compatible = channels.filter((channel) => channel.protocol === 'openai');
   if (compatible.length > 0) return compatible;
   const protocols = [...new Set(channels.map((channel) => channel.protocol))].join(' and ');
-  throw GatewayError.invalid(`The model '${modelId}' is served only by ${protocols}-protocol upstreams, and ${ROUTES[op]} reaches OpenAI-compatible upstreams only.`, 'model');
+  throw GatewayError.invalid(
+    `The model '${modelId}' is served only by ${protocols}-protocol upstreams, and ${ROUTES[op]} reaches OpenAI-compatible upstreams only.`,
+    'model',
+  );
 }

@@ -1,5 +1,13 @@
 import { BillingClient } from '@gateway/billing';
-import { GatewayError, TranscriptionFields, TranslationFields, parseOrThrow, type OaicAudioPayload, type SpeechReply, type TranscriptionReply } from '@gateway/contracts';
+import {
+  GatewayError,
+  TranscriptionFields,
+  TranslationFields,
+  parseOrThrow,
+  type OaicAudioPayload,
+  type SpeechReply,
+  type TranscriptionReply,
+} from '@gateway/contracts';
 import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';
 import { isObjectKey, objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
@@ -59,11 +67,19 @@ export class OaicAudioService {
     // Priced per second of audio: the most the upload can play is reserved before the upstream call.
     const head = await this.head(file.key);
     const maxSeconds = maxAudioSeconds(head, stored.size);
-    await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body: fields, maxUsage: { inputTokens: 0, outputTokens: 0, seconds: maxSeconds } });
+    await this.billing.reserve({
+      requestId: payload.requestId,
+      tenantId: payload.tenantId,
+      keyKind: payload.keyKind,
+      model: route.model,
+      body: fields,
+      maxUsage: { inputTokens: 0, outputTokens: 0, seconds: maxSeconds },
+    });
     const { channel, response } = await this.upstream.open(
       orderChannels(channels),
       // Each attempt reads the upload afresh, so a retry on another channel sends the whole file again.
-      (ch) => toUpstream(op, payload.fields, ch, { stream: false, file: { filename: file.filename, contentType: file.contentType, data: this.lazyRead(file.key) } }),
+      (ch) =>
+        toUpstream(op, payload.fields, ch, { stream: false, file: { filename: file.filename, contentType: file.contentType, data: this.lazyRead(file.key) } }),
       signal,
     );
     meter.channelId = channel.id;

@@ -18,16 +18,13 @@ export class OaicJsonService {
 
   async execute(call: PreparedCall<UnaryOperation>, signal: AbortSignal): Promise<Record<string, unknown>> {
     const { op } = call;
-    const { channel, response } = await this.upstream.open(
-      call.channels,
-      (ch) => toUpstream(op, call.body, ch, { stream: false }),
-      signal,
-    );
+    const { channel, response } = await this.upstream.open(call.channels, (ch) => toUpstream(op, call.body, ch, { stream: false }), signal);
     call.metered.meter.channelId = channel.id;
     let answer = fromUpstream(op, await readBodyJson(response.body), call.modelId);
     const usage = extractUsage(answer);
     if (usage) call.metered.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
-    else if (call.op === 'images') call.metered.meter.tokens = { prompt: estimateTokens(call.body.prompt), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
+    else if (call.op === 'images')
+      call.metered.meter.tokens = { prompt: estimateTokens(call.body.prompt), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
     else call.metered.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };
     if (op === 'responses') answer = await this.responses.store(call.caller.tenantId, answer, channel.id);
     call.metered.succeed();

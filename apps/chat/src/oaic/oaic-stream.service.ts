@@ -12,7 +12,6 @@ type StreamCall = PreparedCall<'chat' | 'completions' | 'responses'>;
 const encoder = new TextEncoder();
 const DONE = encoder.encode('data: [DONE]\n\n');
 
-
 function parseEvent(data: string): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(data);
@@ -103,7 +102,8 @@ export class OaicStreamService {
         }
         const data = rewrite(event.data);
         // A response cut short by its cap is as retrievable as a completed one (OpenAI stores both).
-        if (op === 'responses' && (json?.type === 'response.completed' || json?.type === 'response.incomplete')) finalResponse = (JSON.parse(data) as { response: Record<string, unknown> & { id: string } }).response;
+        if (op === 'responses' && (json?.type === 'response.completed' || json?.type === 'response.incomplete'))
+          finalResponse = (JSON.parse(data) as { response: Record<string, unknown> & { id: string } }).response;
         yield encoder.encode(event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`);
         if (json) delivered += deltaText(op, json);
         const next: IteratorResult<SseEvent> = await stream.events.next();

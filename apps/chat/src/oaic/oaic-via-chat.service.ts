@@ -48,11 +48,15 @@ export class OaicViaChatService {
     }
     const rewrite = new ChatStreamAsResponseEvents(origin);
     let saved = false;
-    return this.rewritten(answer, (text) => rewrite.push(text), async () => {
-      if (!rewrite.final || saved) return;
-      saved = true;
-      await this.records.save(call.caller.tenantId, { ...rewrite.final, id: origin.id });
-    });
+    return this.rewritten(
+      answer,
+      (text) => rewrite.push(text),
+      async () => {
+        if (!rewrite.final || saved) return;
+        saved = true;
+        await this.records.save(call.caller.tenantId, { ...rewrite.final, id: origin.id });
+      },
+    );
   }
 
   private run(call: PreparedCall, body: ChatCompletionRequest, signal: AbortSignal): Promise<ChatAnswer> {

@@ -11,7 +11,16 @@ import type { OaicViaChatService } from './oaic-via-chat.service';
 import { OaicService } from './oaic.service';
 
 const payload: OaicCallPayload = { requestId: 'req-1', tenantId: 't1', keyId: 'k1', keyKind: 'payg', route: 'oaic.responses', body: {} };
-const anthropic: CatalogChannel = { id: 'ch-a', providerId: 'p', protocol: 'anthropic', baseUrl: 'https://upstream.example', apiKey: 'k', upstreamModel: 'up', priority: 0, weight: 1 };
+const anthropic: CatalogChannel = {
+  id: 'ch-a',
+  providerId: 'p',
+  protocol: 'anthropic',
+  baseUrl: 'https://upstream.example',
+  apiKey: 'k',
+  upstreamModel: 'up',
+  priority: 0,
+  weight: 1,
+};
 
 /** The service over stand-ins: a responses request on an Anthropic channel, answered by `answer`. */
 function service(answer: (call: PreparedCall<'responses'>) => Promise<unknown>) {
@@ -21,7 +30,15 @@ function service(answer: (call: PreparedCall<'responses'>) => Promise<unknown>) 
     parseCaller: (value: unknown) => value as OaicCallPayload,
     prepare: async (_op: string, caller: OaicCallPayload, metered: MeteredStream): Promise<PreparedCall> => {
       metered.meter.modelId = 'public-model';
-      return { op: 'responses', body: { model: 'public-model', input: 'hi' }, caller, modelId: 'public-model', route: {} as PreparedCall['route'], channels: [anthropic], metered };
+      return {
+        op: 'responses',
+        body: { model: 'public-model', input: 'hi' },
+        caller,
+        modelId: 'public-model',
+        route: {} as PreparedCall['route'],
+        channels: [anthropic],
+        metered,
+      };
     },
   } as unknown as OaicRequestService;
   const viaChat = { responses: answer } as unknown as OaicViaChatService;

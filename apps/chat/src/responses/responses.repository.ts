@@ -15,7 +15,9 @@ export class ResponsesRepository {
   /** The body is stored as jsonb, which holds no NUL and no lone surrogate: those are cleaned, as in usage rows. */
   async save(id: string, tenantId: string, body: Record<string, unknown>, source?: ResponseSource): Promise<void> {
     const stored = pgJson(body) as Prisma.InputJsonObject;
-    await this.prisma.storedResponse.create({ data: { id, tenantId, body: stored, upstreamId: pgText(source?.upstreamId ?? null), channelId: source?.channelId ?? null } });
+    await this.prisma.storedResponse.create({
+      data: { id, tenantId, body: stored, upstreamId: pgText(source?.upstreamId ?? null), channelId: source?.channelId ?? null },
+    });
   }
 
   /** Null when the id is unknown or belongs to another tenant: callers cannot tell the two apart. */

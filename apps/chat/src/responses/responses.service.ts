@@ -48,11 +48,17 @@ export class ResponsesService {
     const source = await this.repository.source(previousId, tenantId);
     if (!source) throw GatewayError.notFound(`No response found with id '${previousId}'.`, 'previous_response_id');
     if (!source.upstreamId || !source.channelId) {
-      throw GatewayError.invalid(`The response '${previousId}' was answered through chat and cannot be continued by id; send its output as input items instead.`, 'previous_response_id');
+      throw GatewayError.invalid(
+        `The response '${previousId}' was answered through chat and cannot be continued by id; send its output as input items instead.`,
+        'previous_response_id',
+      );
     }
     const channel = channels.find((c) => c.id === source.channelId);
     if (!channel) {
-      throw GatewayError.invalid(`The response '${previousId}' was answered by an upstream this model no longer uses; send its output as input items instead.`, 'previous_response_id');
+      throw GatewayError.invalid(
+        `The response '${previousId}' was answered by an upstream this model no longer uses; send its output as input items instead.`,
+        'previous_response_id',
+      );
     }
     return { upstreamId: source.upstreamId, channel };
   }

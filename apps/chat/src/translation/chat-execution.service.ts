@@ -1,4 +1,14 @@
-import { SSE_DONE, estimateTextTokens, FAMILY_CHAT, readBodyJson, UPSTREAM_CHAT, type DecodeContext, type IrStreamEvent, type IrUsage, type SseEvent } from '@gateway/providers';
+import {
+  SSE_DONE,
+  estimateTextTokens,
+  FAMILY_CHAT,
+  readBodyJson,
+  UPSTREAM_CHAT,
+  type DecodeContext,
+  type IrStreamEvent,
+  type IrUsage,
+  type SseEvent,
+} from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
 import { type OpenedStream } from '../upstream/first-event-failover';
@@ -34,9 +44,7 @@ function producedText(event: IrStreamEvent): string {
  */
 @Injectable()
 export class ChatExecutionService {
-  constructor(
-    private readonly upstream: ChatUpstreamService,
-  ) {}
+  constructor(private readonly upstream: ChatUpstreamService) {}
 
   execute(call: ChatCall, signal: AbortSignal): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
     return call.stream ? this.stream(call, signal) : this.unary(call, signal);
@@ -48,7 +56,9 @@ export class ChatExecutionService {
     const protocol = chatProtocolOf(channel);
     const json = await readBodyJson(response.body);
     const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call));
-    const answer = isPassThrough(call.family, protocol) ? passThroughAnswer(call.family, json, call.modelId) : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
+    const answer = isPassThrough(call.family, protocol)
+      ? passThroughAnswer(call.family, json, call.modelId)
+      : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
     call.metered.meter.tokens = { prompt: ir.usage.inputTokens, completion: ir.usage.outputTokens };
     call.metered.succeed();
     return answer;

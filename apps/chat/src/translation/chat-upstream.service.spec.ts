@@ -19,7 +19,18 @@ const channel = (protocol: CatalogChannel['protocol']): CatalogChannel => ({
 });
 
 function oaicCall(url: string): ChatCall {
-  const body = { model: 'public', messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url } }] }] };
+  const body = {
+    model: 'public',
+    messages: [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'see' },
+          { type: 'image_url', image_url: { url } },
+        ],
+      },
+    ],
+  };
   return createChatCall({
     family: 'oaic',
     caller: { tenantId: 't', keyKind: 'payg', requestId: 'r' } as ChatCall['caller'],
@@ -57,7 +68,9 @@ describe('ChatUpstreamService.request', () => {
 
 describe('ChatUpstreamService.upstreamError', () => {
   const service = new ChatUpstreamService({ UPSTREAM_TIMEOUT_MS: 1000 } as ChatEnv);
-  const refusal = JSON.stringify({ error: { message: "'max_completion_tokens' must be at most 4096", type: 'invalid_request_error', param: 'max_completion_tokens' } });
+  const refusal = JSON.stringify({
+    error: { message: "'max_completion_tokens' must be at most 4096", type: 'invalid_request_error', param: 'max_completion_tokens' },
+  });
 
   it("names the client's field, not the upstream's, when a translated request is refused", () => {
     const call = { ...oaicCall('https://example.com/a.png'), family: 'genc' } as ChatCall;

@@ -20,7 +20,6 @@ export interface ServedCall {
   response: UpstreamResponse;
 }
 
-
 /** An error event inside an upstream stream, in any of the three protocols' shapes. */
 function streamError(data: string): GatewayError | null {
   if (!data.includes('"error"')) return null;

@@ -25,7 +25,9 @@ describe('pass-through requests', () => {
 
   it('puts the upstream model and the streaming verb of a genc call in the URL', () => {
     const body = { contents: [{ role: 'user', parts: [{ text: 'hi' }] }] };
-    expect(passThroughRequest('gemini', body, channel('gemini', 'g@x'), true).url).toBe('https://upstream.example/v1/models/g%40x:streamGenerateContent?alt=sse');
+    expect(passThroughRequest('gemini', body, channel('gemini', 'g@x'), true).url).toBe(
+      'https://upstream.example/v1/models/g%40x:streamGenerateContent?alt=sse',
+    );
     const unary = passThroughRequest('gemini', body, channel('gemini'), false);
     expect(unary.url).toBe('https://upstream.example/v1/models/up-model:generateContent');
     expect(JSON.parse(unary.body as string)).toEqual(body);
@@ -40,7 +42,11 @@ describe('public model id on the way back', () => {
 
   it('rewrites the top-level field of a stream event, never an escaped look-alike in tool arguments', () => {
     const rewrite = streamModelRewriter('oaic', 'public');
-    const event = JSON.stringify({ id: 'c', model: 'up "quoted" model', choices: [{ delta: { tool_calls: [{ function: { arguments: '{"model":"keep"}' } }] } }] });
+    const event = JSON.stringify({
+      id: 'c',
+      model: 'up "quoted" model',
+      choices: [{ delta: { tool_calls: [{ function: { arguments: '{"model":"keep"}' } }] } }],
+    });
     const out = JSON.parse(rewrite(event)) as { model: string; choices: Array<{ delta: { tool_calls: Array<{ function: { arguments: string } }> } }> };
     expect(out.model).toBe('public');
     expect(out.choices[0]!.delta.tool_calls[0]!.function.arguments).toBe('{"model":"keep"}');

@@ -26,7 +26,13 @@ function relay() {
   };
 }
 
-const summary = (event: UsageEvent) => ({ outcome: event.outcome, status: event.status, promptTokens: event.promptTokens, completionTokens: event.completionTokens, channelId: event.channelId });
+const summary = (event: UsageEvent) => ({
+  outcome: event.outcome,
+  status: event.status,
+  promptTokens: event.promptTokens,
+  completionTokens: event.completionTokens,
+  channelId: event.channelId,
+});
 
 describe('MeteredStream', () => {
   it('records one ok event with everything delivered when the stream succeeds', () => {

@@ -77,7 +77,13 @@ describe('usage publisher over a real JetStream', () => {
     const failed = event({ tenantId, outcome: 'upstream_error', status: 500 });
     const unbilled = event({ tenantId });
     for (const e of [served, failed]) {
-      await billing.reserve({ requestId: e.requestId, tenantId, keyKind: 'payg', model: MODEL, body: { messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 } });
+      await billing.reserve({
+        requestId: e.requestId,
+        tenantId,
+        keyKind: 'payg',
+        model: MODEL,
+        body: { messages: [{ role: 'user', content: 'hi' }], max_tokens: 10 },
+      });
     }
     for (const e of [served, failed, unbilled]) publisher.record(e);
     const [batch] = await stored();

@@ -88,13 +88,17 @@ export class AdminClient {
 
   /** A tenant's usage rows by the client's x-request-id or the server's request id, newest first. */
   usageRequests(query: { tenant: string; clientRequestId?: string; requestId?: string; limit?: number }) {
-    const params = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])));
+    const params = new URLSearchParams(
+      Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
+    );
     return this.call('GET', `/admin/usage/requests?${params.toString()}`, UsageRequests);
   }
 
   /** Records the usage and ledger writers could not write, oldest first. */
   deadLetters(query: { consumer?: string; limit?: number } = {}) {
-    const params = new URLSearchParams(Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])));
+    const params = new URLSearchParams(
+      Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
+    );
     return this.call('GET', `/admin/usage/dead-letters?${params.toString()}`, DeadLetterList);
   }
 

@@ -6,21 +6,23 @@ import Fastify from 'fastify';
 import { readFileSync } from 'node:fs';
 
 /** The edge's own answer when the bench hands it over (same bytes on the wire), else a similar list. */
-const body = process.env.BARE_BODY_FILE ? readFileSync(process.env.BARE_BODY_FILE, 'utf8') : JSON.stringify({
-  object: 'list',
-  data: Array.from({ length: 10 }, (_, i) => ({
-    id: `bare-model-${i}`,
-    object: 'model',
-    type: 'model',
-    display_name: `Bare model ${i}`,
-    created: 1735689600 + i,
-    created_at: new Date((1735689600 + i) * 1000).toISOString(),
-    owned_by: 'gateway',
-  })),
-  has_more: false,
-  first_id: 'bare-model-0',
-  last_id: 'bare-model-9',
-});
+const body = process.env.BARE_BODY_FILE
+  ? readFileSync(process.env.BARE_BODY_FILE, 'utf8')
+  : JSON.stringify({
+      object: 'list',
+      data: Array.from({ length: 10 }, (_, i) => ({
+        id: `bare-model-${i}`,
+        object: 'model',
+        type: 'model',
+        display_name: `Bare model ${i}`,
+        created: 1735689600 + i,
+        created_at: new Date((1735689600 + i) * 1000).toISOString(),
+        owned_by: 'gateway',
+      })),
+      has_more: false,
+      first_id: 'bare-model-0',
+      last_id: 'bare-model-9',
+    });
 
 async function main(): Promise<void> {
   const app = Fastify({ logger: false });

@@ -108,7 +108,14 @@ export async function benchBilling(): Promise<string> {
       ['measure', 'billing off', 'billing on', 'difference', 'target', ''],
       ['latency p50, c=1', `${p(lat.off, 0.5).toFixed(2)} ms`, `${p(lat.on, 0.5).toFixed(2)} ms`, signedMs(added), '≤ +0.5 ms', added <= 0.5 ? 'PASS' : 'MISS'],
       ['latency p99, c=1', `${p(lat.off, 0.99).toFixed(2)} ms`, `${p(lat.on, 0.99).toFixed(2)} ms`, signedMs(p(lat.on, 0.99) - p(lat.off, 0.99)), '', ''],
-      [`RPS, ${CONNECTIONS} conn, 20 ms upstream`, rpsOff.toFixed(0), rpsOn.toFixed(0), `${(drop * 100).toFixed(1)} % drop`, '≤ 10 %', drop <= 0.1 ? 'PASS' : 'MISS'],
+      [
+        `RPS, ${CONNECTIONS} conn, 20 ms upstream`,
+        rpsOff.toFixed(0),
+        rpsOn.toFixed(0),
+        `${(drop * 100).toFixed(1)} % drop`,
+        '≤ 10 %',
+        drop <= 0.1 ? 'PASS' : 'MISS',
+      ],
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     return rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n');

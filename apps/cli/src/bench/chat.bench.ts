@@ -105,7 +105,13 @@ async function stream(target: Target, model: string): Promise<StreamOutcome> {
   const started = performance.now();
   const outcome: StreamOutcome = { firstTokenMs: NaN, events: 0, stalled: false, broken: true };
   try {
-    const response = await request(`${target.url}/chat/completions`, { method: 'POST', headers: headers(target), body: body(model, true), dispatcher: agent, bodyTimeout: STALL_MS });
+    const response = await request(`${target.url}/chat/completions`, {
+      method: 'POST',
+      headers: headers(target),
+      body: body(model, true),
+      dispatcher: agent,
+      bodyTimeout: STALL_MS,
+    });
     if (response.statusCode !== 200) {
       await response.body.dump();
       return outcome;
@@ -120,7 +126,8 @@ async function stream(target: Target, model: string): Promise<StreamOutcome> {
         if (event === 'data: [DONE]') outcome.broken = false;
         else if (event.startsWith('data: ')) {
           outcome.events++;
-          if (Number.isNaN(outcome.firstTokenMs) && event.includes('"content":"') && !event.includes('"content":""')) outcome.firstTokenMs = performance.now() - started;
+          if (Number.isNaN(outcome.firstTokenMs) && event.includes('"content":"') && !event.includes('"content":""'))
+            outcome.firstTokenMs = performance.now() - started;
         }
       }
     }
@@ -162,13 +169,31 @@ async function main(): Promise<void> {
   const stamp = randomBytes(3).toString('hex');
   const token = randomBytes(16).toString('hex');
   process.stdout.write('starting the gateway (sandbox, services, edge)...\n');
-  const stack = await launchStack({ removeNamespaceOnStop: true, natsPrefix: `bench${stamp}.`, databaseUrl: db.url, migrate: false, adminToken: token, logLevel: 'warn', sink: () => undefined });
+  const stack = await launchStack({
+    removeNamespaceOnStop: true,
+    natsPrefix: `bench${stamp}.`,
+    databaseUrl: db.url,
+    migrate: false,
+    adminToken: token,
+    logLevel: 'warn',
+    sink: () => undefined,
+  });
   try {
     const admin = new AdminClient({ url: stack.adminUrl, token });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
     const slug = `bench-${stamp}`;
     await admin.apply({
-      models: [{ id: `bench-stream-${stamp}`, displayName: 'Bench stream', capability: 'chat', public: false, provider: 'sandbox-openai', upstreamModel: 'sandbox-gpt@chunk=50', createdAt: '2025-01-01T00:00:00Z' }],
+      models: [
+        {
+          id: `bench-stream-${stamp}`,
+          displayName: 'Bench stream',
+          capability: 'chat',
+          public: false,
+          provider: 'sandbox-openai',
+          upstreamModel: 'sandbox-gpt@chunk=50',
+          createdAt: '2025-01-01T00:00:00Z',
+        },
+      ],
       tenants: [{ slug, billing: 'payg', models: [`bench-stream-${stamp}`], featureControls: {} }],
     });
     // Every request is billed against the prepaid balance: enough for the whole run.
@@ -206,20 +231,57 @@ async function main(): Promise<void> {
       ['measure', 'direct (sandbox)', 'gateway', 'added / ratio', 'target', ''],
       [`latency p50, c=1 (median of ${LATENCY_ROUNDS})`, ms(p50.d), ms(p50.g), signedMs(p50.g - p50.d), '≤ +1 ms', verdict(p50.g - p50.d <= 1)],
       [`latency p99, c=1 (median of ${LATENCY_ROUNDS})`, ms(p99.d), ms(p99.g), signedMs(p99.g - p99.d), '≤ +3 ms', verdict(p99.g - p99.d <= 3)],
-      ['RPS, 64 conn, 20 ms upstream', rpsDirect.rps.toFixed(0), rpsGateway.rps.toFixed(0), ratio(rpsGateway.rps, rpsDirect.rps), '≥ 2000', verdict(rpsGateway.rps >= 2000)],
-      ['  p99 under load / errors', `${ms(rpsDirect.p99)} / ${rpsDirect.errors}`, `${ms(rpsGateway.p99)} / ${rpsGateway.errors}`, ratio(rpsGateway.p99, rpsDirect.p99), '', ''],
+      [
+        'RPS, 64 conn, 20 ms upstream',
+        rpsDirect.rps.toFixed(0),
+        rpsGateway.rps.toFixed(0),
+        ratio(rpsGateway.rps, rpsDirect.rps),
+        '≥ 2000',
+        verdict(rpsGateway.rps >= 2000),
+      ],
+      [
+        '  p99 under load / errors',
+        `${ms(rpsDirect.p99)} / ${rpsDirect.errors}`,
+        `${ms(rpsGateway.p99)} / ${rpsGateway.errors}`,
+        ratio(rpsGateway.p99, rpsDirect.p99),
+        '',
+        '',
+      ],
       ['first token p50', ms(t50.d), ms(t50.g), signedMs(t50.g - t50.d), '', ''],
       ['first token p99', ms(t99.d), ms(t99.g), signedMs(t99.g - t99.d), '', ''],
-      [`${STREAMS} streams completed`, String(streamsDirect.completed), String(streamsGateway.completed), ratio(streamsGateway.completed, streamsDirect.completed), `${STREAMS}`, verdict(streamsGateway.completed === STREAMS)],
-      ['  stalled / broken', `${streamsDirect.stalled} / ${streamsDirect.broken}`, `${streamsGateway.stalled} / ${streamsGateway.broken}`, '', '0 / 0', verdict(streamsGateway.stalled + streamsGateway.broken === 0)],
-      ['  wall time', `${streamsDirect.seconds.toFixed(2)} s`, `${streamsGateway.seconds.toFixed(2)} s`, ratio(streamsGateway.seconds, streamsDirect.seconds), '', ''],
+      [
+        `${STREAMS} streams completed`,
+        String(streamsDirect.completed),
+        String(streamsGateway.completed),
+        ratio(streamsGateway.completed, streamsDirect.completed),
+        `${STREAMS}`,
+        verdict(streamsGateway.completed === STREAMS),
+      ],
+      [
+        '  stalled / broken',
+        `${streamsDirect.stalled} / ${streamsDirect.broken}`,
+        `${streamsGateway.stalled} / ${streamsGateway.broken}`,
+        '',
+        '0 / 0',
+        verdict(streamsGateway.stalled + streamsGateway.broken === 0),
+      ],
+      [
+        '  wall time',
+        `${streamsDirect.seconds.toFixed(2)} s`,
+        `${streamsGateway.seconds.toFixed(2)} s`,
+        ratio(streamsGateway.seconds, streamsDirect.seconds),
+        '',
+        '',
+      ],
     ];
     const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
     process.stdout.write('\n' + rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c]!)).join('  ')).join('\n') + '\n');
     const perRound = (key: 'p50' | 'p99') => lat.map((round) => signed(round.gateway[key] - round.direct[key])).join(' ');
     process.stdout.write(`added latency per round (ms): p50 ${perRound('p50')}; p99 ${perRound('p99')}\n`);
     process.stdout.write(`\ntranslated paths against same-protocol pass-through (${TRANSLATION_SAMPLES} requests each)...\n`);
-    process.stdout.write('\n' + formatTable(await benchTranslation({ sandboxUrl: stack.sandboxUrl, gatewayUrl: stack.baseUrl, key, samples: TRANSLATION_SAMPLES })) + '\n');
+    process.stdout.write(
+      '\n' + formatTable(await benchTranslation({ sandboxUrl: stack.sandboxUrl, gatewayUrl: stack.baseUrl, key, samples: TRANSLATION_SAMPLES })) + '\n',
+    );
   } finally {
     await stack.stop();
     await agent.close();

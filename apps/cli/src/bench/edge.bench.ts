@@ -86,7 +86,8 @@ function times(value: number, baseline: number): string {
 }
 
 function report(title: string, edge: Measured, bare: Measured): string {
-  const row = (m: Measured) => `${m.name.padEnd(34)}${m.rps.toFixed(0).padStart(9)}${m.p50.toFixed(2).padStart(9)}${m.p99.toFixed(2).padStart(9)}${String(m.errors).padStart(8)}`;
+  const row = (m: Measured) =>
+    `${m.name.padEnd(34)}${m.rps.toFixed(0).padStart(9)}${m.p50.toFixed(2).padStart(9)}${m.p99.toFixed(2).padStart(9)}${String(m.errors).padStart(8)}`;
   return [
     `${title}: GET /oaic/v1/models, ${CONNECTIONS} connections, after ${WARMUP_S} s warm-up, ${os.cpus().length} CPUs`,
     `${'target'.padEnd(34)}${'RPS'.padStart(9)}${'p50 ms'.padStart(9)}${'p99 ms'.padStart(9)}${'errors'.padStart(8)}`,
@@ -129,7 +130,10 @@ async function main(): Promise<void> {
 
     const edge = await saturate('gateway edge (valid key)', `${stack.baseUrl}/oaic/v1/models`, auth);
     const baseline = await saturate('bare Fastify route', `${bare.url}/oaic/v1/models`, auth);
-    const rounds = await offerRounds({ name: 'gateway edge (valid key)', base: stack.baseUrl, headers: auth }, { name: 'bare Fastify route', base: bare.url, headers: auth });
+    const rounds = await offerRounds(
+      { name: 'gateway edge (valid key)', base: stack.baseUrl, headers: auth },
+      { name: 'bare Fastify route', base: bare.url, headers: auth },
+    );
     const edgeAtRate = medianRound(rounds.edge);
     const bareAtRate = medianRound(rounds.bare);
     const p99s = (side: Measured[]) => side.map((m) => m.p99.toFixed(2)).join(', ');

@@ -26,7 +26,9 @@ async function readOnce(nats: NatsConnection, prefix: string, sandboxUrl: string
   const subscription = nats.subscribe(inbox, { callback: (error, msg) => !error && answers.push(ProcessStats.parse(decodeJson(msg.data))) });
   const ask: ProcessStatsRequest = { collectGarbage };
   nats.publish(prefix + PROCESS_STATS_SUBJECT, encodeJson(ask), { reply: inbox });
-  const sandbox = request(`${sandboxUrl}/_sandbox/process${collectGarbage ? '?gc=1' : ''}`).then(async (response) => ProcessStats.parse(await response.body.json()));
+  const sandbox = request(`${sandboxUrl}/_sandbox/process${collectGarbage ? '?gc=1' : ''}`).then(async (response) =>
+    ProcessStats.parse(await response.body.json()),
+  );
   await sleep(waitMs);
   subscription.unsubscribe();
   return [...answers, await sandbox];
@@ -85,7 +87,13 @@ export interface FigureVerdict {
 }
 
 export function compareFigures(start: AppFigures, end: AppFigures): FigureVerdict[] {
-  const slack: Record<keyof AppFigures, number | null> = { rssBytes: 0, heapUsedBytes: 0, externalBytes: null, lagP99Ms: FLAT.lagSlackMs, activeResources: FLAT.resourceSlack };
+  const slack: Record<keyof AppFigures, number | null> = {
+    rssBytes: 0,
+    heapUsedBytes: 0,
+    externalBytes: null,
+    lagP99Ms: FLAT.lagSlackMs,
+    activeResources: FLAT.resourceSlack,
+  };
   return (Object.keys(slack) as Array<keyof AppFigures>).map((measure) => {
     const allowed = slack[measure];
     return { measure, start: start[measure], end: end[measure], flat: allowed === null ? null : end[measure] <= start[measure] * FLAT.ratio + allowed };

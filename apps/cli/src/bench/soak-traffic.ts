@@ -48,22 +48,57 @@ function callOf(kind: RequestKind, key: string, n: number): Call {
   const text = `soak request ${n}: tell me something short`;
   switch (kind) {
     case 'oaic':
-      return { path: '/oaic/v1/chat/completions', headers: bearer, body: { model: 'sandbox-gpt', messages: user(text), max_tokens: 24 }, expect: [200], ends: '"finish_reason"' };
+      return {
+        path: '/oaic/v1/chat/completions',
+        headers: bearer,
+        body: { model: 'sandbox-gpt', messages: user(text), max_tokens: 24 },
+        expect: [200],
+        ends: '"finish_reason"',
+      };
     case 'oaic-stream':
-      return { path: '/oaic/v1/chat/completions', headers: bearer, body: { model: 'sandbox-gpt', messages: user(text), max_tokens: 24, stream: true }, expect: [200], ends: 'data: [DONE]' };
+      return {
+        path: '/oaic/v1/chat/completions',
+        headers: bearer,
+        body: { model: 'sandbox-gpt', messages: user(text), max_tokens: 24, stream: true },
+        expect: [200],
+        ends: 'data: [DONE]',
+      };
     case 'msgc':
-      return { path: '/msgc/v1/messages', headers: msgc, body: { model: 'sandbox-claude', max_tokens: 24, messages: user(text) }, expect: [200], ends: '"stop_reason"' };
+      return {
+        path: '/msgc/v1/messages',
+        headers: msgc,
+        body: { model: 'sandbox-claude', max_tokens: 24, messages: user(text) },
+        expect: [200],
+        ends: '"stop_reason"',
+      };
     case 'msgc-stream':
-      return { path: '/msgc/v1/messages', headers: msgc, body: { model: 'sandbox-claude', max_tokens: 24, messages: user(text), stream: true }, expect: [200], ends: 'message_stop' };
+      return {
+        path: '/msgc/v1/messages',
+        headers: msgc,
+        body: { model: 'sandbox-claude', max_tokens: 24, messages: user(text), stream: true },
+        expect: [200],
+        ends: 'message_stop',
+      };
     case 'genc':
       return { path: '/genc/v1beta/models/sandbox-gemini:generateContent', headers: bearer, body: genc(text), expect: [200], ends: '"finishReason"' };
     case 'genc-stream':
-      return { path: '/genc/v1beta/models/sandbox-gemini:streamGenerateContent?alt=sse', headers: bearer, body: genc(text), expect: [200], ends: '"finishReason"' };
+      return {
+        path: '/genc/v1beta/models/sandbox-gemini:streamGenerateContent?alt=sse',
+        headers: bearer,
+        body: genc(text),
+        expect: [200],
+        ends: '"finishReason"',
+      };
     case 'bad-body':
       return { path: '/oaic/v1/chat/completions', headers: bearer, body: { model: 'sandbox-gpt', messages: 'not a list', max_tokens: -1 }, expect: [400] };
     case 'bad-key':
       // Sent from an address of its own: once it has failed too often the edge refuses it (429) before any lookup.
-      return { path: '/msgc/v1/messages', headers: { ...msgc, 'x-api-key': `sk-soak-unknown-${n}` }, body: { model: 'sandbox-claude', max_tokens: 8, messages: user(text) }, expect: [401, 429] };
+      return {
+        path: '/msgc/v1/messages',
+        headers: { ...msgc, 'x-api-key': `sk-soak-unknown-${n}` },
+        body: { model: 'sandbox-claude', max_tokens: 8, messages: user(text) },
+        expect: [401, 429],
+      };
   }
 }
 
@@ -111,7 +146,14 @@ export interface TrafficOptions {
 
 async function send(agent: Agent, baseUrl: string, call: Call): Promise<{ status: number; text: string }> {
   try {
-    const response = await request(`${baseUrl}${call.path}`, { method: 'POST', headers: call.headers, body: JSON.stringify(call.body), dispatcher: agent, headersTimeout: 30_000, bodyTimeout: 30_000 });
+    const response = await request(`${baseUrl}${call.path}`, {
+      method: 'POST',
+      headers: call.headers,
+      body: JSON.stringify(call.body),
+      dispatcher: agent,
+      headersTimeout: 30_000,
+      bodyTimeout: 30_000,
+    });
     return { status: response.statusCode, text: await response.body.text() };
   } catch (error) {
     return { status: 0, text: (error as Error).message };
@@ -155,7 +197,13 @@ async function expectStatus(agent: Agent, baseUrl: string, key: string, status: 
 }
 
 /** Create, use, regenerate and revoke a key of the tenant, again and again, while the traffic runs. */
-export async function churnKeys(admin: AdminClient, tenant: string, baseUrl: string, options: { until: number; intervalMs: number; signal: AbortSignal }, tally: TrafficTally): Promise<void> {
+export async function churnKeys(
+  admin: AdminClient,
+  tenant: string,
+  baseUrl: string,
+  options: { until: number; intervalMs: number; signal: AbortSignal },
+  tally: TrafficTally,
+): Promise<void> {
   const { failures } = tally.churn;
   while (!options.signal.aborted && Date.now() < options.until) {
     const agent = new Agent({ connections: 1, localAddress: churnAddress(tally.churn.cycles) });

@@ -50,7 +50,13 @@ const FORMAT: Record<keyof AppFigures, (value: number) => string> = {
   lagP99Ms: (v) => `${v.toFixed(2)} ms`,
   activeResources: (v) => String(v),
 };
-const LABEL: Record<keyof AppFigures, string> = { rssBytes: 'RSS', heapUsedBytes: 'heap used', externalBytes: 'external', lagP99Ms: 'loop lag p99', activeResources: 'open resources' };
+const LABEL: Record<keyof AppFigures, string> = {
+  rssBytes: 'RSS',
+  heapUsedBytes: 'heap used',
+  externalBytes: 'external',
+  lagP99Ms: 'loop lag p99',
+  activeResources: 'open resources',
+};
 
 function loadEnv(): SoakEnv {
   const parsed = SoakEnv.safeParse(process.env);
@@ -95,9 +101,21 @@ async function soak(env: SoakEnv): Promise<boolean> {
   const logFile = path.join(os.tmpdir(), `gateway-soak-${stamp}.log`);
   const log = createWriteStream(logFile);
   const db = await createTestDatabase(undefined, 'soak');
-  out(`soak: ${env.SOAK_SECONDS} s of mixed traffic at ${env.SOAK_CONCURRENCY} concurrent requests (at most ${env.SOAK_MAX_REQUESTS}), key churn every ${env.SOAK_CHURN_INTERVAL_MS} ms`);
+  out(
+    `soak: ${env.SOAK_SECONDS} s of mixed traffic at ${env.SOAK_CONCURRENCY} concurrent requests (at most ${env.SOAK_MAX_REQUESTS}), key churn every ${env.SOAK_CHURN_INTERVAL_MS} ms`,
+  );
   out(`starting the gateway on ${HOST} (app logs in ${logFile})...`);
-  const stack = await launchStack({ host: HOST, removeNamespaceOnStop: true, natsPrefix: `soak${stamp}.`, databaseUrl: db.url, migrate: false, adminToken: token, logLevel: 'warn', env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim() }, sink: (app, line) => log.write(`[${app}] ${line}\n`) });
+  const stack = await launchStack({
+    host: HOST,
+    removeNamespaceOnStop: true,
+    natsPrefix: `soak${stamp}.`,
+    databaseUrl: db.url,
+    migrate: false,
+    adminToken: token,
+    logLevel: 'warn',
+    env: { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --expose-gc`.trim() },
+    sink: (app, line) => log.write(`[${app}] ${line}\n`),
+  });
   const nats = await connectNats(stack.natsUrl, 'soak');
   const stop = new AbortController();
   try {
@@ -143,20 +161,35 @@ async function soak(env: SoakEnv): Promise<boolean> {
       }
       for (const verdict of compareFigures(start, end)) {
         const change = verdict.start === 0 ? (verdict.end === 0 ? '0 %' : 'new') : `${(((verdict.end - verdict.start) / verdict.start) * 100).toFixed(1)} %`;
-        rows.push([app, LABEL[verdict.measure], FORMAT[verdict.measure](verdict.start), FORMAT[verdict.measure](verdict.end), change, verdict.flat === null ? '(info)' : verdict.flat ? 'flat' : 'GREW']);
+        rows.push([
+          app,
+          LABEL[verdict.measure],
+          FORMAT[verdict.measure](verdict.start),
+          FORMAT[verdict.measure](verdict.end),
+          change,
+          verdict.flat === null ? '(info)' : verdict.flat ? 'flat' : 'GREW',
+        ]);
         flat &&= verdict.flat !== false;
       }
     }
     out(`\n${table(rows)}`);
-    out(`(start: the ${env.SOAK_SAMPLE_SECONDS} s after a ${env.SOAK_WARMUP_SECONDS} s warm-up; end: the last ${env.SOAK_SAMPLE_SECONDS} s; both under the same load. Per window: median RSS and open resources, median of per-second loop-lag p99, heap used and external memory after a full collection.`);
+    out(
+      `(start: the ${env.SOAK_SAMPLE_SECONDS} s after a ${env.SOAK_WARMUP_SECONDS} s warm-up; end: the last ${env.SOAK_SAMPLE_SECONDS} s; both under the same load. Per window: median RSS and open resources, median of per-second loop-lag p99, heap used and external memory after a full collection.`,
+    );
     out(` flat: end ≤ start × ${FLAT.ratio}, with ${FLAT.lagSlackMs} ms of slack on loop lag and ${FLAT.resourceSlack} on open resources)`);
 
     const unexpected = [...tally.unexpected.entries()].map(([label, { count, example }]) => `  ${label}: ${count}× e.g. ${example}`);
-    out(`\n${tally.sent} requests in ${seconds.toFixed(0)} s (${(tally.sent / seconds).toFixed(0)}/s): ${Object.entries(tally.ok).map(([kind, n]) => `${kind} ${n}`).join(', ')}`);
+    out(
+      `\n${tally.sent} requests in ${seconds.toFixed(0)} s (${(tally.sent / seconds).toFixed(0)}/s): ${Object.entries(tally.ok)
+        .map(([kind, n]) => `${kind} ${n}`)
+        .join(', ')}`,
+    );
     const refusals = [...tally.statuses.entries()].filter(([label]) => label.startsWith('bad-key')).map(([label, n]) => `${label.split(' ')[1]} ${n}`);
     out(`bad keys (from their own address): ${refusals.join(', ')}`);
     if (unexpected.length > 0) out(`unexpected answers:\n${unexpected.join('\n')}`);
-    out(`key churn: ${tally.churn.cycles} cycles (create, use, regenerate, revoke), ${tally.churn.failures.length} failures${tally.churn.failures.length ? `: ${tally.churn.failures.slice(0, 5).join('; ')}` : ''}`);
+    out(
+      `key churn: ${tally.churn.cycles} cycles (create, use, regenerate, revoke), ${tally.churn.failures.length} failures${tally.churn.failures.length ? `: ${tally.churn.failures.slice(0, 5).join('; ')}` : ''}`,
+    );
     out(`billing: ${billing.served} requests served by the sandbox upstream, ${billing.rows} usage records (${billing.served - billing.rows} unbilled)`);
 
     const verdicts: Array<[string, boolean]> = [

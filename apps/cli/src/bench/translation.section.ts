@@ -35,9 +35,21 @@ function calls(options: TranslationBenchOptions) {
   const gencUrl = (model: string) => `${gatewayUrl}/genc/v1beta/models/${model}:generateContent`;
   return {
     direct: {
-      openai: { url: `${sandboxUrl}/openai/v1/chat/completions`, headers: { ...json, authorization: 'Bearer sk-sandbox-upstream' }, body: JSON.stringify({ model: 'sandbox-gpt', messages: [{ role: 'user', content: QUESTION }] }) },
-      anthropic: { url: `${sandboxUrl}/anthropic/v1/messages`, headers: { ...json, 'x-api-key': 'sk-ant-sandbox-upstream', 'anthropic-version': '2023-06-01' }, body: msgcBody('sandbox-claude') },
-      gemini: { url: `${sandboxUrl}/gemini/v1beta/models/sandbox-gemini:generateContent`, headers: { ...json, 'x-goog-api-key': 'sandbox-gemini-upstream' }, body: gencBody },
+      openai: {
+        url: `${sandboxUrl}/openai/v1/chat/completions`,
+        headers: { ...json, authorization: 'Bearer sk-sandbox-upstream' },
+        body: JSON.stringify({ model: 'sandbox-gpt', messages: [{ role: 'user', content: QUESTION }] }),
+      },
+      anthropic: {
+        url: `${sandboxUrl}/anthropic/v1/messages`,
+        headers: { ...json, 'x-api-key': 'sk-ant-sandbox-upstream', 'anthropic-version': '2023-06-01' },
+        body: msgcBody('sandbox-claude'),
+      },
+      gemini: {
+        url: `${sandboxUrl}/gemini/v1beta/models/sandbox-gemini:generateContent`,
+        headers: { ...json, 'x-goog-api-key': 'sandbox-gemini-upstream' },
+        body: gencBody,
+      },
     },
     gateway: {
       msgcPass: { url: `${gatewayUrl}/msgc/v1/messages`, headers: msgc, body: msgcBody('sandbox-claude') },

@@ -12,7 +12,10 @@ export function registerApply(program: Command, io: Io): void {
       const config = await loadConfigFile(options.file, io.env);
       const result = await adminFrom(command).apply(config);
       emit(io, wantsJson(command), result, () =>
-        [`applied ${options.file}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`, ...result.changes.map((c) => `  ${c}`)].join('\n'),
+        [
+          `applied ${options.file}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged`,
+          ...result.changes.map((c) => `  ${c}`),
+        ].join('\n'),
       );
     });
 }

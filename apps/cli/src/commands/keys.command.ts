@@ -7,7 +7,12 @@ import { adminFrom, validate, wantsJson, withJson } from './command-context';
 const ID_FLAGS = { id: 'ID' };
 
 function shownOnce(key: KeyCreated, verb: string): string {
-  return [`${verb} key ${key.id} for tenant ${key.tenant} (${key.kind})`, `  key:    ${key.key}`, `  masked: ${key.masked}`, 'Store the key now: it is not shown again.'].join('\n');
+  return [
+    `${verb} key ${key.id} for tenant ${key.tenant} (${key.kind})`,
+    `  key:    ${key.key}`,
+    `  masked: ${key.masked}`,
+    'Store the key now: it is not shown again.',
+  ].join('\n');
 }
 
 export function registerKeys(program: Command, io: Io): void {

@@ -18,6 +18,11 @@ export function registerMigrate(program: Command, io: Io): void {
         const detail = ((error as { stderr?: string }).stderr || (error as Error).message).trim().split('\n').pop();
         throw CliError.failure(`migrating ${new URL(url).host}${new URL(url).pathname} failed: ${detail}`);
       }
-      emit(io, options.json === true, { migrated: true, database: new URL(url).pathname.slice(1) }, () => `database ${new URL(url).pathname.slice(1)} is migrated`);
+      emit(
+        io,
+        options.json === true,
+        { migrated: true, database: new URL(url).pathname.slice(1) },
+        () => `database ${new URL(url).pathname.slice(1)} is migrated`,
+      );
     });
 }

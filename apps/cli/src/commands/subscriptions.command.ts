@@ -14,6 +14,11 @@ export function registerSubscriptions(program: Command, io: Io): void {
     .action(async (options: { tenant: string; expires: string }, command: Command) => {
       const body = validate(SubscriptionSetRequest, { tenant: options.tenant, expires: options.expires }, { tenant: '--tenant', expires: '--expires' });
       const view = await adminFrom(command).setSubscription(body);
-      emit(io, wantsJson(command), view, () => `subscription of ${view.tenant} (${view.kind}${view.plan ? `, plan ${view.plan}` : ''}) expires ${view.expires ?? 'never'}`);
+      emit(
+        io,
+        wantsJson(command),
+        view,
+        () => `subscription of ${view.tenant} (${view.kind}${view.plan ? `, plan ${view.plan}` : ''}) expires ${view.expires ?? 'never'}`,
+      );
     });
 }

@@ -17,7 +17,11 @@ export function registerTenants(program: Command, io: Io): void {
     .option('--plan <name>', 'plan name (billing plan)')
     .option('--expires <iso>', 'subscription expiry, ISO-8601 with offset')
     .action(async (slug: string, options: { name?: string; billing: string; plan?: string; expires?: string }, command: Command) => {
-      const body = validate(TenantCreateRequest, { slug, name: options.name, billing: options.billing, plan: options.plan, expires: options.expires }, { slug: 'SLUG', name: '--name', billing: '--billing', plan: '--plan', expires: '--expires' });
+      const body = validate(
+        TenantCreateRequest,
+        { slug, name: options.name, billing: options.billing, plan: options.plan, expires: options.expires },
+        { slug: 'SLUG', name: '--name', billing: '--billing', plan: '--plan', expires: '--expires' },
+      );
       const tenant = await adminFrom(command).createTenant(body);
       emit(io, wantsJson(command), tenant, () => `created ${describe(tenant)}`);
     });

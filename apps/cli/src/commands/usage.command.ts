@@ -18,7 +18,11 @@ export function registerUsage(program: Command, io: Io): void {
     .option('--by <group>', 'group by model, key or day', 'model')
     .action(async (options: { tenant?: string; since?: string; by: string }, command: Command) => {
       if (options.tenant === undefined) throw CliError.usage("required option '--tenant <slug>' not specified");
-      const query = validate(UsageSummaryRequest, { tenant: options.tenant, since: options.since, by: options.by }, { tenant: '--tenant', since: '--since', by: '--by' });
+      const query = validate(
+        UsageSummaryRequest,
+        { tenant: options.tenant, since: options.since, by: options.by },
+        { tenant: '--tenant', since: '--since', by: '--by' },
+      );
       const summary = await adminFrom(command).usage(query);
       emit(io, wantsJson(command), summary, () => {
         if (summary.rows.length === 0) return `no usage for ${summary.tenant}${summary.since ? ` since ${summary.since}` : ''}`;
@@ -49,7 +53,18 @@ function registerRequests(usage: Command, io: Io): void {
       emit(io, wantsJson(command), found, () => {
         if (found.rows.length === 0) return `no usage rows for ${found.tenant} with that id`;
         const header = ['REQUEST_ID', 'CLIENT_REQUEST_ID', 'MODEL', 'ROUTE', 'PROMPT', 'COMPLETION', 'OUTCOME', 'STATUS', 'AT', 'COST'];
-        const rows = found.rows.map((r) => [r.requestId, r.clientRequestId ?? '-', r.modelId, r.route, String(r.promptTokens), String(r.completionTokens), r.outcome, String(r.status), r.at, r.cost]);
+        const rows = found.rows.map((r) => [
+          r.requestId,
+          r.clientRequestId ?? '-',
+          r.modelId,
+          r.route,
+          String(r.promptTokens),
+          String(r.completionTokens),
+          r.outcome,
+          String(r.status),
+          r.at,
+          r.cost,
+        ]);
         return table([header, ...rows]);
       });
     });
@@ -75,7 +90,10 @@ function registerDeadLetters(usage: Command, io: Io): void {
       const body = validate(DeadLetterReplayRequest, input, { ids: '--id', all: '--all' });
       const reply = await adminFrom(command).replayDeadLetters(body.all ? { all: true } : { ids: body.ids! });
       emit(io, wantsJson(command), reply, () =>
-        [`replayed ${reply.replayed.length} dead letter(s)${reply.replayed.length ? `: ${reply.replayed.join(', ')}` : ''}`, ...(reply.missing.length ? [`not found: ${reply.missing.join(', ')}`] : [])].join('\n'),
+        [
+          `replayed ${reply.replayed.length} dead letter(s)${reply.replayed.length ? `: ${reply.replayed.join(', ')}` : ''}`,
+          ...(reply.missing.length ? [`not found: ${reply.missing.join(', ')}`] : []),
+        ].join('\n'),
       );
     });
 }

@@ -27,9 +27,7 @@ export function expandEnvDeep(value: unknown, env: NodeJS.ProcessEnv, path = '')
   }
   if (Array.isArray(value)) return value.map((item, i) => expandEnvDeep(item, env, `${path}[${i}]`));
   if (value && typeof value === 'object') {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, expandEnvDeep(item, env, path ? `${path}.${key}` : key)]),
-    );
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, expandEnvDeep(item, env, path ? `${path}.${key}` : key)]));
   }
   return value;
 }

@@ -18,5 +18,12 @@ export function emit(io: Io, json: boolean, data: unknown, human: () => string):
 /** Fixed-width columns for list output. */
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((row) => row[col]!.length)));
-  return rows.map((row) => row.map((cell, col) => cell.padEnd(widths[col]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((row) =>
+      row
+        .map((cell, col) => cell.padEnd(widths[col]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

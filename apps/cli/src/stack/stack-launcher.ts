@@ -127,7 +127,13 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
     if (apps.includes('sandbox')) await waitFor('sandbox', () => tcpOpen(resolved.host, sandboxPort), processes, deadline, options.signal);
     if (apps.includes('edge')) {
       for (const edge of resolved.edges) {
-        await waitFor(`${edge.name} ${edge.baseUrl}/readyz`, async () => (await httpStatus(`${edge.baseUrl}/readyz`)) === 200, processes, deadline, options.signal);
+        await waitFor(
+          `${edge.name} ${edge.baseUrl}/readyz`,
+          async () => (await httpStatus(`${edge.baseUrl}/readyz`)) === 200,
+          processes,
+          deadline,
+          options.signal,
+        );
         await waitFor(`${edge.name} admin API ${edge.adminUrl}`, () => tcpOpen(resolved.host, edge.adminPort), processes, deadline, options.signal);
       }
     }

@@ -9,7 +9,15 @@ import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
 const TOKEN = 'admin-secret-token';
 
 const tenant: TenantView = { id: randomUUID(), slug: 'acme', name: 'Acme', billing: 'payg', plan: null, expires: null, featureControls: {} };
-const keyView: KeyView = { id: randomUUID(), name: 'default', kind: 'payg', masked: 'sk-…abcd', status: 'active', tenant: 'acme', created_at: new Date().toISOString() };
+const keyView: KeyView = {
+  id: randomUUID(),
+  name: 'default',
+  kind: 'payg',
+  masked: 'sk-…abcd',
+  status: 'active',
+  tenant: 'acme',
+  created_at: new Date().toISOString(),
+};
 
 describe('admin API', () => {
   let t: TestEdge;
@@ -26,7 +34,11 @@ describe('admin API', () => {
     t.accounts.on(SUBJECTS.accounts.keys.regenerate, () => ({ id: keyView.id, key: 'sk-new', masked: keyView.masked, kind: 'payg', tenant: 'acme' }));
     t.accounts.on(SUBJECTS.accounts.keys.revoke, () => ({ ...keyView, status: 'revoked' }));
     t.accounts.on(SUBJECTS.accounts.subscriptions.set, (p) => ({ tenant: 'acme', kind: 'plan', plan: 'pro', expires: (p as { expires: string }).expires }));
-    t.accounts.on(SUBJECTS.accounts.balance.topup, (p) => ({ tenant: 'acme', balance: '10.500000', balanceMicros: (p as { amountMicros: string }).amountMicros }));
+    t.accounts.on(SUBJECTS.accounts.balance.topup, (p) => ({
+      tenant: 'acme',
+      balance: '10.500000',
+      balanceMicros: (p as { amountMicros: string }).amountMicros,
+    }));
     t.accounts.on(SUBJECTS.accounts.balance.show, () => ({ tenant: 'acme', balance: '0.000000', balanceMicros: '0' }));
     t.accounts.on(SUBJECTS.accounts.config.apply, () => ({ created: 1, updated: 0, unchanged: 0, changes: ['provider sandbox created'] }));
     await t.connection.flush();
@@ -115,7 +127,7 @@ describe('admin API', () => {
   });
 });
 
-describe('admin API: operator mistakes and the operator\'s browser', () => {
+describe("admin API: operator mistakes and the operator's browser", () => {
   let t: TestEdge;
 
   beforeAll(async () => {
@@ -127,7 +139,13 @@ describe('admin API: operator mistakes and the operator\'s browser', () => {
 
   const port = () => new URL(t.edge.adminUrl).port;
   const topup = (headers: Record<string, string>, amount: unknown = '1') =>
-    rawRequest(t.edge.adminUrl, 'POST', '/admin/balance/topup', { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers }, JSON.stringify({ tenant: 'acme', amount }));
+    rawRequest(
+      t.edge.adminUrl,
+      'POST',
+      '/admin/balance/topup',
+      { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json', ...headers },
+      JSON.stringify({ tenant: 'acme', amount }),
+    );
 
   it('refuses a Host that is neither loopback nor configured (DNS rebinding), before the token is looked at', async () => {
     for (const host of [`attacker.example:${port()}`, 'attacker.example', `127.0.0.1.attacker.example:${port()}`]) {

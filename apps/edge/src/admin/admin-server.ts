@@ -41,7 +41,12 @@ function originHost(origin: string): string | null {
 function refusedByHostOrOrigin(headers: Record<string, string | string[] | undefined>, hostNames: ReadonlySet<string>): GatewayError | null {
   const host = typeof headers.host === 'string' ? headers.host : undefined;
   if (!hostAllowed(host, hostNames)) {
-    return new GatewayError('permission_denied', 'The admin API answers only to loopback host names and ADMIN_ALLOWED_HOSTS: the Host header names another host.', 'host', 421);
+    return new GatewayError(
+      'permission_denied',
+      'The admin API answers only to loopback host names and ADMIN_ALLOWED_HOSTS: the Host header names another host.',
+      'host',
+      421,
+    );
   }
   const origin = headers.origin;
   if (origin === undefined) return null;

@@ -43,7 +43,8 @@ describe('extractApiKey', () => {
     });
 
     it('reads the key whatever the version header says: the key is answered first, as the vendor does', () => {
-      for (const headers of [{ 'x-api-key': 'sk-1' }, { 'x-api-key': 'sk-1', 'msgc-version': '2099-01-01' }]) expect(extractApiKey('msgc', headers)).toBe('sk-1');
+      for (const headers of [{ 'x-api-key': 'sk-1' }, { 'x-api-key': 'sk-1', 'msgc-version': '2099-01-01' }])
+        expect(extractApiKey('msgc', headers)).toBe('sk-1');
       for (const headers of [{}, { authorization: 'Bearer sk-1' }]) expect(failure(() => extractApiKey('msgc', headers)).code).toBe('authentication_failed');
     });
 

@@ -13,7 +13,10 @@ function bearerKey(headers: Headers): string {
   const authorization = single(headers.authorization);
   if (authorization === undefined) {
     if (single(headers['x-api-key']) !== undefined) {
-      throw new GatewayError('authentication_failed', 'This route does not accept the x-api-key header: use the Authorization: Bearer header with your API key.');
+      throw new GatewayError(
+        'authentication_failed',
+        'This route does not accept the x-api-key header: use the Authorization: Bearer header with your API key.',
+      );
     }
     throw new GatewayError('authentication_failed', 'Missing API key: use the Authorization: Bearer header with your API key.');
   }

@@ -20,7 +20,9 @@ describe('EdgeEnv', () => {
   it('reads the URL policy allowlist and refuses an entry that is not a host', () => {
     expect(loadEnv(EdgeEnv, {}).URL_POLICY_ALLOW_HOSTS).toEqual([]);
     expect(loadEnv(EdgeEnv, { URL_POLICY_ALLOW_HOSTS: 'images.corp,*.svc.internal' }).URL_POLICY_ALLOW_HOSTS).toEqual(['images.corp', '*.svc.internal']);
-    expect(() => loadEnv(EdgeEnv, { URL_POLICY_ALLOW_HOSTS: 'https://images.corp/' })).toThrow(/URL_POLICY_ALLOW_HOSTS: 'https:\/\/images.corp\/' is not a host/);
+    expect(() => loadEnv(EdgeEnv, { URL_POLICY_ALLOW_HOSTS: 'https://images.corp/' })).toThrow(
+      /URL_POLICY_ALLOW_HOSTS: 'https:\/\/images.corp\/' is not a host/,
+    );
   });
 
   it('defaults the listener timeouts and bounds, and reads host lists as lower-case names', () => {
@@ -35,7 +37,10 @@ describe('EdgeEnv', () => {
       ADMIN_ALLOWED_HOSTS: [],
       TRUSTED_PROXIES: [],
     });
-    expect(loadEnv(EdgeEnv, { ADMIN_ALLOWED_HOSTS: ' Ops.Example , ,edge', HTTP_HEADERS_TIMEOUT_SECONDS: '0.5' })).toMatchObject({ ADMIN_ALLOWED_HOSTS: ['ops.example', 'edge'], HTTP_HEADERS_TIMEOUT_SECONDS: 0.5 });
+    expect(loadEnv(EdgeEnv, { ADMIN_ALLOWED_HOSTS: ' Ops.Example , ,edge', HTTP_HEADERS_TIMEOUT_SECONDS: '0.5' })).toMatchObject({
+      ADMIN_ALLOWED_HOSTS: ['ops.example', 'edge'],
+      HTTP_HEADERS_TIMEOUT_SECONDS: 0.5,
+    });
     expect(() => loadEnv(EdgeEnv, { HTTP_REQUEST_TIMEOUT_SECONDS: '0' })).toThrow(/HTTP_REQUEST_TIMEOUT_SECONDS/);
   });
 });

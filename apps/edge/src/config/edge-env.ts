@@ -6,7 +6,12 @@ const Port = z.coerce.number().int().min(0).max(65535);
 /** Seconds, fractions allowed (tests use fractions of a second). */
 const Seconds = z.coerce.number().positive();
 /** A comma-separated list; empty items dropped. */
-const NameList = z.string().transform((text) => text.split(',').map((name) => name.trim().toLowerCase()).filter((name) => name !== ''));
+const NameList = z.string().transform((text) =>
+  text
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => name !== ''),
+);
 
 /** The edge's settings, validated at boot. ADMIN_TOKEN has no default: unset means the admin listener is open on its loopback address. */
 export const EdgeEnv = BaseEnv.extend({

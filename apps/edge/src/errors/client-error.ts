@@ -36,7 +36,12 @@ function errorOf(error: ClientError, head: string | null): GatewayError {
       // A first line that never ended inside the limit is a URL too long, not headers too large.
       return head !== null && !firstLineEnds(head)
         ? new GatewayError('invalid_request', `The request URL is too long: the request line and headers may take at most ${HEADER_LIMIT_TEXT}.`, null, 414)
-        : new GatewayError('invalid_request', `The request headers are too large: the request line and headers may take at most ${HEADER_LIMIT_TEXT}.`, null, 431);
+        : new GatewayError(
+            'invalid_request',
+            `The request headers are too large: the request line and headers may take at most ${HEADER_LIMIT_TEXT}.`,
+            null,
+            431,
+          );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return new GatewayError('invalid_request', 'The request was not received in time.', null, 408);
     default:

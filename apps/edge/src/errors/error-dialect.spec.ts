@@ -79,8 +79,12 @@ describe('error dialects', () => {
     expect(toDialectError('genc', auth, 'r').body).toMatchObject({ error: { code: 401, status: 'UNAUTHENTICATED' } });
     expect(toDialectError('dsc', auth, 'r').body).toMatchObject({ code: 'InvalidApiKey' });
     expect(toDialectError('oaic', new GatewayError('model_not_found', 'x'), 'r').body).toMatchObject({ error: { code: 'model_not_found' } });
-    expect(toDialectError('oaic', new GatewayError('insufficient_quota', 'x'), 'r').body).toMatchObject({ error: { type: 'insufficient_quota', code: 'insufficient_quota' } });
-    expect(toDialectError('oaic', new GatewayError('rate_limited', 'x'), 'r').body).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+    expect(toDialectError('oaic', new GatewayError('insufficient_quota', 'x'), 'r').body).toMatchObject({
+      error: { type: 'insufficient_quota', code: 'insufficient_quota' },
+    });
+    expect(toDialectError('oaic', new GatewayError('rate_limited', 'x'), 'r').body).toMatchObject({
+      error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' },
+    });
     expect(toDialectError('msgc', new GatewayError('unavailable', 'x'), 'r').body).toMatchObject({ error: { type: 'overloaded_error' } });
     expect(toDialectError('genc', new GatewayError('rate_limited', 'x'), 'r').body).toMatchObject({ error: { code: 429, status: 'RESOURCE_EXHAUSTED' } });
     expect(toDialectError('music', new GatewayError('rate_limited', 'x'), 'r').status).toBe(430);
@@ -96,9 +100,15 @@ describe('error dialects', () => {
   });
 
   it('maps HTTP-layer failures to their status', () => {
-    expect(toGatewayError({ statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: 'bad' })).toMatchObject({ code: 'invalid_request', upstreamStatus: null });
+    expect(toGatewayError({ statusCode: 400, code: 'FST_ERR_CTP_INVALID_JSON_BODY', message: 'bad' })).toMatchObject({
+      code: 'invalid_request',
+      upstreamStatus: null,
+    });
     expect(toGatewayError({ statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' })).toMatchObject({ code: 'payload_too_large' });
-    expect(toGatewayError({ statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'text/xml' })).toMatchObject({ code: 'invalid_request', upstreamStatus: 415 });
+    expect(toGatewayError({ statusCode: 415, code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', message: 'text/xml' })).toMatchObject({
+      code: 'invalid_request',
+      upstreamStatus: 415,
+    });
     const unexpected = toGatewayError(new Error('secret internals'));
     expect(unexpected).toMatchObject({ code: 'internal', message: 'Internal error' });
   });

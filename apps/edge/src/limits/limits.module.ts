@@ -12,7 +12,10 @@ import { LIMITS_NAMESPACE, LIMITS_REDIS, RateLimiter } from './rate-limiter.serv
   imports: [AuthModule],
   providers: [
     // Lazy: a deployment where no key has limits never opens this connection.
-    { provide: LIMITS_REDIS, useFactory: () => new Redis(loadEnv(LimitsEnv).REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) },
+    {
+      provide: LIMITS_REDIS,
+      useFactory: () => new Redis(loadEnv(LimitsEnv).REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }),
+    },
     { provide: LIMITS_NAMESPACE, inject: [NatsBus], useFactory: (bus: NatsBus) => bus.prefix.replace(/\.$/, '') || 'default' },
     RateLimiter,
     LimitsHook,

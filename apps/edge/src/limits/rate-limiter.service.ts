@@ -85,6 +85,12 @@ export class RateLimitedError extends GatewayError {
     retryAfterSeconds: number,
   ) {
     const what = { rpm: 'requests per minute', tpm: 'tokens per minute', concurrency: 'concurrent requests' }[kind];
-    super('rate_limited', `Rate limit reached for ${what} on this ${scope === 'key' ? 'API key' : 'account'}. Retry after ${retryAfterSeconds} s.`, null, null, retryAfterSeconds);
+    super(
+      'rate_limited',
+      `Rate limit reached for ${what} on this ${scope === 'key' ? 'API key' : 'account'}. Retry after ${retryAfterSeconds} s.`,
+      null,
+      null,
+      retryAfterSeconds,
+    );
   }
 }

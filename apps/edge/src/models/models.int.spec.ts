@@ -107,7 +107,12 @@ describe('model discovery and room endpoints through the official SDKs', () => {
       const other = await (await room('/enterprise-context', keyB)).json();
       expect(other).toMatchObject({ data: { featureControls: { mediaAuthorizedAssets: false } } });
       const keyContext = (await (await room('/key-context')).json()) as { data: Record<string, unknown> };
-      expect(keyContext.data).toMatchObject({ userId: 'tenant-a', tenantSlug: 'slug-tenant-a', apiKeyId: expect.any(String), featureControls: expect.any(Object) });
+      expect(keyContext.data).toMatchObject({
+        userId: 'tenant-a',
+        tenantSlug: 'slug-tenant-a',
+        apiKeyId: expect.any(String),
+        featureControls: expect.any(Object),
+      });
     });
 
     it('requires the bearer key', async () => {

@@ -34,7 +34,8 @@ export class OaicAudioService {
   async speech(subject: string, request: RouteRequest): Promise<undefined> {
     const result = SpeechReply.parse(await this.relay.json(subject, request));
     // Only this request's own object is streamed out (and deleted), whatever the reply names.
-    if (result.objectKey !== objectKey('speech', request.key.tenantId, request.requestId)) throw new GatewayError('internal', 'The synthesized audio was stored under an unexpected key.');
+    if (result.objectKey !== objectKey('speech', request.key.tenantId, request.requestId))
+      throw new GatewayError('internal', 'The synthesized audio was stored under an unexpected key.');
     const audio = await this.store.get(result.objectKey);
     audio.once('close', () => void this.store.delete(result.objectKey).catch(() => undefined));
     void request.reply.type(result.contentType).header('content-length', String(result.size)).send(audio);

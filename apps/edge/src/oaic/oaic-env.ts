@@ -4,7 +4,11 @@ import { z } from 'zod';
 export const OaicEnv = z.object({
   REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
   /** Bodies larger than this go by claim check (NATS's default max_payload is 1 MB). */
-  CLAIM_CHECK_MIN_BYTES: z.coerce.number().int().positive().default(512 * 1024),
+  CLAIM_CHECK_MIN_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(512 * 1024),
   CLAIM_CHECK_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   /** Longest a non-streamed chat call may take end to end. */
   CHAT_TIMEOUT_MS: z.coerce.number().int().positive().default(600_000),

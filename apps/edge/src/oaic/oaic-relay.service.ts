@@ -11,7 +11,13 @@ import { OAIC_ENV, type OaicEnv } from './oaic-env';
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
 export function callerOf(request: RouteRequest): OaicCaller {
-  const caller: OaicCaller = { requestId: request.requestId, tenantId: request.key.tenantId, keyId: request.key.keyId, keyKind: request.key.kind, route: request.route.id };
+  const caller: OaicCaller = {
+    requestId: request.requestId,
+    tenantId: request.key.tenantId,
+    keyId: request.key.keyId,
+    keyKind: request.key.kind,
+    route: request.route.id,
+  };
   const clientRequestId = clientRequestIdOf(request.raw.headers);
   return clientRequestId === undefined ? caller : { ...caller, clientRequestId };
 }

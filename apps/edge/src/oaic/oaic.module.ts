@@ -22,7 +22,11 @@ const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
   providers: [
     { provide: OAIC_ENV, useFactory: () => loadEnv(OaicEnv) },
     { provide: OAIC_OBJECT_STORE, useFactory: () => createObjectStore(loadEnv(StorageEnv)) },
-    { provide: OAIC_REDIS, inject: [OAIC_ENV], useFactory: (env: OaicEnv) => new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) },
+    {
+      provide: OAIC_REDIS,
+      inject: [OAIC_ENV],
+      useFactory: (env: OaicEnv) => new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }),
+    },
     ClaimCheckStore,
     OaicRelayService,
     OaicAudioService,

@@ -13,7 +13,9 @@ export function registerOpsRoutes(fastify: FastifyInstance, readiness: Readiness
   fastify.get('/healthz', { config: { routeId: 'ops.healthz' } }, (_req, reply) => reply.send({ status: 'ok' }));
   fastify.get('/readyz', { config: { routeId: 'ops.readyz' } }, async (_req, reply) => {
     const state = await readiness.check();
-    const missing = Object.entries(state.services).filter(([, s]) => s !== 'ok').map(([name]) => name);
+    const missing = Object.entries(state.services)
+      .filter(([, s]) => s !== 'ok')
+      .map(([name]) => name);
     return reply.code(state.ready ? 200 : 503).send({ status: state.ready ? 'ready' : 'unavailable', nats: state.nats, services: state.services, missing });
   });
   fastify.get('/metrics', { config: { routeId: 'ops.metrics' } }, async (_req, reply) =>

@@ -33,7 +33,12 @@ export function selectRoomModels(models: readonly VisibleModel[], scope: string,
   const matching = capabilities === 'all' ? models : models.filter((m) => capabilities.includes(m.capability));
   const limited = limit === undefined ? matching : matching.slice(0, limit);
   return {
-    models: limited.map((m) => ({ id: m.id, display_name: m.displayName, capability: m.capability, created_at: new Date(Date.parse(m.createdAt)).toISOString() })),
+    models: limited.map((m) => ({
+      id: m.id,
+      display_name: m.displayName,
+      capability: m.capability,
+      created_at: new Date(Date.parse(m.createdAt)).toISOString(),
+    })),
     total: matching.length,
   };
 }

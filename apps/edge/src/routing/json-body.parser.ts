@@ -44,7 +44,8 @@ export function forbiddenKeyOf(value: unknown): string | null {
   const record = value as Record<string, unknown>;
   for (const key of Object.keys(record)) {
     const child = record[key];
-    if (key === 'constructor' && child !== null && typeof child === 'object' && Object.prototype.hasOwnProperty.call(child, 'prototype')) return 'constructor.prototype';
+    if (key === 'constructor' && child !== null && typeof child === 'object' && Object.prototype.hasOwnProperty.call(child, 'prototype'))
+      return 'constructor.prototype';
     const found = forbiddenKeyOf(child);
     if (found) return found;
   }

@@ -36,5 +36,10 @@ export function assertIdentityEncoding(route: RouteDef, headers: Headers): void 
   const given = headers['content-encoding'];
   const encoding = (Array.isArray(given) ? given.join(',') : (given ?? '')).trim().toLowerCase();
   if (encoding === '' || encoding === 'identity') return;
-  throw new GatewayError('invalid_request', `Content-Encoding ${JSON.stringify(encoding.slice(0, 50))} is not supported: send the body uncompressed.`, 'content-encoding', 415);
+  throw new GatewayError(
+    'invalid_request',
+    `Content-Encoding ${JSON.stringify(encoding.slice(0, 50))} is not supported: send the body uncompressed.`,
+    'content-encoding',
+    415,
+  );
 }

@@ -82,7 +82,11 @@ describe('route guard: authentication before the body, and what the body may be'
     const big = JSON.stringify({ items: Array.from({ length: 200_000 }, (_, i) => ({ i })) });
     const statuses: number[] = [];
     const parses = await countLargeParses(1_000_000, async () => {
-      for (const [method, path] of [['POST', '/nope'], ['POST', '/readyz'], ['PUT', '/oaic/v1/echo']] as const) {
+      for (const [method, path] of [
+        ['POST', '/nope'],
+        ['POST', '/readyz'],
+        ['PUT', '/oaic/v1/echo'],
+      ] as const) {
         statuses.push((await rawRequest(t.edge.url, method, path, { 'content-type': 'application/json' }, big)).status);
       }
     });
@@ -96,7 +100,9 @@ describe('route guard: authentication before the body, and what the body may be'
   it('refuses a repeated Authorization or x-api-key header with 400 naming it', async () => {
     const twoBearers = await post('/oaic/v1/echo', '{"model":"m"}', { authorization: [`Bearer ${key}`, 'Bearer sk-other'] });
     expect(twoBearers.status).toBe(400);
-    expect(JSON.parse(twoBearers.body)).toMatchObject({ error: { type: 'invalid_request_error', param: 'authorization', message: expect.stringContaining('authorization header appears more than once') } });
+    expect(JSON.parse(twoBearers.body)).toMatchObject({
+      error: { type: 'invalid_request_error', param: 'authorization', message: expect.stringContaining('authorization header appears more than once') },
+    });
     const twoKeys = await post('/msgc/v1/echo', '{"model":"m"}', { authorization: [], 'x-api-key': [key, key], ...MSGC });
     expect(twoKeys.status).toBe(400);
     expect(JSON.parse(twoKeys.body)).toEqual({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('x-api-key') } });
@@ -105,7 +111,9 @@ describe('route guard: authentication before the body, and what the body may be'
   it('names the Content-Type header when a JSON route gets another type', async () => {
     const text = await post('/oaic/v1/echo', '{"model":"m"}', { 'content-type': 'text/plain' });
     expect(text.status).toBe(415);
-    expect(JSON.parse(text.body)).toMatchObject({ error: { param: 'content-type', message: expect.stringContaining('Expected Content-Type application/json') } });
+    expect(JSON.parse(text.body)).toMatchObject({
+      error: { param: 'content-type', message: expect.stringContaining('Expected Content-Type application/json') },
+    });
     const none = await post('/msgc/v1/echo', '{"model":"m"}', { authorization: [], 'x-api-key': key, ...MSGC, 'content-type': [] });
     expect(none.status).toBe(415);
     expect(JSON.parse(none.body)).toMatchObject({ type: 'error', error: { message: expect.stringContaining('no Content-Type header') } });
@@ -116,7 +124,9 @@ describe('route guard: authentication before the body, and what the body may be'
   it('names the Content-Encoding header when the body says it is compressed, instead of reading it as plain', async () => {
     const gzip = await post('/oaic/v1/echo', '{"model":"m"}', { 'content-encoding': 'gzip' });
     expect(gzip.status).toBe(415);
-    expect(JSON.parse(gzip.body)).toMatchObject({ error: { param: 'content-encoding', message: expect.stringContaining('Content-Encoding "gzip" is not supported') } });
+    expect(JSON.parse(gzip.body)).toMatchObject({
+      error: { param: 'content-encoding', message: expect.stringContaining('Content-Encoding "gzip" is not supported') },
+    });
     const identity = await post('/oaic/v1/echo', '{"model":"m"}', { 'content-encoding': 'identity' });
     expect(identity.status).toBe(200);
   });
@@ -131,7 +141,9 @@ describe('route guard: authentication before the body, and what the body may be'
     const deep = (depth: number) => `{"model":"m","extra":${'['.repeat(depth)}${']'.repeat(depth)}}`;
     const oaic = await post('/oaic/v1/echo', deep(5000));
     expect(oaic.status).toBe(400);
-    expect(JSON.parse(oaic.body)).toMatchObject({ error: { type: 'invalid_request_error', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH} levels`) } });
+    expect(JSON.parse(oaic.body)).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringContaining(`deeper than ${MAX_JSON_DEPTH} levels`) },
+    });
     const msgc = await post('/msgc/v1/echo', deep(MAX_JSON_DEPTH), { authorization: [], 'x-api-key': key, ...MSGC });
     expect(msgc.status).toBe(400);
     expect(JSON.parse(msgc.body)).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
@@ -161,12 +173,16 @@ describe('route guard: failed authentications per client address', () => {
   const NEGATIVE_BOUND = 10;
 
   beforeAll(async () => {
-    t = await startTestEdge({ AUTH_FAILURES_PER_MINUTE: String(LIMIT), NEGATIVE_KEY_CACHE_MAX_ENTRIES: String(NEGATIVE_BOUND) }, { routes: ROUTES, handlerModules: [FixtureModule] });
+    t = await startTestEdge(
+      { AUTH_FAILURES_PER_MINUTE: String(LIMIT), NEGATIVE_KEY_CACHE_MAX_ENTRIES: String(NEGATIVE_BOUND) },
+      { routes: ROUTES, handlerModules: [FixtureModule] },
+    );
     key = t.accounts.addKey('tenant-a').key;
   });
   afterAll(() => t.stop());
 
-  const echo = (headers: Record<string, string>) => rawRequest(t.edge.url, 'POST', '/oaic/v1/echo', { 'content-type': 'application/json', ...headers }, '{"model":"m"}');
+  const echo = (headers: Record<string, string>) =>
+    rawRequest(t.edge.url, 'POST', '/oaic/v1/echo', { 'content-type': 'application/json', ...headers }, '{"model":"m"}');
 
   it('answers 429 with Retry-After once an address has failed too often, without asking accounts again', async () => {
     expect((await echo({ authorization: `Bearer ${key}` })).status).toBe(200);
@@ -185,7 +201,13 @@ describe('route guard: failed authentications per client address', () => {
 
   it('still serves a key it knows to be valid from a blocked address, in every dialect', async () => {
     expect((await echo({ authorization: `Bearer ${key}` })).status).toBe(200);
-    const msgc = await rawRequest(t.edge.url, 'POST', '/msgc/v1/echo', { 'content-type': 'application/json', 'x-api-key': 'sk-guess', ...MSGC }, '{"model":"m"}');
+    const msgc = await rawRequest(
+      t.edge.url,
+      'POST',
+      '/msgc/v1/echo',
+      { 'content-type': 'application/json', 'x-api-key': 'sk-guess', ...MSGC },
+      '{"model":"m"}',
+    );
     expect(msgc.status).toBe(429);
     expect(JSON.parse(msgc.body)).toMatchObject({ type: 'error', error: { type: 'rate_limit_error' } });
   });

@@ -5,9 +5,7 @@
  */
 export function toFastifyPath(contractPath: string): string {
   const escaped = contractPath.replace(/:/g, '::');
-  return escaped.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}(?=([^/]?))/g, (_match, name: string, next: string) =>
-    next === '' ? `:${name}` : `:${name}(^[^/:]+)`,
-  );
+  return escaped.replace(/\{([A-Za-z_][A-Za-z0-9_]*)\}(?=([^/]?))/g, (_match, name: string, next: string) => (next === '' ? `:${name}` : `:${name}(^[^/:]+)`));
 }
 
 /** Names of the parameters of a contract path, in order. */

@@ -13,8 +13,26 @@ const EchoBody = z.object({ model: z.string(), n: z.number().int().optional() })
 const FIXTURE_ROUTES: RouteDef[] = [
   { id: 'fixture.echo', method: 'POST', path: '/oaic/v1/echo', family: 'oaic', auth: 'bearer', status: 'Stable', summary: 'echo', built: true, body: EchoBody },
   { id: 'fixture.echo', method: 'POST', path: '/msgc/v1/echo', family: 'msgc', auth: 'msgc', status: 'Stable', summary: 'echo', built: true, body: EchoBody },
-  { id: 'fixture.model', method: 'POST', path: '/genc/v1beta/models/{model}:generateContent', family: 'genc', auth: 'bearer', status: 'Stable', summary: 'g', built: true },
-  { id: 'fixture.model', method: 'POST', path: '/genc/v1beta/models/{model}:streamGenerateContent', family: 'genc', auth: 'bearer', status: 'Stable', summary: 's', built: true },
+  {
+    id: 'fixture.model',
+    method: 'POST',
+    path: '/genc/v1beta/models/{model}:generateContent',
+    family: 'genc',
+    auth: 'bearer',
+    status: 'Stable',
+    summary: 'g',
+    built: true,
+  },
+  {
+    id: 'fixture.model',
+    method: 'POST',
+    path: '/genc/v1beta/models/{model}:streamGenerateContent',
+    family: 'genc',
+    auth: 'bearer',
+    status: 'Stable',
+    summary: 's',
+    built: true,
+  },
   { id: 'fixture.limited', method: 'GET', path: '/music/limited', family: 'music', auth: 'bearer', status: 'Stable', summary: 'l', built: true },
   { id: 'fixture.unbuilt', method: 'GET', path: '/dsc/v1/later', family: 'dsc', auth: 'bearer', status: 'Stable', summary: 'u', built: false },
 ];

@@ -65,7 +65,10 @@ export class RouteRegistrar {
       fastify.route({ method: route.method, url: toFastifyPath(route.path), config, onRequest: this.guard(route), handler: this.pipeline(route, handler) });
       count++;
     }
-    registerWrongMethodRoutes(fastify, routes.filter((route) => route.built));
+    registerWrongMethodRoutes(
+      fastify,
+      routes.filter((route) => route.built),
+    );
     return count;
   }
 

@@ -39,7 +39,10 @@ describe('authentication', () => {
 
   it('answers the key before msgc-version, as the vendor does: neither header, or an unknown key alone, is a 401', async () => {
     for (const headers of [{}, { 'x-api-key': `sk-${'x'.repeat(48)}` }] as Record<string, string>[]) {
-      const res = await http('POST', `${base()}/msgc/v1/messages`, { headers, json: { model: 'sandbox-claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] } });
+      const res = await http('POST', `${base()}/msgc/v1/messages`, {
+        headers,
+        json: { model: 'sandbox-claude', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
+      });
       expect(res.status).toBe(401);
       expect(res.body).toMatchObject({ type: 'error', error: { type: 'authentication_error' } });
     }

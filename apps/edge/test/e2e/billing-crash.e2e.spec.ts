@@ -75,7 +75,12 @@ describe('billing across a chat crash', () => {
     await chatProcess.exited;
     await sleep(500);
     restarted = spawn(process.execPath, [path.join(REPO_ROOT, 'apps', 'chat', 'dist', 'main.js')], { env: stack.env, stdio: 'ignore' });
-    await eventually('chat answers again', () => chat(key.key, 'after restart', { base: stack.baseUrl }).then((r) => r.status), (s) => s === 200, 30_000);
+    await eventually(
+      'chat answers again',
+      () => chat(key.key, 'after restart', { base: stack.baseUrl }).then((r) => r.status),
+      (s) => s === 200,
+      30_000,
+    );
     await sleep(500);
     stop = true;
     await Promise.all(clients);
@@ -85,13 +90,23 @@ describe('billing across a chat crash', () => {
     expect(outcomes.some((o) => o.status !== 200)).toBe(true);
 
     // After the hold lifetime and a sweep, nothing stays held.
-    await eventually(`holds swept (logs: ${logFile})`, () => redis.zcard(holdsKey), (n) => n === 0, HOLD_TTL_MS + 20 * SWEEP_MS);
+    await eventually(
+      `holds swept (logs: ${logFile})`,
+      () => redis.zcard(holdsKey),
+      (n) => n === 0,
+      HOLD_TTL_MS + 20 * SWEEP_MS,
+    );
 
     // Every answered request has its usage record; no more were recorded as served than the sandbox served.
     const ids = answered.map((o) => o.requestId);
     const recorded = await eventually(
       'usage records',
-      () => withSql(async (sql) => (await sql.query<{ n: string }>("SELECT count(*) AS n FROM usage_records WHERE request_id = ANY($1) AND outcome = 'ok'", [ids])).rows[0]!.n, db.url),
+      () =>
+        withSql(
+          async (sql) =>
+            (await sql.query<{ n: string }>("SELECT count(*) AS n FROM usage_records WHERE request_id = ANY($1) AND outcome = 'ok'", [ids])).rows[0]!.n,
+          db.url,
+        ),
       (n) => Number(n) === ids.length,
       // Usage events the killed process had pulled but not acknowledged come back after JetStream's ack wait (30 s).
       45_000,
@@ -101,13 +116,21 @@ describe('billing across a chat crash', () => {
     const servedBySandbox = Object.entries(stats.routes)
       .filter(([route]) => route.includes('chat/completions'))
       .reduce((sum, [, byOutcome]) => sum + (byOutcome.ok ?? 0), 0);
-    const okRecords = await withSql(async (sql) => Number((await sql.query<{ n: string }>("SELECT count(*) AS n FROM usage_records WHERE outcome = 'ok'")).rows[0]!.n), db.url);
+    const okRecords = await withSql(
+      async (sql) => Number((await sql.query<{ n: string }>("SELECT count(*) AS n FROM usage_records WHERE outcome = 'ok'")).rows[0]!.n),
+      db.url,
+    );
     expect(okRecords).toBeGreaterThanOrEqual(ids.length);
     expect(okRecords).toBeLessThanOrEqual(servedBySandbox);
 
     // The ledger, persisted through the crash, still recomputes the balance row, which equals the live one.
     const live = async () => BigInt((await admin.balance('crashy')).balanceMicros);
-    const settled = await eventually('ledger catches up', async () => ({ stored: await storedBalance('crashy', db.url), live: await live() }), (s) => s.stored.balance === s.live, 30_000);
+    const settled = await eventually(
+      'ledger catches up',
+      async () => ({ stored: await storedBalance('crashy', db.url), live: await live() }),
+      (s) => s.stored.balance === s.live,
+      30_000,
+    );
     expect(settled.stored.ledger).toBe(settled.stored.balance);
     expect(settled.live).toBeGreaterThanOrEqual(0n);
     expect(settled.live).toBeLessThan(100_000_000n);

@@ -30,7 +30,11 @@ describe('billing', () => {
 
     // Every hold settled or released, persisted, and the balance row is the ledger's sum.
     const live = async () => BigInt((await adminClient().balance(tenant.slug)).balanceMicros);
-    const settled = await eventually('ledger catches up', () => storedBalance(tenant.slug), (s) => s.balance === funded - unit * BigInt(served.length));
+    const settled = await eventually(
+      'ledger catches up',
+      () => storedBalance(tenant.slug),
+      (s) => s.balance === funded - unit * BigInt(served.length),
+    );
     expect(settled.ledger).toBe(settled.balance);
     expect(await live()).toBe(settled.balance);
     expect(settled.balance).toBeGreaterThanOrEqual(0n);
@@ -39,7 +43,13 @@ describe('billing', () => {
   it('stops a plan key at its request quota and serves it again after the period resets', async () => {
     const plan = uniqueSlug('plan3');
     // A plan without an expiry would run for one (4 s) period only.
-    const tenant = await createTenantWithKey({ label: 'plan', billing: 'plan', plan, expires: '2099-01-01T00:00:00Z', catalog: { plans: [{ name: plan, quota: { requests: 3 }, period: 4 }] } });
+    const tenant = await createTenantWithKey({
+      label: 'plan',
+      billing: 'plan',
+      plan,
+      expires: '2099-01-01T00:00:00Z',
+      catalog: { plans: [{ name: plan, quota: { requests: 3 }, period: 4 }] },
+    });
     const startedMs = await withSql(async (sql) => {
       const { rows } = await sql.query<{ ms: string }>(
         'SELECT (extract(epoch FROM s.created_at) * 1000)::bigint AS ms FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id WHERE t.slug = $1',
@@ -62,7 +72,13 @@ describe('billing', () => {
   it("refuses an expired plan's key with 401", async () => {
     const plan = uniqueSlug('plan-exp');
     const expires = new Date(Date.now() + 2500).toISOString();
-    const tenant = await createTenantWithKey({ label: 'plan-exp', billing: 'plan', plan, expires, catalog: { plans: [{ name: plan, quota: { requests: 100 }, period: 3600 }] } });
+    const tenant = await createTenantWithKey({
+      label: 'plan-exp',
+      billing: 'plan',
+      plan,
+      expires,
+      catalog: { plans: [{ name: plan, quota: { requests: 100 }, period: 3600 }] },
+    });
     expect((await chat(tenant.key, 'before expiry', { maxTokens: 16 })).status).toBe(200);
     await sleep(Date.parse(expires) - Date.now() + 200);
     const after = await chat(tenant.key, 'after expiry', { maxTokens: 16 });
@@ -95,9 +111,16 @@ describe('billing', () => {
       form.append('model', 'sandbox-whisper');
       form.append('response_format', format);
       form.append('file', new Blob([new Uint8Array(wavTone(seconds * 1000))], { type: 'audio/wav' }), 'tone.wav');
-      const response = await fetch(`${baseUrl()}/oaic/v1/audio/transcriptions`, { method: 'POST', headers: { authorization: `Bearer ${tenant.key}` }, body: form });
+      const response = await fetch(`${baseUrl()}/oaic/v1/audio/transcriptions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tenant.key}` },
+        body: form,
+      });
       expect(response.status).toBe(200);
-      return { requestId: response.headers.get('x-request-id')!, body: format === 'json' ? ((await response.json()) as { usage?: { seconds?: number } }) : await response.text() };
+      return {
+        requestId: response.headers.get('x-request-id')!,
+        body: format === 'json' ? ((await response.json()) as { usage?: { seconds?: number } }) : await response.text(),
+      };
     };
     // sandbox-whisper costs 0.0001 a second: 100 micros.
     const json = await transcribe('json', 3);

@@ -4,7 +4,14 @@ import { z } from 'zod';
 import { e2eEnv, http } from './support/gateway';
 import { loadSpecRoutes, normalizePath, parseSpecRoutes } from './support/spec-routes';
 
-const Entry = z.object({ method: z.string(), path: z.string(), family: z.string(), auth: z.string(), status: z.enum(['Stable', 'Beta', 'Pass-through']), summary: z.string() });
+const Entry = z.object({
+  method: z.string(),
+  path: z.string(),
+  family: z.string(),
+  auth: z.string(),
+  status: z.enum(['Stable', 'Beta', 'Pass-through']),
+  summary: z.string(),
+});
 const RouteIndex = z.object({ total: z.number().int(), routes: z.array(Entry), planned: z.array(Entry) });
 type Entry = z.infer<typeof Entry>;
 

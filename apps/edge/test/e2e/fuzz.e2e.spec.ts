@@ -120,7 +120,9 @@ async function fuzzRoute(route: RouteDef, keys: FuzzKeys, tally: RouteTally): Pr
   });
   // Shrinking a case the gateway never answers costs a timeout per step: bound each shard's run.
   const shards = await Promise.all(
-    Array.from({ length: SHARDS }, (_, shard) => fc.check(property, { numRuns: Math.ceil(RUNS / SHARDS), seed: SEED + shard, interruptAfterTimeLimit: SHARD_BUDGET_MS })),
+    Array.from({ length: SHARDS }, (_, shard) =>
+      fc.check(property, { numRuns: Math.ceil(RUNS / SHARDS), seed: SEED + shard, interruptAfterTimeLimit: SHARD_BUDGET_MS }),
+    ),
   );
   const failed = shards.find((details) => details.failed);
   if (failed) tally.failure = fc.defaultReportMessage(failed) ?? 'failed';
@@ -128,7 +130,10 @@ async function fuzzRoute(route: RouteDef, keys: FuzzKeys, tally: RouteTally): Pr
 
 function table(tallies: RouteTally[]): string {
   const rows = tallies.map((t) => {
-    const statuses = [...t.statuses.entries()].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ');
+    const statuses = [...t.statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, n]) => `${status}×${n}`)
+      .join(' ');
     return `${t.route.method.padEnd(6)} ${t.route.path.padEnd(58)} ${String(t.cases).padStart(6)} cases  ${String(t.refusedByContract).padStart(5)} refused-by-contract  ${String(t.unsendable).padStart(3)} unsendable  ${String(t.resent).padStart(3)} resent  ${statuses}`;
   });
   return `fuzz: ${RUNS} runs per route in ${SHARDS} shard(s), seed ${SEED}\n${rows.join('\n')}\n`;
@@ -171,7 +176,9 @@ describe(`fuzzing every built route (${RUNS} cases each)`, () => {
       process.stdout.write(`\n${table(tallies)}`);
       const failures = tallies.flatMap((t) =>
         t.failure || t.violations.size > 0
-          ? [`${t.route.method} ${t.route.path}:\n${[...t.violations.values()].map((v) => `    ${v}`).join('\n')}${t.failure ? `\n    ${t.failure.split('\n').slice(0, 6).join('\n    ')}` : ''}`]
+          ? [
+              `${t.route.method} ${t.route.path}:\n${[...t.violations.values()].map((v) => `    ${v}`).join('\n')}${t.failure ? `\n    ${t.failure.split('\n').slice(0, 6).join('\n    ')}` : ''}`,
+            ]
           : [],
       );
       expect(failures).toEqual([]);

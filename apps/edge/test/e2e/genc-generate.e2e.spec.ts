@@ -95,13 +95,22 @@ describe('genc generateContent', () => {
   it('records usage of a stream, findable by the x-request-id the client sent', async () => {
     const clientRequestId = randomUUID();
     const { chunks } = await collect(
-      await client.models.generateContentStream({ model: MODEL, contents: 'count my genc stream', config: { httpOptions: { headers: { 'x-request-id': clientRequestId } } } }),
+      await client.models.generateContentStream({
+        model: MODEL,
+        contents: 'count my genc stream',
+        config: { httpOptions: { headers: { 'x-request-id': clientRequestId } } },
+      }),
     );
     const last = chunks[chunks.length - 1]!;
     // The SDK hides the response headers: the row is found by the client's own id, kept beside the server's.
     const usage = await usageRecord(clientRequestId, 10_000, 'client');
     expect(usage.request_id).not.toBe(clientRequestId);
-    expect(usage).toMatchObject({ model_id: MODEL, outcome: 'ok', prompt_tokens: last.usageMetadata!.promptTokenCount, completion_tokens: last.usageMetadata!.candidatesTokenCount });
+    expect(usage).toMatchObject({
+      model_id: MODEL,
+      outcome: 'ok',
+      prompt_tokens: last.usageMetadata!.promptTokenCount,
+      completion_tokens: last.usageMetadata!.candidatesTokenCount,
+    });
   });
 
   describe('bad input, in the genc dialect', () => {

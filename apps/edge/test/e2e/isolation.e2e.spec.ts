@@ -20,7 +20,10 @@ interface Resource {
 
 const base = () => e2eEnv().GW_E2E_BASE_URL;
 const json = (path: string, headers: Record<string, string>, body: unknown) => http('POST', `${base()}${path}`, { headers, json: body });
-const sameShape = (prefix: string, id: string) => `${prefix}${randomBytes(Math.ceil((id.length - prefix.length) / 2)).toString('hex').slice(0, id.length - prefix.length)}`;
+const sameShape = (prefix: string, id: string) =>
+  `${prefix}${randomBytes(Math.ceil((id.length - prefix.length) / 2))
+    .toString('hex')
+    .slice(0, id.length - prefix.length)}`;
 
 /** A private model granted to the owner only: its id is a resource in every chat family. */
 function privateModel(): { id: string; grant: (label: string) => Promise<TenantWithKey> } {
@@ -31,7 +34,9 @@ function privateModel(): { id: string; grant: (label: string) => Promise<TenantW
       createTenantWithKey({
         label,
         models: [id],
-        catalog: { models: [{ id, displayName: 'Isolation private model', capability: 'chat', public: false, provider: 'sandbox-openai', upstreamModel: 'sandbox-gpt' }] },
+        catalog: {
+          models: [{ id, displayName: 'Isolation private model', capability: 'chat', public: false, provider: 'sandbox-openai', upstreamModel: 'sandbox-gpt' }],
+        },
       }),
   };
 }
@@ -39,17 +44,31 @@ function privateModel(): { id: string; grant: (label: string) => Promise<TenantW
 const user = [{ role: 'user', content: 'hello' }];
 const MODEL_ROUTES: Array<[string, (key: string, model: string) => Promise<HttpResult>]> = [
   ['oaic chat completions', (key, model) => json('/oaic/v1/chat/completions', bearer(key), { model, messages: user, max_tokens: 8 })],
-  ['oaic chat completions (/v1 alias, streamed)', (key, model) => json('/v1/chat/completions', bearer(key), { model, messages: user, max_tokens: 8, stream: true })],
+  [
+    'oaic chat completions (/v1 alias, streamed)',
+    (key, model) => json('/v1/chat/completions', bearer(key), { model, messages: user, max_tokens: 8, stream: true }),
+  ],
   ['oaic completions', (key, model) => json('/oaic/v1/completions', bearer(key), { model, prompt: 'hello', max_tokens: 8 })],
   ['oaic responses', (key, model) => json('/oaic/v1/responses', bearer(key), { model, input: 'hello', max_output_tokens: 8 })],
   ['msgc messages', (key, model) => json('/msgc/v1/messages', msgcHeaders(key), { model, max_tokens: 8, messages: user })],
   ['msgc count_tokens', (key, model) => json('/msgc/v1/messages/count_tokens', msgcHeaders(key), { model, messages: user })],
-  ['genc generateContent (path)', (key, model) => json(`/genc/v1beta/models/${model}:generateContent`, bearer(key), { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] })],
-  ['genc streamGenerateContent (path)', (key, model) => json(`/genc/v1beta/models/${model}:streamGenerateContent?alt=sse`, bearer(key), { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] })],
+  [
+    'genc generateContent (path)',
+    (key, model) => json(`/genc/v1beta/models/${model}:generateContent`, bearer(key), { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] }),
+  ],
+  [
+    'genc streamGenerateContent (path)',
+    (key, model) =>
+      json(`/genc/v1beta/models/${model}:streamGenerateContent?alt=sse`, bearer(key), { contents: [{ role: 'user', parts: [{ text: 'hello' }] }] }),
+  ],
 ];
 
 const storedResponse = async (owner: TenantWithKey) => {
-  const created = await json('/oaic/v1/responses', bearer(owner.key), { model: 'sandbox-gpt', input: 'a secret only the owner may read', max_output_tokens: 8 });
+  const created = await json('/oaic/v1/responses', bearer(owner.key), {
+    model: 'sandbox-gpt',
+    input: 'a secret only the owner may read',
+    max_output_tokens: 8,
+  });
   expect(created.status).toBe(200);
   return { id: (created.body as { id: string }).id, ownerKey: owner.key };
 };
@@ -77,7 +96,8 @@ const RESOURCES: Resource[] = [
     name: 'stored response: previous_response_id of a streamed POST /v1/responses',
     create: storedResponse,
     missing: (id) => sameShape('resp_', id),
-    call: (key, id) => json('/v1/responses', bearer(key), { model: 'sandbox-gpt', input: 'continue', previous_response_id: id, max_output_tokens: 8, stream: true }),
+    call: (key, id) =>
+      json('/v1/responses', bearer(key), { model: 'sandbox-gpt', input: 'continue', previous_response_id: id, max_output_tokens: 8, stream: true }),
   },
   // No tenant-facing route names an API key by id (key-context names only the calling key); a key id
   // presented as the key itself must read as any unknown key.

@@ -29,7 +29,9 @@ describe('key resolution cache', () => {
 
     const base = e2eEnv().GW_E2E_BASE_URL;
     for (let batch = 0; batch < 10; batch += 1) {
-      const statuses = await Promise.all(Array.from({ length: 20 }, () => http('GET', `${base}/oaic/v1/models`, { headers: bearer(tenant.key) }).then((r) => r.status)));
+      const statuses = await Promise.all(
+        Array.from({ length: 20 }, () => http('GET', `${base}/oaic/v1/models`, { headers: bearer(tenant.key) }).then((r) => r.status)),
+      );
       expect(statuses.every((s) => s === 200)).toBe(true);
     }
     await nats.flush();

@@ -44,7 +44,12 @@ describe('chat matrix: family × upstream protocol', () => {
       expect(first.call).toMatchObject({ name: 'get_weather', args: { city: 'Paris' } });
       expect(first.stop).toBe(STOP_WORDS[family].tool);
       expect(first.usage).not.toBeNull();
-      const second = await ask(clients, family, model, { user: 'Paris', tools: true, stream, toolResult: { call: first.call!, result: '21 degrees and sunny' } });
+      const second = await ask(clients, family, model, {
+        user: 'Paris',
+        tools: true,
+        stream,
+        toolResult: { call: first.call!, result: '21 degrees and sunny' },
+      });
       expect(second.call).toBeNull();
       expect(second.text).toContain('21 degrees and sunny');
       expect(second.stop).toBe(STOP_WORDS[family].end);

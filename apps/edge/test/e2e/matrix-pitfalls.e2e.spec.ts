@@ -21,7 +21,10 @@ function parseSse(text: string): SseEvent[] {
     .map((block) => {
       const lines = block.split('\n');
       const event = lines.find((line) => line.startsWith('event: '))?.slice(7);
-      const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+      const data = lines
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => line.slice(6))
+        .join('\n');
       return { event, data };
     });
 }
@@ -54,10 +57,19 @@ describe('translation pitfalls', () => {
   async function rawStream(family: ChatFamily, model: string, user: string, extra: Json = {}): Promise<SseEvent[]> {
     const response =
       family === 'oaic'
-        ? await http('POST', `${baseUrl()}/oaic/v1/chat/completions`, { headers: bearer(tenant.key), json: { model, stream: true, messages: [{ role: 'user', content: user }], ...extra } })
+        ? await http('POST', `${baseUrl()}/oaic/v1/chat/completions`, {
+            headers: bearer(tenant.key),
+            json: { model, stream: true, messages: [{ role: 'user', content: user }], ...extra },
+          })
         : family === 'msgc'
-          ? await http('POST', `${baseUrl()}/msgc/v1/messages`, { headers: msgcHeaders(tenant.key), json: { model, stream: true, max_tokens: 200, messages: [{ role: 'user', content: user }], ...extra } })
-          : await http('POST', `${baseUrl()}/genc/v1beta/models/${model}:streamGenerateContent?alt=sse`, { headers: bearer(tenant.key), json: { contents: [{ role: 'user', parts: [{ text: user }] }], ...extra } });
+          ? await http('POST', `${baseUrl()}/msgc/v1/messages`, {
+              headers: msgcHeaders(tenant.key),
+              json: { model, stream: true, max_tokens: 200, messages: [{ role: 'user', content: user }], ...extra },
+            })
+          : await http('POST', `${baseUrl()}/genc/v1beta/models/${model}:streamGenerateContent?alt=sse`, {
+              headers: bearer(tenant.key),
+              json: { contents: [{ role: 'user', parts: [{ text: user }] }], ...extra },
+            });
     expect(response.status).toBe(200);
     expect(String(response.headers['content-type'])).toContain('text/event-stream');
     return parseSse(response.text);
@@ -101,7 +113,8 @@ describe('translation pitfalls', () => {
         for (const event of events.slice(0, -1)) args += json(event).choices[0]?.delta?.tool_calls?.[0]?.function?.arguments ?? '';
         expect(events.some((e) => e.data !== '[DONE]' && json(e).choices[0]?.finish_reason === 'tool_calls')).toBe(true);
       } else if (family === 'msgc') {
-        for (const event of events) if (event.event === 'content_block_delta' && json(event).delta.type === 'input_json_delta') args += json(event).delta.partial_json;
+        for (const event of events)
+          if (event.event === 'content_block_delta' && json(event).delta.type === 'input_json_delta') args += json(event).delta.partial_json;
         expect(json(events.find((e) => e.event === 'content_block_start')!).content_block).toMatchObject({ type: 'tool_use', name: 'get_weather' });
       } else {
         const calls = events.flatMap((e) => (json(e).candidates[0].content.parts as Json[]).filter((p) => p.functionCall));
@@ -116,13 +129,25 @@ describe('translation pitfalls', () => {
     const system = 'Answer in one short line.';
     const completion = await clients.oaic.chat.completions.create({
       model: 'sandbox-claude',
-      messages: [{ role: 'user', content: 'First question' }, { role: 'system', content: system }, { role: 'user', content: 'Second question' }],
+      messages: [
+        { role: 'user', content: 'First question' },
+        { role: 'system', content: system },
+        { role: 'user', content: 'Second question' },
+      ],
     });
     expect(completion.choices[0]!.message.content).toContain('Second question');
     const counted = await clients.msgc.messages.countTokens({
       model: 'sandbox-claude',
       system,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'First question' }, { type: 'text', text: 'Second question' }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'First question' },
+            { type: 'text', text: 'Second question' },
+          ],
+        },
+      ],
     });
     expect(completion.usage!.prompt_tokens).toBe(counted.input_tokens);
   });
@@ -137,7 +162,10 @@ describe('translation pitfalls', () => {
     });
     const direct = await clients.oaic.chat.completions.create({
       model: 'sandbox-gpt',
-      messages: [{ role: 'system', content: blocks.join('\n\n') }, { role: 'user', content: 'Hello there' }],
+      messages: [
+        { role: 'system', content: blocks.join('\n\n') },
+        { role: 'user', content: 'Hello there' },
+      ],
     });
     const withoutSystem = await clients.oaic.chat.completions.create({ model: 'sandbox-gpt', messages: [{ role: 'user', content: 'Hello there' }] });
     expect(translated.usage.input_tokens).toBe(direct.usage!.prompt_tokens);
@@ -172,7 +200,11 @@ describe('translation pitfalls', () => {
     });
 
     it('a stop sequence hit upstream is a plain stop in oaic', async () => {
-      const completion = await clients.oaic.chat.completions.create({ model: 'sandbox-claude', stop: ['HALT'], messages: [{ role: 'user', content: 'go on HALT and more' }] });
+      const completion = await clients.oaic.chat.completions.create({
+        model: 'sandbox-claude',
+        stop: ['HALT'],
+        messages: [{ role: 'user', content: 'go on HALT and more' }],
+      });
       expect(completion.choices[0]!.finish_reason).toBe('stop');
       expect(completion.choices[0]!.message.content).not.toContain('HALT');
     });
@@ -182,13 +214,17 @@ describe('translation pitfalls', () => {
     it('msgc top_k to an OpenAI upstream', async () => {
       // top_k is in the msgc contract but not in this SDK version's types: it rides as an extra field.
       const topK = { top_k: 3 };
-      const error = await clients.msgc.messages.create({ model: 'sandbox-gpt', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], ...topK }).catch((e: unknown) => e);
+      const error = await clients.msgc.messages
+        .create({ model: 'sandbox-gpt', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }], ...topK })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(Anthropic.BadRequestError);
       expect((error as Error).message).toContain('top_k');
     });
 
     it('oaic presence_penalty to an Anthropic upstream', async () => {
-      const error = await clients.oaic.chat.completions.create({ model: 'sandbox-claude', presence_penalty: 0.5, messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+      const error = await clients.oaic.chat.completions
+        .create({ model: 'sandbox-claude', presence_penalty: 0.5, messages: [{ role: 'user', content: 'hi' }] })
+        .catch((e: unknown) => e);
       expect(error).toBeInstanceOf(OpenAI.BadRequestError);
       expect((error as InstanceType<typeof OpenAI.BadRequestError>).param).toBe('presence_penalty');
     });

@@ -69,7 +69,11 @@ describe('msgc messages', () => {
       model: MODEL,
       max_tokens: 200,
       tools: [weatherTool],
-      messages: [...ask('Paris'), { role: 'assistant', content: first.content }, { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21 degrees and sunny' }] }],
+      messages: [
+        ...ask('Paris'),
+        { role: 'assistant', content: first.content },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: use.id, content: '21 degrees and sunny' }] },
+      ],
     });
     expect(second.stop_reason).toBe('end_turn');
     expect(textOf(second)).toContain('21 degrees and sunny');
@@ -90,7 +94,15 @@ describe('msgc messages', () => {
       // top_k is in the msgc contract but not in this SDK version's types: it rides as an extra field.
       ...{ top_k: 5 },
       stop_sequences: ['STOPHERE'],
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'Look at this STOPHERE please' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Look at this STOPHERE please' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: PNG_BASE64 } },
+          ],
+        },
+      ],
     });
     expect(message.stop_reason).toBe('stop_sequence');
     expect(message.stop_sequence).toBe('STOPHERE');
@@ -99,14 +111,28 @@ describe('msgc messages', () => {
   });
 
   it('takes an image by public URL on every upstream protocol, and refuses an internal one naming source.url', async () => {
-    const image = (url: string): Anthropic.MessageParam[] => [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url } }, { type: 'text', text: 'Describe the picture' }] }];
+    const image = (url: string): Anthropic.MessageParam[] => [
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'url', url } },
+          { type: 'text', text: 'Describe the picture' },
+        ],
+      },
+    ];
     for (const model of [MODEL, 'sandbox-gpt', 'sandbox-gemini']) {
       const message = await client.messages.create({ model, max_tokens: 50, messages: image('https://example.com/photos/cat.png') });
       expect(message.type).toBe('message');
       expect(textOf(message)).toContain('Describe the picture');
-      const internal = await http('POST', `${baseUrl()}/msgc/v1/messages`, { headers: msgcHeaders(tenant.key), json: { model, max_tokens: 50, messages: image('https://169.254.169.254/latest/meta-data') } });
+      const internal = await http('POST', `${baseUrl()}/msgc/v1/messages`, {
+        headers: msgcHeaders(tenant.key),
+        json: { model, max_tokens: 50, messages: image('https://169.254.169.254/latest/meta-data') },
+      });
       expect(internal.status).toBe(400);
-      expect(internal.body).toMatchObject({ type: 'error', error: { type: 'invalid_request_error', message: expect.stringContaining('messages[0].content[0].source.url') } });
+      expect(internal.body).toMatchObject({
+        type: 'error',
+        error: { type: 'invalid_request_error', message: expect.stringContaining('messages[0].content[0].source.url') },
+      });
     }
   });
 
@@ -145,7 +171,10 @@ describe('msgc messages', () => {
     });
 
     it('count_tokens of an unknown model is 404 too', async () => {
-      const response = await http('POST', `${baseUrl()}/msgc/v1/messages/count_tokens`, { headers: msgcHeaders(tenant.key), json: { model: 'no-such-model', messages: ask('hi') } });
+      const response = await http('POST', `${baseUrl()}/msgc/v1/messages/count_tokens`, {
+        headers: msgcHeaders(tenant.key),
+        json: { model: 'no-such-model', messages: ask('hi') },
+      });
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
     });

@@ -20,7 +20,17 @@ describe('oaic chat completions', () => {
       models: [slowModel],
       catalog: {
         providers: [{ id: provider, protocol: 'openai', baseUrl: `${e2eEnv().GW_E2E_SANDBOX_URL}/openai/v1`, apiKey: 'sk-sandbox-upstream' }],
-        models: [{ id: slowModel, displayName: 'Slow stream', capability: 'chat', public: false, provider, upstreamModel: 'sandbox-gpt@chunk=150', createdAt: '2025-01-01T00:00:00Z' }],
+        models: [
+          {
+            id: slowModel,
+            displayName: 'Slow stream',
+            capability: 'chat',
+            public: false,
+            provider,
+            upstreamModel: 'sandbox-gpt@chunk=150',
+            createdAt: '2025-01-01T00:00:00Z',
+          },
+        ],
       },
     });
     client = openaiClient(tenant.key);
@@ -56,7 +66,14 @@ describe('oaic chat completions', () => {
 
   it('round-trips a tool call, including the tool message', async () => {
     const tools: OpenAI.ChatCompletionTool[] = [
-      { type: 'function', function: { name: 'get_weather', description: 'Weather for a city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } } },
+      {
+        type: 'function',
+        function: {
+          name: 'get_weather',
+          description: 'Weather for a city',
+          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        },
+      },
     ];
     const first = await client.chat.completions.create({ model: 'sandbox-gpt', messages: question('Paris'), tools, tool_choice: 'auto' });
     const call = first.choices[0]!.message.tool_calls![0]!;
@@ -82,7 +99,15 @@ describe('oaic chat completions', () => {
   it('takes an image as a data URL', async () => {
     const completion = await client.chat.completions.create({
       model: 'sandbox-gpt',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${PNG_BASE64}` } },
+          ],
+        },
+      ],
     });
     expect(completion.choices[0]!.message.content).toContain('What is in this picture?');
     expect(completion.choices[0]!.message.content).toContain('1 attachment');
@@ -92,7 +117,15 @@ describe('oaic chat completions', () => {
     const big = `data:image/png;base64,${'A'.repeat(10 * 1024 * 1024)}`;
     const completion = await client.chat.completions.create({
       model: 'sandbox-gpt',
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'A large picture' }, { type: 'image_url', image_url: { url: big } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'A large picture' },
+            { type: 'image_url', image_url: { url: big } },
+          ],
+        },
+      ],
     });
     expect(completion.choices[0]!.message.content).toContain('A large picture');
   });
@@ -118,11 +151,16 @@ describe('oaic chat completions', () => {
     it('missing model', () => badRequest({ messages: question('hi') }, 'model', /Missing required parameter/));
     it('missing messages', () => badRequest({ model: 'sandbox-gpt' }, 'messages', /Missing required parameter/));
     it('messages of the wrong type', () => badRequest({ model: 'sandbox-gpt', messages: 'hi' }, 'messages', /Invalid type/));
-    it('temperature of the wrong type', () => badRequest({ model: 'sandbox-gpt', messages: question('hi'), temperature: 'warm' }, 'temperature', /Invalid type/));
+    it('temperature of the wrong type', () =>
+      badRequest({ model: 'sandbox-gpt', messages: question('hi'), temperature: 'warm' }, 'temperature', /Invalid type/));
     it('a bare base64 image', () => badRequest(image(PNG_BASE64), 'messages[0].content[0].image_url.url', /bare base64/));
     it('a local file path image', () => badRequest(image('/home/me/cat.png'), 'messages[0].content[0].image_url.url', /local file path/));
     it('a video block', () =>
-      badRequest({ model: 'sandbox-gpt', messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://example.com/v.mp4' } }] }] }, 'messages[0].content[0].type', /video/));
+      badRequest(
+        { model: 'sandbox-gpt', messages: [{ role: 'user', content: [{ type: 'video_url', video_url: { url: 'https://example.com/v.mp4' } }] }] },
+        'messages[0].content[0].type',
+        /video/,
+      ));
 
     it('an unknown model is a 404', async () => {
       const error = await client.chat.completions.create({ model: 'no-such-model', messages: question('hi') }).catch((e: unknown) => e);
@@ -166,7 +204,9 @@ describe('oaic chat completions', () => {
   });
 
   it('records usage of a stream from the upstream’s final count', async () => {
-    const { data: stream, response } = await client.chat.completions.create({ model: 'sandbox-gpt', messages: question('count my stream'), stream: true }).withResponse();
+    const { data: stream, response } = await client.chat.completions
+      .create({ model: 'sandbox-gpt', messages: question('count my stream'), stream: true })
+      .withResponse();
     const requestId = response.headers.get('x-request-id')!;
     let final: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) final = chunk.usage ?? final;

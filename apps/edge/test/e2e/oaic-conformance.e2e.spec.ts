@@ -13,9 +13,19 @@ const CHAT_MODELS = [DIRECT, ...CROSSED];
 
 const WEATHER_TOOL = {
   type: 'function',
-  function: { name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+  function: {
+    name: 'get_weather',
+    description: 'Weather by city',
+    parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+  },
 };
-const WEATHER_RESPONSES_TOOL = { type: 'function', name: 'get_weather', description: 'Weather by city', parameters: WEATHER_TOOL.function.parameters, strict: false };
+const WEATHER_RESPONSES_TOOL = {
+  type: 'function',
+  name: 'get_weather',
+  description: 'Weather by city',
+  parameters: WEATHER_TOOL.function.parameters,
+  strict: false,
+};
 
 describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
   let schemas: OpenAiSchemas;
@@ -30,7 +40,9 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
 
   beforeAll(async () => {
     schemas = loadOpenAiSchemas();
-    const whole = schemas.component('CreateCompletionResponse') as { properties: Record<string, JsonNode> & { choices: { items: { properties: Record<string, JsonNode> } } } };
+    const whole = schemas.component('CreateCompletionResponse') as {
+      properties: Record<string, JsonNode> & { choices: { items: { properties: Record<string, JsonNode> } } };
+    };
     const choice = whole.properties.choices.items.properties;
     choice['finish_reason'] = { anyOf: [choice['finish_reason']!, { type: 'null' }] };
     whole.properties['usage'] = { anyOf: [whole.properties['usage']!, { type: 'null' }] };
@@ -41,7 +53,8 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
   /** Asserts `value` conforms to the named schema, printing every problem (and the value) when it does not. */
   function expectConforms(schema: string, value: unknown, label: string): void {
     const problems = schemas.problems(schema, value);
-    if (problems.length) throw new Error(`${label} does not conform to ${schema}:\n  ${problems.join('\n  ')}\n${JSON.stringify(value, null, 1).slice(0, 4000)}`);
+    if (problems.length)
+      throw new Error(`${label} does not conform to ${schema}:\n  ${problems.join('\n  ')}\n${JSON.stringify(value, null, 1).slice(0, 4000)}`);
   }
 
   async function post(path: string, json: unknown): Promise<unknown> {
@@ -52,15 +65,28 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
 
   /** The JSON payloads of an SSE stream, in order, without the closing [DONE]. */
   async function stream(path: string, json: unknown): Promise<{ event: string | undefined; data: unknown }[]> {
-    const response = await fetch(`${baseUrl()}/oaic/v1${path}`, { method: 'POST', headers: { ...bearer(tenant.key), 'content-type': 'application/json' }, body: JSON.stringify(json) });
+    const response = await fetch(`${baseUrl()}/oaic/v1${path}`, {
+      method: 'POST',
+      headers: { ...bearer(tenant.key), 'content-type': 'application/json' },
+      body: JSON.stringify(json),
+    });
     const text = await response.text();
     if (response.status !== 200) throw new Error(`POST ${path} (stream) answered ${response.status}: ${text}`);
     const events: { event: string | undefined; data: unknown }[] = [];
     for (const block of text.split(/\r?\n\r?\n/)) {
       const lines = block.split(/\r?\n/);
-      const data = lines.filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trimStart()).join('\n');
+      const data = lines
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trimStart())
+        .join('\n');
       if (!data || data === '[DONE]') continue;
-      events.push({ event: lines.find((l) => l.startsWith('event:'))?.slice(6).trim(), data: JSON.parse(data) as unknown });
+      events.push({
+        event: lines
+          .find((l) => l.startsWith('event:'))
+          ?.slice(6)
+          .trim(),
+        data: JSON.parse(data) as unknown,
+      });
     }
     return events;
   }
@@ -69,16 +95,32 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
     expect(schemas.problems('CreateEmbeddingResponse', { object: 'list', data: [], model: 'x' })).not.toEqual([]);
     expect(schemas.problems('OutputTextContent', { type: 'output_text', text: 'x', annotations: [] }).join('\n')).toContain('logprobs');
     expect(schemas.problems('ResponseStreamEvent', { type: 'response.output_text.delta', delta: 'x' }).join('\n')).toContain('ResponseTextDeltaEvent');
-    expect(schemas.problems('CreateEmbeddingResponse', { object: 'list', data: [{ object: 'embedding', index: 0, embedding: [0.5] }], model: 'x', usage: { prompt_tokens: 1, total_tokens: 1 } })).toEqual([]);
+    expect(
+      schemas.problems('CreateEmbeddingResponse', {
+        object: 'list',
+        data: [{ object: 'embedding', index: 0, embedding: [0.5] }],
+        model: 'x',
+        usage: { prompt_tokens: 1, total_tokens: 1 },
+      }),
+    ).toEqual([]);
   });
 
   describe.each(CHAT_MODELS)('chat completions on %s', (model) => {
     it('whole, with text and with a tool call', async () => {
-      expectConforms('CreateChatCompletionResponse', await post('/chat/completions', { model, messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 50 }), 'a chat completion');
+      expectConforms(
+        'CreateChatCompletionResponse',
+        await post('/chat/completions', { model, messages: [{ role: 'user', content: 'Say hello' }], max_tokens: 50 }),
+        'a chat completion',
+      );
       const cut = await post('/chat/completions', { model, messages: [{ role: 'user', content: 'A long question cut short by the cap' }], max_tokens: 2 });
       expect(cut).toMatchObject({ choices: [{ finish_reason: 'length' }] });
       expectConforms('CreateChatCompletionResponse', cut, 'a chat completion cut short');
-      const called = await post('/chat/completions', { model, messages: [{ role: 'user', content: 'Weather in Oslo?' }], tools: [WEATHER_TOOL], max_tokens: 50 });
+      const called = await post('/chat/completions', {
+        model,
+        messages: [{ role: 'user', content: 'Weather in Oslo?' }],
+        tools: [WEATHER_TOOL],
+        max_tokens: 50,
+      });
       expect(JSON.stringify(called)).toContain('get_weather');
       expectConforms('CreateChatCompletionResponse', called, 'a chat completion with a tool call');
     });
@@ -150,16 +192,28 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
 
   it('embeddings, with one input and several', async () => {
     expectConforms('CreateEmbeddingResponse', await post('/embeddings', { model: 'sandbox-embedding', input: 'one text' }), 'an embedding list');
-    expectConforms('CreateEmbeddingResponse', await post('/embeddings', { model: 'sandbox-embedding', input: ['first', 'second'], dimensions: 8 }), 'an embedding list');
+    expectConforms(
+      'CreateEmbeddingResponse',
+      await post('/embeddings', { model: 'sandbox-embedding', input: ['first', 'second'], dimensions: 8 }),
+      'an embedding list',
+    );
   });
 
   it('moderations, of one text and of several', async () => {
     expectConforms('CreateModerationResponse', await post('/moderations', { model: 'sandbox-moderation', input: 'a friendly sentence' }), 'a moderation');
-    expectConforms('CreateModerationResponse', await post('/moderations', { model: 'sandbox-moderation', input: ['one', 'two'] }), 'a moderation of two inputs');
+    expectConforms(
+      'CreateModerationResponse',
+      await post('/moderations', { model: 'sandbox-moderation', input: ['one', 'two'] }),
+      'a moderation of two inputs',
+    );
   });
 
   it('images, as base64', async () => {
-    expectConforms('ImagesResponse', await post('/images/generations', { model: 'sandbox-image', prompt: 'a lighthouse', size: '256x256', response_format: 'b64_json' }), 'an image answer');
+    expectConforms(
+      'ImagesResponse',
+      await post('/images/generations', { model: 'sandbox-image', prompt: 'a lighthouse', size: '256x256', response_format: 'b64_json' }),
+      'an image answer',
+    );
   });
 
   it('transcriptions and translations of a WAV upload, as json and verbose_json', async () => {
@@ -184,7 +238,10 @@ describe('oaic objects conform to the OpenAI OpenAPI schemas', () => {
     expect(list.status).toBe(200);
     expectConforms('ListModelsResponse', list.body, 'the model list');
     expect((list.body as { data: { id: string }[] }).data.map((m) => m.id)).toContain(DIRECT);
-    const refused = await http('POST', `${baseUrl()}/oaic/v1/chat/completions`, { headers: bearer(tenant.key), json: { model: DIRECT, messages: 'not a list' } });
+    const refused = await http('POST', `${baseUrl()}/oaic/v1/chat/completions`, {
+      headers: bearer(tenant.key),
+      json: { model: DIRECT, messages: 'not a list' },
+    });
     expect(refused.status).toBe(400);
     expectConforms('ErrorResponse', refused.body, 'an error body');
   });

@@ -27,7 +27,8 @@ describe('oaic routes', () => {
   it('streams completions', async () => {
     const whole = await client.completions.create({ model: 'sandbox-gpt', prompt: 'Stream this' });
     let joined = '';
-    for await (const chunk of await client.completions.create({ model: 'sandbox-gpt', prompt: 'Stream this', stream: true })) joined += chunk.choices[0]?.text ?? '';
+    for await (const chunk of await client.completions.create({ model: 'sandbox-gpt', prompt: 'Stream this', stream: true }))
+      joined += chunk.choices[0]?.text ?? '';
     expect(joined).toBe(whole.choices[0]!.text);
   });
 
@@ -41,7 +42,9 @@ describe('oaic routes', () => {
     expect(fetched.output_text).toBe(created.output_text);
     const viaAlias = await alias.responses.retrieve(created.id);
     expect(viaAlias.id).toBe(created.id);
-    const foreign = await openaiClient(other.key).responses.retrieve(created.id).catch((e: unknown) => e);
+    const foreign = await openaiClient(other.key)
+      .responses.retrieve(created.id)
+      .catch((e: unknown) => e);
     expect(foreign).toBeInstanceOf(OpenAI.NotFoundError);
     const unknown = await client.responses.retrieve('resp_doesnotexist').catch((e: unknown) => e);
     expect(unknown).toBeInstanceOf(OpenAI.NotFoundError);
@@ -90,7 +93,9 @@ describe('oaic routes', () => {
     const afterStream = await client.responses.create({ model: 'sandbox-gpt', input: 'After the stream', previous_response_id: streamedId! });
     expect(afterStream.status).toBe('completed');
 
-    const foreign = await openaiClient(other.key).responses.create({ model: 'sandbox-gpt', input: 'x', previous_response_id: first.id }).catch((e: unknown) => e);
+    const foreign = await openaiClient(other.key)
+      .responses.create({ model: 'sandbox-gpt', input: 'x', previous_response_id: first.id })
+      .catch((e: unknown) => e);
     expect(foreign).toBeInstanceOf(OpenAI.NotFoundError);
     expect((foreign as InstanceType<typeof OpenAI.NotFoundError>).param).toBe('previous_response_id');
 
@@ -222,7 +227,15 @@ describe('oaic routes', () => {
     expect(completed!.output_text ?? streamed).toBe(streamed);
     expect((await client.responses.retrieve(completed!.id)).status).toBe('completed');
 
-    const tools: OpenAI.Responses.Tool[] = [{ type: 'function', name: 'get_weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] }, strict: false }];
+    const tools: OpenAI.Responses.Tool[] = [
+      {
+        type: 'function',
+        name: 'get_weather',
+        description: 'Weather by city',
+        parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] },
+        strict: false,
+      },
+    ];
     const asked = await client.responses.create({ model: 'sandbox-claude', input: 'Weather in Oslo?', tools });
     const call = asked.output.find((item): item is OpenAI.Responses.ResponseFunctionToolCall => item.type === 'function_call');
     expect(call?.name).toBe('get_weather');
@@ -240,7 +253,10 @@ describe('oaic routes', () => {
   });
 
   it('lists every oaic route it serves as built in the route index', async () => {
-    const index = (await http('GET', `${baseUrl()}/docs/api-endpoints.json`)).body as { routes: { method: string; path: string }[]; planned: { path: string }[] };
+    const index = (await http('GET', `${baseUrl()}/docs/api-endpoints.json`)).body as {
+      routes: { method: string; path: string }[];
+      planned: { path: string }[];
+    };
     const built = new Set(index.routes.map((r) => `${r.method} ${r.path}`));
     for (const route of [
       'POST /oaic/v1/chat/completions',

@@ -34,7 +34,14 @@ describe('client request ids are only echoed, never internal keys', () => {
     // Over 512 KB, so both bodies travel by claim check; the echo of the last user text shows whose prompt was read.
     const padding = 'the quick brown fox jumps over the lazy dog '.repeat(Math.ceil((600 * 1024) / 44));
     const ask = (tenant: TenantWithKey, shared: string, marker: string) =>
-      chatAs(tenant, shared, { model: 'sandbox-gpt', max_tokens: 8, messages: [{ role: 'system', content: padding }, { role: 'user', content: `${marker} asks` }] });
+      chatAs(tenant, shared, {
+        model: 'sandbox-gpt',
+        max_tokens: 8,
+        messages: [
+          { role: 'system', content: padding },
+          { role: 'user', content: `${marker} asks` },
+        ],
+      });
     for (let round = 0; round < 6; round++) {
       const shared = `victim-${randomUUID()}`;
       const [a, b] = await Promise.all([ask(alpha, shared, `alpha${round}`), ask(bravo, shared, `bravo${round}`)]);
@@ -54,7 +61,9 @@ describe('client request ids are only echoed, never internal keys', () => {
     const tenant = await tenantWithMicros('idfix', funded);
     const fixed = `fixed-${randomUUID()}`;
     const results = await Promise.all(
-      Array.from({ length: 30 }, () => chatAs(tenant, fixed, { model: 'sandbox-gpt-slow', max_tokens: 400, messages: [{ role: 'user', content: 'One fixed id, many requests.' }] })),
+      Array.from({ length: 30 }, () =>
+        chatAs(tenant, fixed, { model: 'sandbox-gpt-slow', max_tokens: 400, messages: [{ role: 'user', content: 'One fixed id, many requests.' }] }),
+      ),
     );
     const served = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 429);
@@ -70,7 +79,11 @@ describe('client request ids are only echoed, never internal keys', () => {
     const total = charges.reduce((sum, c) => sum + c.charged, 0n);
     expect(charges.every((c) => c.charged > 0n)).toBe(true);
     expect(total).toBeLessThanOrEqual(funded);
-    const settled = await eventually('balance settles', () => storedBalance(tenant.slug), (s) => s.balance === funded - total);
+    const settled = await eventually(
+      'balance settles',
+      () => storedBalance(tenant.slug),
+      (s) => s.balance === funded - total,
+    );
     expect(settled.ledger).toBe(settled.balance);
   }, 60_000);
 
@@ -90,7 +103,8 @@ describe('client request ids are only echoed, never internal keys', () => {
     expect(charges.every((c) => c.charged > 0n)).toBe(true);
     const rows = await eventually(
       'five usage rows',
-      () => withSql((sql) => sql.query<{ request_id: string }>('SELECT request_id FROM usage_records WHERE client_request_id = $1', [fixed])).then((r) => r.rows),
+      () =>
+        withSql((sql) => sql.query<{ request_id: string }>('SELECT request_id FROM usage_records WHERE client_request_id = $1', [fixed])).then((r) => r.rows),
       (found) => found.length >= 5,
     );
     expect(rows.map((r) => r.request_id).sort()).toEqual([...ids].sort());
@@ -114,7 +128,18 @@ describe('client request ids are only echoed, never internal keys', () => {
       models: [slowModel],
       catalog: {
         providers: [{ id: provider, protocol: 'openai', baseUrl: `${e2eEnv().GW_E2E_SANDBOX_URL}/openai/v1`, apiKey: 'sk-sandbox-upstream' }],
-        models: [{ id: slowModel, displayName: 'Slow answer', capability: 'chat', public: false, provider, upstreamModel: 'sandbox-gpt@latency=2500', createdAt: '2025-01-01T00:00:00Z', prices: { inputPerMTok: '0.50', outputPerMTok: '1.50' } }],
+        models: [
+          {
+            id: slowModel,
+            displayName: 'Slow answer',
+            capability: 'chat',
+            public: false,
+            provider,
+            upstreamModel: 'sandbox-gpt@latency=2500',
+            createdAt: '2025-01-01T00:00:00Z',
+            prices: { inputPerMTok: '0.50', outputPerMTok: '1.50' },
+          },
+        ],
       },
     });
     const intruder = await createTenantWithKey({ label: 'idintruder' });
@@ -123,7 +148,9 @@ describe('client request ids are only echoed, never internal keys', () => {
     const pending = chatAs(victim, shared, { model: slowModel, max_tokens: 400, messages: [{ role: 'user', content: 'Take your time.' }] });
     await sleep(500);
     const refused = await Promise.all(
-      Array.from({ length: 5 }, () => chatAs(intruder, shared, { model: 'sandbox-gpt-broken', max_tokens: 400, messages: [{ role: 'user', content: 'fail on purpose' }] })),
+      Array.from({ length: 5 }, () =>
+        chatAs(intruder, shared, { model: 'sandbox-gpt-broken', max_tokens: 400, messages: [{ role: 'user', content: 'fail on purpose' }] }),
+      ),
     );
     expect(refused.every((r) => r.status >= 500)).toBe(true);
 
@@ -131,7 +158,11 @@ describe('client request ids are only echoed, never internal keys', () => {
     expect(answer.status).toBe(200);
     const { charged } = await chargeOf(serverIdOf(answer));
     expect(charged).toBeGreaterThan(0n);
-    const settled = await eventually('victim balance settles', () => storedBalance(victim.slug), (s) => s.balance === funded - charged);
+    const settled = await eventually(
+      'victim balance settles',
+      () => storedBalance(victim.slug),
+      (s) => s.balance === funded - charged,
+    );
     expect(settled.ledger).toBe(settled.balance);
     const intruderCharges = await withSql((sql) =>
       sql.query<{ total: string | null }>(

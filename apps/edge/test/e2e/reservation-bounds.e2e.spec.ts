@@ -40,7 +40,11 @@ function cappedModels(): { ids: CappedModels; models: ModelInput[] } {
   });
   return {
     ids,
-    models: [model(ids.gpt, 'sandbox-openai', 'sandbox-gpt'), model(ids.claude, 'sandbox-anthropic', 'sandbox-claude'), model(ids.gemini, 'sandbox-gemini', 'sandbox-gemini')],
+    models: [
+      model(ids.gpt, 'sandbox-openai', 'sandbox-gpt'),
+      model(ids.claude, 'sandbox-anthropic', 'sandbox-claude'),
+      model(ids.gemini, 'sandbox-gemini', 'sandbox-gemini'),
+    ],
   };
 }
 
@@ -96,9 +100,17 @@ const liveBalance = async (slug: string) => BigInt((await adminClient().balance(
 
 /** Every served request of the tenant is in usage_records and the ledger has charged exactly their cost. */
 async function settledAtCost(slug: string, served: number): Promise<{ usage: UsageRow[]; ledger: LedgerRow[] }> {
-  const usage = await eventually('usage rows', () => usageRows(slug), (rows) => rows.filter((r) => r.outcome === 'ok').length === served);
+  const usage = await eventually(
+    'usage rows',
+    () => usageRows(slug),
+    (rows) => rows.filter((r) => r.outcome === 'ok').length === served,
+  );
   const cost = costOf(usage.filter((r) => r.outcome === 'ok'));
-  const ledger = await eventually('the ledger charges the usage', () => ledgerRows(slug), (rows) => chargedOf(rows) === cost);
+  const ledger = await eventually(
+    'the ledger charges the usage',
+    () => ledgerRows(slug),
+    (rows) => chargedOf(rows) === cost,
+  );
   return { usage, ledger };
 }
 
@@ -124,7 +136,11 @@ describe('reservations are true upper bounds', () => {
       gencToOpenai: await genc(tenant.key, gpt, { contents: gencText(LONG) }),
     };
     for (const [path, answer] of Object.entries(answers)) expect([path, answer.status]).toEqual([path, 200]);
-    type Body = { usage?: { completion_tokens?: number; output_tokens?: number }; usageMetadata?: { candidatesTokenCount?: number }; choices?: Array<{ finish_reason?: string }> };
+    type Body = {
+      usage?: { completion_tokens?: number; output_tokens?: number };
+      usageMetadata?: { candidatesTokenCount?: number };
+      choices?: Array<{ finish_reason?: string }>;
+    };
     const outputOf = (answer: HttpResult) => {
       const body = answer.body as Body;
       return body.usage?.completion_tokens ?? body.usage?.output_tokens ?? body.usageMetadata?.candidatesTokenCount;
@@ -135,8 +151,16 @@ describe('reservations are true upper bounds', () => {
     // Streams the same: the last chunk's usage reports the cap.
     const streams = {
       chat: await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user(LONG), stream: true, stream_options: { include_usage: true } }),
-      chatToAnthropic: await oaic(tenant.key, 'chat/completions', { model: claude, messages: user(LONG), stream: true, stream_options: { include_usage: true } }),
-      genc: await http('POST', `${baseUrl()}/genc/v1beta/models/${gemini}:streamGenerateContent?alt=sse`, { headers: bearer(tenant.key), json: { contents: gencText(LONG) } }),
+      chatToAnthropic: await oaic(tenant.key, 'chat/completions', {
+        model: claude,
+        messages: user(LONG),
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
+      genc: await http('POST', `${baseUrl()}/genc/v1beta/models/${gemini}:streamGenerateContent?alt=sse`, {
+        headers: bearer(tenant.key),
+        json: { contents: gencText(LONG) },
+      }),
     };
     expect(streams.chat.text).toContain(`"completion_tokens":${LIMIT}`);
     expect(streams.chatToAnthropic.text).toContain(`"completion_tokens":${LIMIT}`);
@@ -150,15 +174,27 @@ describe('reservations are true upper bounds', () => {
     const tenant = await tenantWithCappedModels('cap-limit', '0.01');
     const { gpt, claude, gemini } = tenant.models;
     expectInvalid(await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user('hi'), max_tokens: LIMIT + 1 }), 'oaic', 'max_tokens');
-    expectInvalid(await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user('hi'), max_completion_tokens: 1_000_000 }), 'oaic', 'max_completion_tokens');
+    expectInvalid(
+      await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user('hi'), max_completion_tokens: 1_000_000 }),
+      'oaic',
+      'max_completion_tokens',
+    );
     expectInvalid(await oaic(tenant.key, 'chat/completions', { model: claude, messages: user('hi'), max_tokens: LIMIT + 1 }), 'oaic', 'max_tokens');
     expectInvalid(await oaic(tenant.key, 'completions', { model: gpt, prompt: 'hi', max_tokens: LIMIT + 1 }), 'oaic', 'max_tokens');
     expectInvalid(await oaic(tenant.key, 'responses', { model: gpt, input: 'hi', max_output_tokens: LIMIT + 1 }), 'oaic', 'max_output_tokens');
     expectInvalid(await msgc(tenant.key, { model: claude, max_tokens: LIMIT + 1, messages: user('hi') }), 'msgc', 'max_tokens');
     expectInvalid(await msgc(tenant.key, { model: gpt, max_tokens: LIMIT + 1, messages: user('hi') }), 'msgc', 'max_tokens');
-    expectInvalid(await genc(tenant.key, gemini, { contents: gencText('hi'), generationConfig: { maxOutputTokens: LIMIT + 1 } }), 'genc', 'generationConfig.maxOutputTokens');
+    expectInvalid(
+      await genc(tenant.key, gemini, { contents: gencText('hi'), generationConfig: { maxOutputTokens: LIMIT + 1 } }),
+      'genc',
+      'generationConfig.maxOutputTokens',
+    );
     expectInvalid(await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user('hi'), n: 129 }), 'oaic', 'n');
-    expectInvalid(await genc(tenant.key, gemini, { contents: gencText('hi'), generationConfig: { candidateCount: 9 } }), 'genc', 'generationConfig.candidateCount');
+    expectInvalid(
+      await genc(tenant.key, gemini, { contents: gencText('hi'), generationConfig: { candidateCount: 9 } }),
+      'genc',
+      'generationConfig.candidateCount',
+    );
     // At the limit the request is well formed, and only then a question of funds.
     const atLimit = await msgc(tenant.key, { model: claude, max_tokens: LIMIT, messages: user('hi') });
     expect(atLimit.status).toBe(429);
@@ -230,6 +266,10 @@ describe('reservations are true upper bounds', () => {
     expect(overrun.amount).toBeLessThan(0n);
     expect(settle.amount + overrun.amount).toBe(-actual);
     // What the lease held beyond the charge comes back once it closes.
-    await eventually('the lease closes', () => liveBalance(tenant.slug), (balance) => balance === 1_000_000_000n - actual);
+    await eventually(
+      'the lease closes',
+      () => liveBalance(tenant.slug),
+      (balance) => balance === 1_000_000_000n - actual,
+    );
   }, 30_000);
 });

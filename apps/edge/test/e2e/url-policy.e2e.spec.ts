@@ -35,7 +35,15 @@ describe('URL policy', () => {
     client.chat.completions.create({
       model,
       stream,
-      messages: [{ role: 'user', content: [{ type: 'text', text: 'What is in this picture?' }, { type: 'image_url', image_url: { url } }] }],
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is in this picture?' },
+            { type: 'image_url', image_url: { url } },
+          ],
+        },
+      ],
     } as OpenAI.ChatCompletionCreateParamsNonStreaming);
 
   describe('oaic chat image_url', () => {
@@ -57,7 +65,15 @@ describe('URL policy', () => {
     const responseWithImage = (url: string) =>
       client.responses.create({
         model: 'sandbox-gpt',
-        input: [{ role: 'user', content: [{ type: 'input_text', text: 'What is in this picture?' }, { type: 'input_image', image_url: url, detail: 'auto' }] }],
+        input: [
+          {
+            role: 'user',
+            content: [
+              { type: 'input_text', text: 'What is in this picture?' },
+              { type: 'input_image', image_url: url, detail: 'auto' },
+            ],
+          },
+        ],
       });
 
     it.each([

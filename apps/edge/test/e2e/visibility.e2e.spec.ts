@@ -19,7 +19,9 @@ describe('per-tenant model visibility', () => {
     const a = await createTenantWithKey({
       label: 'vis-a',
       models: [modelId],
-      catalog: { models: [{ id: modelId, displayName: 'Private to A', capability: 'chat', public: false, provider: 'sandbox-openai', upstreamModel: 'sandbox-gpt' }] },
+      catalog: {
+        models: [{ id: modelId, displayName: 'Private to A', capability: 'chat', public: false, provider: 'sandbox-openai', upstreamModel: 'sandbox-gpt' }],
+      },
     });
     const b = await createTenantWithKey({ label: 'vis-b' });
 

@@ -60,17 +60,11 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 /** Headers win over the model suffix, which wins over the process defaults. */
-export function resolveControls(
-  headers: Record<string, string | string[] | undefined>,
-  model: string | undefined,
-  defaults: ControlDefaults,
-): SandboxControls {
+export function resolveControls(headers: Record<string, string | string[] | undefined>, model: string | undefined, defaults: ControlDefaults): SandboxControls {
   const options = model ? splitModelName(model).options : {};
   return {
     latencyMs:
-      parseMillis(header(headers, 'x-sandbox-latency-ms'), 'x-sandbox-latency-ms') ??
-      parseMillis(options.latency, 'model@latency') ??
-      defaults.latencyMs,
+      parseMillis(header(headers, 'x-sandbox-latency-ms'), 'x-sandbox-latency-ms') ?? parseMillis(options.latency, 'model@latency') ?? defaults.latencyMs,
     chunkDelayMs:
       parseMillis(header(headers, 'x-sandbox-chunk-delay-ms'), 'x-sandbox-chunk-delay-ms') ??
       parseMillis(options.chunk, 'model@chunk') ??

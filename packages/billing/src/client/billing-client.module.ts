@@ -38,7 +38,11 @@ export class BillingClientModule {
             const profiles = new ProfileCache(bus);
             profiles.follow();
             const wallet = new WalletStore(redis, WalletKeys.fromPrefix(bus.prefix));
-            return new BillingClient(wallet, bus, profiles, { enabled: env.BILLING_ENABLED, holdTtlMs: env.BILLING_HOLD_TTL_MS, leaseRequests: env.BILLING_LEASE_REQUESTS });
+            return new BillingClient(wallet, bus, profiles, {
+              enabled: env.BILLING_ENABLED,
+              holdTtlMs: env.BILLING_HOLD_TTL_MS,
+              leaseRequests: env.BILLING_LEASE_REQUESTS,
+            });
           },
         },
         BillingClientLifecycle,

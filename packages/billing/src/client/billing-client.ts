@@ -1,4 +1,12 @@
-import { BalanceSeedReply, BILLING_SUBJECTS, GatewayError, type BillingMode, type CatalogModel, type HoldSettlement, type LeaseClose } from '@gateway/contracts';
+import {
+  BalanceSeedReply,
+  BILLING_SUBJECTS,
+  GatewayError,
+  type BillingMode,
+  type CatalogModel,
+  type HoldSettlement,
+  type LeaseClose,
+} from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';

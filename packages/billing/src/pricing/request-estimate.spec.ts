@@ -21,7 +21,9 @@ describe('request estimate', () => {
   });
 
   it('counts tool definitions and responses instructions as input', () => {
-    const tools = [{ type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string', description: 'x'.repeat(1000) } } } } }];
+    const tools = [
+      { type: 'function', function: { name: 'lookup', parameters: { type: 'object', properties: { q: { type: 'string', description: 'x'.repeat(1000) } } } } },
+    ];
     const bare = maxUsageOf('chat', { messages: [{ role: 'user', content: 'hi' }] }, 10).inputTokens;
     expect(maxUsageOf('chat', { messages: [{ role: 'user', content: 'hi' }], tools }, 10).inputTokens).toBeGreaterThan(bare + 500);
     expect(maxUsageOf('chat', { input: 'hi', instructions: 'y'.repeat(1000) }, 10).inputTokens).toBeGreaterThan(500);
@@ -33,14 +35,43 @@ describe('request estimate', () => {
   });
 
   it('counts an image by URL at the per-image allowance in every family', () => {
-    const oaic = [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, ...Array.from({ length: 200 }, (_, i) => ({ type: 'image_url', image_url: { url: url(i), detail: 'high' } }))] }];
+    const oaic = [
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'what is this?' },
+          ...Array.from({ length: 200 }, (_, i) => ({ type: 'image_url', image_url: { url: url(i), detail: 'high' } })),
+        ],
+      },
+    ];
     expect(estimateInputTokens(oaic)).toBeGreaterThanOrEqual(200 * IMAGE_TOKENS);
     expect(estimateInputTokens(oaic)).toBeLessThan(200 * IMAGE_TOKENS + 200);
-    const responses = [{ role: 'user', content: [{ type: 'input_text', text: 'what?' }, { type: 'input_image', image_url: url(1) }] }];
+    const responses = [
+      {
+        role: 'user',
+        content: [
+          { type: 'input_text', text: 'what?' },
+          { type: 'input_image', image_url: url(1) },
+        ],
+      },
+    ];
     expect(estimateInputTokens(responses)).toBeGreaterThanOrEqual(IMAGE_TOKENS);
-    const msgc = [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: url(2) } }, { type: 'text', text: 'what?' }] }];
+    const msgc = [
+      {
+        role: 'user',
+        content: [
+          { type: 'image', source: { type: 'url', url: url(2) } },
+          { type: 'text', text: 'what?' },
+        ],
+      },
+    ];
     expect(estimateInputTokens(msgc)).toBeGreaterThanOrEqual(IMAGE_TOKENS);
-    const genc = [{ role: 'user', parts: [{ text: 'what?' }, { fileData: { mimeType: 'image/png', fileUri: url(3) } }, { fileData: { mimeType: 'image/png', fileUri: url(4) } }] }];
+    const genc = [
+      {
+        role: 'user',
+        parts: [{ text: 'what?' }, { fileData: { mimeType: 'image/png', fileUri: url(3) } }, { fileData: { mimeType: 'image/png', fileUri: url(4) } }],
+      },
+    ];
     expect(estimateInputTokens(genc)).toBeGreaterThanOrEqual(2 * IMAGE_TOKENS);
   });
 

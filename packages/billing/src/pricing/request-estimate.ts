@@ -63,10 +63,7 @@ export function estimateInputTokens(input: unknown): number {
 function outputCapOf(body: Record<string, unknown>): number | undefined {
   const generation = body.generationConfig as { maxOutputTokens?: unknown } | undefined;
   return (
-    positiveInt(body.max_completion_tokens) ??
-    positiveInt(body.max_tokens) ??
-    positiveInt(body.max_output_tokens) ??
-    positiveInt(generation?.maxOutputTokens)
+    positiveInt(body.max_completion_tokens) ?? positiveInt(body.max_tokens) ?? positiveInt(body.max_output_tokens) ?? positiveInt(generation?.maxOutputTokens)
   );
 }
 

@@ -63,9 +63,9 @@ export class WalletEventReader {
 
   /** New entries for this consumer, waiting up to `blockMs` when there are none. */
   async read(count: number, blockMs: number): Promise<StreamEntry[]> {
-    const reply = (await this.redis.xreadgroup('GROUP', GROUP, this.consumer, 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', this.keys.events, '>')) as
-      | Array<[string, RawEntry[]]>
-      | null;
+    const reply = (await this.redis.xreadgroup('GROUP', GROUP, this.consumer, 'COUNT', count, 'BLOCK', blockMs, 'STREAMS', this.keys.events, '>')) as Array<
+      [string, RawEntry[]]
+    > | null;
     return reply?.[0]?.[1].map(toEntry) ?? [];
   }
 
@@ -78,7 +78,11 @@ export class WalletEventReader {
   /** Acknowledges and deletes written entries, so the stream holds only what is not yet in Postgres. */
   async ack(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.redis.multi().xack(this.keys.events, GROUP, ...ids).xdel(this.keys.events, ...ids).exec();
+    await this.redis
+      .multi()
+      .xack(this.keys.events, GROUP, ...ids)
+      .xdel(this.keys.events, ...ids)
+      .exec();
   }
 
   /** How many times each pending entry has been delivered (read or claimed); an entry not pending is absent. */

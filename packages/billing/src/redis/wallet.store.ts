@@ -34,11 +34,8 @@ type Pipelined = ChainableCommander & {
 /** A lease's set of drawn requests lives as long as the lease can (the hold sweeper deletes only the hold). */
 const DRAWS_TTL_SECONDS = String(24 * 3600);
 
-
 /** Where a reservation draws: the prepaid balance, or a subscription period's quota counter. */
-export type ReserveTarget =
-  | { mode: 'balance' }
-  | { mode: 'quota'; unit: 'micros' | 'requests'; periodIndex: number; limit: bigint; ttlSeconds: number };
+export type ReserveTarget = { mode: 'balance' } | { mode: 'quota'; unit: 'micros' | 'requests'; periodIndex: number; limit: bigint; ttlSeconds: number };
 
 export interface ReserveInput {
   requestId: string;
@@ -126,7 +123,15 @@ export class WalletStore {
         pipeline.walletDraw(this.keys.hold(lease), this.keys.leaseDraws(lease), this.keys.holds, requestId, micros, lease, DRAWS_TTL_SECONDS);
       } else {
         const settle = settlement.action === 'settle';
-        pipeline.walletSettle(this.keys.hold(requestId), this.keys.holds, this.keys.events, requestId, settle ? settlement.micros : '0', settlement.action, settle ? '' : 'failed');
+        pipeline.walletSettle(
+          this.keys.hold(requestId),
+          this.keys.holds,
+          this.keys.events,
+          requestId,
+          settle ? settlement.micros : '0',
+          settlement.action,
+          settle ? '' : 'failed',
+        );
       }
     }
     const results = await this.exec(pipeline);

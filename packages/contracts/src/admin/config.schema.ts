@@ -29,7 +29,10 @@ export const ProviderConfig = z
     protocol: ProviderProtocol,
     baseUrl: z.url(),
     apiKey: z.string().min(1).optional(),
-    apiKeyEnv: z.string().regex(/^[A-Z_][A-Z0-9_]*$/).optional(),
+    apiKeyEnv: z
+      .string()
+      .regex(/^[A-Z_][A-Z0-9_]*$/)
+      .optional(),
   })
   .strict();
 

@@ -29,16 +29,23 @@ function route(
 }
 
 /** An `/oaic/v1/...` route and, when `alias` is set, its unprefixed `/v1/...` twin with the same handler. */
-function oaic(id: string, method: HttpMethod, tail: string, status: RouteStatus, summary: string, built: boolean, alias: boolean, extra: Extra = {}): RouteDef[] {
+function oaic(
+  id: string,
+  method: HttpMethod,
+  tail: string,
+  status: RouteStatus,
+  summary: string,
+  built: boolean,
+  alias: boolean,
+  extra: Extra = {},
+): RouteDef[] {
   const routes = [route(id, method, `/oaic/v1${tail}`, 'oaic', status, summary, built, extra)];
   if (alias) routes.push(route(id, method, `/v1${tail}`, 'oaic', status, `${summary} (unprefixed alias)`, built, extra));
   return routes;
 }
 
-const music = (verb: string, summary: string): RouteDef =>
-  route(`music.${verb}`, 'POST', `/music/${verb}`, 'music', 'Stable', summary, false);
-const musicQuery = (kind: string, summary: string): RouteDef =>
-  route(`music.query.${kind}`, 'GET', `/music/query/${kind}`, 'music', 'Stable', summary, false);
+const music = (verb: string, summary: string): RouteDef => route(`music.${verb}`, 'POST', `/music/${verb}`, 'music', 'Stable', summary, false);
+const musicQuery = (kind: string, summary: string): RouteDef => route(`music.query.${kind}`, 'GET', `/music/query/${kind}`, 'music', 'Stable', summary, false);
 const nativeVideo = (kind: string, summary: string): RouteDef[] => [
   route(`nativemedia.videos.${kind}.create`, 'POST', `/nativemedia/v1/videos/${kind}`, 'nativemedia', 'Stable', `Create a ${summary} task`, false),
   route(`nativemedia.videos.${kind}.get`, 'GET', `/nativemedia/v1/videos/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query a ${summary} task`, false),
@@ -95,9 +102,13 @@ export const ROUTES: readonly RouteDef[] = [
   ...oaic('oaic.videos.content', 'GET', '/videos/{video_id}/content', 'Stable', 'Download a completed video', false, false),
 
   route('msgc.messages', 'POST', '/msgc/v1/messages', 'msgc', 'Stable', 'Create a message', true, { body: MessagesRequest }),
-  route('msgc.count_tokens', 'POST', '/msgc/v1/messages/count_tokens', 'msgc', 'Stable', 'Count the input tokens of a message request', true, { body: CountTokensRequest }),
+  route('msgc.count_tokens', 'POST', '/msgc/v1/messages/count_tokens', 'msgc', 'Stable', 'Count the input tokens of a message request', true, {
+    body: CountTokensRequest,
+  }),
 
-  route('genc.generate', 'POST', '/genc/v1beta/models/{model}:generateContent', 'genc', 'Stable', 'Generate content (text, function calls, images)', true, { body: GenerateContentRequest }),
+  route('genc.generate', 'POST', '/genc/v1beta/models/{model}:generateContent', 'genc', 'Stable', 'Generate content (text, function calls, images)', true, {
+    body: GenerateContentRequest,
+  }),
   route('genc.stream', 'POST', '/genc/v1beta/models/{model}:streamGenerateContent', 'genc', 'Stable', 'Stream generated content (requires alt=sse)', true, {
     query: GencStreamQuery,
     body: GenerateContentRequest,

@@ -83,7 +83,7 @@ export function parseIpv6(text: string): number[] | null {
 /** RFC 5952 text: lowercase, the longest run of two or more zero words as `::`. */
 export function formatIpv6(words: readonly number[]): string {
   let best = { at: -1, length: 1 };
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && words[j] === 0) j++;
     if (j - i > best.length) best = { at: i, length: j - i };

@@ -21,7 +21,10 @@ export const UrlPolicyAllowHosts = z
   .string()
   .optional()
   .transform((value, ctx) => {
-    const entries = (value ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry !== '');
+    const entries = (value ?? '')
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '');
     for (const entry of entries) {
       try {
         normaliseAllowHost(entry);

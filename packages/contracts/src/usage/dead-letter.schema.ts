@@ -79,7 +79,10 @@ export type DeadLetterList = z.infer<typeof DeadLetterList>;
 
 export const DeadLetterReplayRequest = z
   .object({
-    ids: z.array(z.string().regex(/^[1-9]\d*$/, 'expected a dead letter id (a positive integer)')).min(1).optional(),
+    ids: z
+      .array(z.string().regex(/^[1-9]\d*$/, 'expected a dead letter id (a positive integer)'))
+      .min(1)
+      .optional(),
     all: z.literal(true).optional(),
   })
   .strict()

@@ -102,7 +102,9 @@ export class BatchConsumer<T, M extends SourceMessage> {
       } catch (error) {
         if (!this.running) break;
         this.logger.error(`${this.options.name}: pull failed, retrying in ${retryDelayMs} ms: ${(error as Error).message}`);
-        await this.options.source.recover?.().catch((recoverError: Error) => this.logger.error(`${this.options.name}: recovery failed: ${recoverError.message}`));
+        await this.options.source
+          .recover?.()
+          .catch((recoverError: Error) => this.logger.error(`${this.options.name}: recovery failed: ${recoverError.message}`));
         await this.pause(retryDelayMs);
         continue;
       }

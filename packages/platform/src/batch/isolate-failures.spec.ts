@@ -37,7 +37,7 @@ describe('writeIsolatingFailures', () => {
     expect(w.calls.length).toBeLessThan(30);
   });
 
-  it('throws a failure that is not a record\'s, writing nothing more', async () => {
+  it("throws a failure that is not a record's, writing nothing more", async () => {
     const down = new Error('connection refused');
     const write = jest.fn(async () => Promise.reject(down));
     await expect(writeIsolatingFailures([1, 2, 3], write, isRecord)).rejects.toBe(down);

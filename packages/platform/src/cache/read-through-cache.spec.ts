@@ -180,7 +180,12 @@ describe('ReadThroughCache', () => {
   describe('invalidation', () => {
     it('drops values by key, by tag and all at once', async () => {
       const c = cache();
-      for (const [key, tenant] of [['a1', 'a'], ['a2', 'a'], ['b1', 'b'], ['c1', 'c']] as const) {
+      for (const [key, tenant] of [
+        ['a1', 'a'],
+        ['a2', 'a'],
+        ['b1', 'b'],
+        ['c1', 'c'],
+      ] as const) {
         const pending = c.get(key);
         await src.answer(key, account(key, tenant));
         await pending;

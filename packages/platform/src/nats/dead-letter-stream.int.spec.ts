@@ -21,7 +21,14 @@ describe('DeadLetterStream on a real JetStream', () => {
     await removeNamespace({ natsUrl: 'nats://127.0.0.1:4222', redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix });
   });
 
-  const letter = (consumer: 'usage' | 'ledger', payload: string) => ({ consumer, source: 'SRC', error: 'refused', deliveries: 5, at: new Date().toISOString(), payload });
+  const letter = (consumer: 'usage' | 'ledger', payload: string) => ({
+    consumer,
+    source: 'SRC',
+    error: 'refused',
+    deliveries: 5,
+    at: new Date().toISOString(),
+    payload,
+  });
 
   it('stores, lists per consumer, counts, gets and removes dead letters', async () => {
     expect(letters.names.stream).toMatch(/^DEAD_LETTERS_t/);

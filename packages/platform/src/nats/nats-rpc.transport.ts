@@ -160,7 +160,14 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     }
   }
 
-  private async dispatchStream(handler: MessageHandler, reply: string, subject: string, payload: unknown, context: RpcContext, abort: AbortController): Promise<void> {
+  private async dispatchStream(
+    handler: MessageHandler,
+    reply: string,
+    subject: string,
+    payload: unknown,
+    context: RpcContext,
+    abort: AbortController,
+  ): Promise<void> {
     // Registered before any await: a cancel sent right after the request arrives after it, on this connection.
     this.streams.set(reply, abort);
     try {

@@ -39,10 +39,14 @@ describe('publishing to a JetStream stream over the request multiplexer', () => 
   });
 
   it('rejects a publish the stream refuses, with the reason', async () => {
-    await expect(publishToStream(bus, subject, encodeText('x'), { stream: 'NOT_THIS_ONE', msgID: 'm-3' })).rejects.toThrow(/JetStream refused the publish: .*stream/i);
+    await expect(publishToStream(bus, subject, encodeText('x'), { stream: 'NOT_THIS_ONE', msgID: 'm-3' })).rejects.toThrow(
+      /JetStream refused the publish: .*stream/i,
+    );
   });
 
   it('rejects a publish nobody stores', async () => {
-    await expect(publishToStream(bus, `${tag}.nowhere`, encodeText('x'), { stream, msgID: 'm-4', timeoutMs: 500 })).rejects.toThrow(/did not acknowledge the publish: no_responders/);
+    await expect(publishToStream(bus, `${tag}.nowhere`, encodeText('x'), { stream, msgID: 'm-4', timeoutMs: 500 })).rejects.toThrow(
+      /did not acknowledge the publish: no_responders/,
+    );
   });
 });

@@ -29,7 +29,9 @@ const image = (url: string, param = 'messages[0].content[1].image_url.url'): IrP
 describe('assertIrUrls', () => {
   it('passes public URLs and inline images', () => {
     expect(() => assertIrUrls(ir([{ type: 'text', text: 'see' }, image('https://example.com/a.png')]))).not.toThrow();
-    expect(() => assertIrUrls(ir([{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', url: null, param: 'messages[0].content[0].image_url.url' }]))).not.toThrow();
+    expect(() =>
+      assertIrUrls(ir([{ type: 'image', mediaType: 'image/png', data: 'iVBORw0KGgo=', url: null, param: 'messages[0].content[0].image_url.url' }])),
+    ).not.toThrow();
   });
 
   it('refuses an internal URL at the field the client put it in', () => {

@@ -37,31 +37,47 @@ describe('executeWithFailover', () => {
       },
       e: async () => answer(200, 'fine'),
     };
-    const result = await executeWithFailover(['a', 'b', 'c', 'd', 'e'].map((id) => channel(id)), (c) => script[c.id]!(), { toError });
+    const result = await executeWithFailover(
+      ['a', 'b', 'c', 'd', 'e'].map((id) => channel(id)),
+      (c) => script[c.id]!(),
+      { toError },
+    );
     expect(result.channel.id).toBe('e');
     expect(result.attempts.map((a) => a.status ?? a.error)).toEqual([500, 429, 'upstream_error', 'upstream_timeout', 200]);
   });
 
   it('moves on when a channel refuses its own key or does not know its model', async () => {
     const statuses: Record<string, number> = { a: 401, b: 404, c: 200 };
-    const result = await executeWithFailover(['a', 'b', 'c'].map((id) => channel(id)), async (c) => answer(statuses[c.id]!), { toError });
+    const result = await executeWithFailover(
+      ['a', 'b', 'c'].map((id) => channel(id)),
+      async (c) => answer(statuses[c.id]!),
+      { toError },
+    );
     expect(result.attempts.map((a) => a.status)).toEqual([401, 404, 200]);
   });
 
   it('stops at once on a client error: another channel would refuse it too', async () => {
     const tried: string[] = [];
-    const run = executeWithFailover([channel('a'), channel('b')], async (c) => {
-      tried.push(c.id);
-      return answer(400, JSON.stringify({ error: { message: "Invalid 'n'", param: 'n' } }));
-    }, { toError });
+    const run = executeWithFailover(
+      [channel('a'), channel('b')],
+      async (c) => {
+        tried.push(c.id);
+        return answer(400, JSON.stringify({ error: { message: "Invalid 'n'", param: 'n' } }));
+      },
+      { toError },
+    );
     await expect(run).rejects.toMatchObject({ code: 'invalid_request', param: 'n', upstreamStatus: 400 });
     expect(tried).toEqual(['a']);
   });
 
   it('throws the last error with every attempt when all channels fail', async () => {
-    const run = executeWithFailover([channel('a'), channel('b')], async (c) => answer(c.id === 'a' ? 503 : 500, JSON.stringify({ error: { message: `${c.id} down` } })), {
-      toError,
-    });
+    const run = executeWithFailover(
+      [channel('a'), channel('b')],
+      async (c) => answer(c.id === 'a' ? 503 : 500, JSON.stringify({ error: { message: `${c.id} down` } })),
+      {
+        toError,
+      },
+    );
     const error = (await run.catch((e: unknown) => e)) as FailoverError;
     expect(error).toBeInstanceOf(FailoverError);
     expect(error).toMatchObject({ code: 'upstream_error', message: 'b down', upstreamStatus: 500 });
@@ -72,16 +88,20 @@ describe('executeWithFailover', () => {
     await expect(executeWithFailover([], async () => answer(200))).rejects.toMatchObject({ code: 'unavailable' });
     const controller = new AbortController();
     const tried: string[] = [];
-    const run = executeWithFailover([channel('a'), channel('b')], async (c) => {
-      tried.push(c.id);
-      controller.abort();
-      throw new GatewayError('upstream_error', 'The upstream call was cancelled.');
-    }, { signal: controller.signal });
+    const run = executeWithFailover(
+      [channel('a'), channel('b')],
+      async (c) => {
+        tried.push(c.id);
+        controller.abort();
+        throw new GatewayError('upstream_error', 'The upstream call was cancelled.');
+      },
+      { signal: controller.signal },
+    );
     await expect(run).rejects.toBeInstanceOf(FailoverError);
     expect(tried).toEqual(['a']);
   });
 
-  it('does not retry an error that is not the upstream\'s fault', async () => {
+  it("does not retry an error that is not the upstream's fault", async () => {
     const run = executeWithFailover([channel('a'), channel('b')], async () => {
       throw GatewayError.invalid('bad file', 'file');
     });

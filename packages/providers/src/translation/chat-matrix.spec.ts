@@ -1,6 +1,14 @@
 // Every (public family × upstream protocol) pair: the request, the whole answer, and a streamed tool-call
 // answer all come out in the expected public shapes, with tool arguments whole and usage at the end.
-import { ChatCompletionRequest, GenerateContentBody, GenerateContentRequest, GenerateContentResponse, MessagesRequest, MessagesResponse, parseOrThrow } from '@gateway/contracts';
+import {
+  ChatCompletionRequest,
+  GenerateContentBody,
+  GenerateContentRequest,
+  GenerateContentResponse,
+  MessagesRequest,
+  MessagesResponse,
+  parseOrThrow,
+} from '@gateway/contracts';
 import {
   ARG_PIECES,
   channel,
@@ -115,7 +123,10 @@ function checkStream(family: IrFamily, protocol: ChatProtocol): void {
     expect(frames[frames.length - 1]!.data).toBe('[DONE]');
     const chunks = frames.slice(0, -1).map((frame) => JSON.parse(frame.data) as Json);
     expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.model === 'any-chat')).toBe(true);
-    const args = chunks.flatMap((c) => c.choices[0]?.delta.tool_calls ?? []).map((t: Json) => t.function.arguments ?? '').join('');
+    const args = chunks
+      .flatMap((c) => c.choices[0]?.delta.tool_calls ?? [])
+      .map((t: Json) => t.function.arguments ?? '')
+      .join('');
     expect(JSON.parse(args)).toEqual(WEATHER_ARGS);
     expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe('Checking.');
     expect(chunks.find((c) => c.choices[0]?.finish_reason)!.choices[0].finish_reason).toBe('tool_calls');
@@ -127,7 +138,10 @@ function checkStream(family: IrFamily, protocol: ChatProtocol): void {
     expect(events.slice(-2).map((e) => e.name)).toEqual(['message_delta', 'message_stop']);
     const starts = events.filter((e) => e.name === 'content_block_start').length;
     expect(events.filter((e) => e.name === 'content_block_stop')).toHaveLength(starts);
-    const args = events.filter((e) => e.body.delta?.type === 'input_json_delta').map((e) => e.body.delta.partial_json).join('');
+    const args = events
+      .filter((e) => e.body.delta?.type === 'input_json_delta')
+      .map((e) => e.body.delta.partial_json)
+      .join('');
     expect(JSON.parse(args)).toEqual(WEATHER_ARGS);
     const delta = events[events.length - 2]!.body;
     expect(delta.delta.stop_reason).toBe('tool_use');

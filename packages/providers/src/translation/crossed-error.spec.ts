@@ -6,7 +6,10 @@ import { crossedUpstreamError } from './crossed-error';
 
 describe('crossedUpstreamError', () => {
   it("maps an OpenAI upstream's param back to the msgc client's field", () => {
-    const upstream = fromUpstreamError(400, JSON.stringify({ error: { message: "Unsupported value: 'max_completion_tokens' is too large", param: 'max_completion_tokens' } }));
+    const upstream = fromUpstreamError(
+      400,
+      JSON.stringify({ error: { message: "Unsupported value: 'max_completion_tokens' is too large", param: 'max_completion_tokens' } }),
+    );
     const error = crossedUpstreamError(upstream, 'msgc', 'oaic');
     expect(error.param).toBe('max_tokens');
     expect(error.code).toBe('invalid_request');
@@ -16,14 +19,20 @@ describe('crossedUpstreamError', () => {
   });
 
   it("maps a Gemini upstream's quoted path to the oaic client's field", () => {
-    const upstream = fromGeminiError(400, JSON.stringify({ error: { code: 400, message: "Invalid value at 'generation_config.temperature' (TYPE_FLOAT), 9", status: 'INVALID_ARGUMENT' } }));
+    const upstream = fromGeminiError(
+      400,
+      JSON.stringify({ error: { code: 400, message: "Invalid value at 'generation_config.temperature' (TYPE_FLOAT), 9", status: 'INVALID_ARGUMENT' } }),
+    );
     const error = crossedUpstreamError(upstream, 'oaic', 'genc');
     expect(error.param).toBe('temperature');
     expect(error.message).toContain("it concerns 'temperature' of your request");
   });
 
   it("maps an Anthropic upstream's leading path to the genc client's field", () => {
-    const upstream = fromAnthropicError(400, JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 8192, which is the maximum' } }));
+    const upstream = fromAnthropicError(
+      400,
+      JSON.stringify({ type: 'error', error: { type: 'invalid_request_error', message: 'max_tokens: 100000 > 8192, which is the maximum' } }),
+    );
     expect(crossedUpstreamError(upstream, 'genc', 'msgc').param).toBe('generationConfig.maxOutputTokens');
   });
 

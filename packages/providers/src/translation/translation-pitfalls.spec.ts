@@ -30,14 +30,34 @@ function errorOf(run: () => unknown): GatewayError {
 
 describe('system prompts', () => {
   it('moves an oaic system message from the middle of messages to the Anthropic top-level system', () => {
-    const ir = oaic({ messages: [{ role: 'user', content: 'hi' }, { role: 'system', content: 'Answer in French.' }, { role: 'user', content: 'again' }] });
+    const ir = oaic({
+      messages: [
+        { role: 'user', content: 'hi' },
+        { role: 'system', content: 'Answer in French.' },
+        { role: 'user', content: 'again' },
+      ],
+    });
     const body = bodyOf(toAnthropicRequest(ir, channel('anthropic')));
     expect(body.system).toEqual([{ type: 'text', text: 'Answer in French.' }]);
-    expect(body.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'hi' }, { type: 'text', text: 'again' }] }]);
+    expect(body.messages).toEqual([
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'hi' },
+          { type: 'text', text: 'again' },
+        ],
+      },
+    ]);
   });
 
   it('sends msgc system blocks to an OpenAI upstream as one leading system message', () => {
-    const ir = msgc({ system: [{ type: 'text', text: 'One.' }, { type: 'text', text: 'Two.' }], messages: [{ role: 'user', content: 'hi' }] });
+    const ir = msgc({
+      system: [
+        { type: 'text', text: 'One.' },
+        { type: 'text', text: 'Two.' },
+      ],
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     expect(bodyOf(toOpenaiRequest(ir, channel('openai'))).messages).toEqual([
       { role: 'system', content: 'One.\n\nTwo.' },
       { role: 'user', content: 'hi' },
@@ -82,7 +102,9 @@ describe('usage at the end of a translated stream', () => {
     const decoder = new OpenaiStreamDecoder({ model: 'm', fallbackId: 'x', estimatedInputTokens: 7 });
     const encoder = new OaicStreamEncoder('x', 'm', 1);
     let out = '';
-    const chunk = (delta: unknown, finish: string | null = null) => ({ data: JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: finish }] }) });
+    const chunk = (delta: unknown, finish: string | null = null) => ({
+      data: JSON.stringify({ id: 'c', choices: [{ index: 0, delta, finish_reason: finish }] }),
+    });
     for (const message of [chunk({ content: 'three small words' }), chunk({}, 'stop'), { data: '[DONE]' }]) {
       for (const event of decoder.push(message)) out += encoder.push(event);
     }
@@ -107,7 +129,12 @@ describe('tool results', () => {
   });
 
   it('refuses a tool result that answers no call', () => {
-    const ir = oaic({ messages: [{ role: 'user', content: 'go' }, { role: 'tool', tool_call_id: 'zz', content: 'x' }] });
+    const ir = oaic({
+      messages: [
+        { role: 'user', content: 'go' },
+        { role: 'tool', tool_call_id: 'zz', content: 'x' },
+      ],
+    });
     expect(errorOf(() => toGeminiRequest(ir, channel('gemini'))).code).toBe('invalid_request');
   });
 
@@ -130,7 +157,17 @@ describe('images', () => {
   const png = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
 
   it('turns an oaic data URL into msgc base64 and genc inlineData', () => {
-    const ir = oaic({ messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } }] }] });
+    const ir = oaic({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
+          ],
+        },
+      ],
+    });
     const anthropic = bodyOf(toAnthropicRequest(ir, channel('anthropic'))).messages[0]!.content as unknown[];
     expect(anthropic[1]).toEqual({ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } });
     const gemini = bodyOf(toGeminiRequest(ir, channel('gemini'))) as unknown as { contents: Array<{ parts: unknown[] }> };
@@ -138,7 +175,17 @@ describe('images', () => {
   });
 
   it('turns msgc base64 into an oaic data URL', () => {
-    const ir = msgc({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } }, { type: 'text', text: 'what?' }] }] });
+    const ir = msgc({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: png } },
+            { type: 'text', text: 'what?' },
+          ],
+        },
+      ],
+    });
     expect(bodyOf(toOpenaiRequest(ir, channel('openai'))).messages[0]!.content).toEqual([
       { type: 'image_url', image_url: { url: `data:image/png;base64,${png}` } },
       { type: 'text', text: 'what?' },
@@ -146,7 +193,17 @@ describe('images', () => {
   });
 
   it('sends an https image to an Anthropic upstream as a url source', () => {
-    const ir = oaic({ messages: [{ role: 'user', content: [{ type: 'text', text: 'see' }, { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } }] }] });
+    const ir = oaic({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'see' },
+            { type: 'image_url', image_url: { url: 'https://example.com/cat.png' } },
+          ],
+        },
+      ],
+    });
     const anthropic = bodyOf(toAnthropicRequest(ir, channel('anthropic'))).messages[0]!.content as unknown[];
     expect(anthropic[1]).toEqual({ type: 'image', source: { type: 'url', url: 'https://example.com/cat.png' } });
   });
@@ -163,7 +220,17 @@ describe('images', () => {
 
   it('carries an msgc url image source: OpenAI image_url, Gemini fileData.fileUri, Anthropic a url source', () => {
     const url = 'https://example.com/photos/cat.jpg';
-    const ir = msgc({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url } }, { type: 'text', text: 'what?' }] }] });
+    const ir = msgc({
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'image', source: { type: 'url', url } },
+            { type: 'text', text: 'what?' },
+          ],
+        },
+      ],
+    });
     expect(bodyOf(toOpenaiRequest(ir, channel('openai'))).messages[0]!.content).toEqual([
       { type: 'image_url', image_url: { url } },
       { type: 'text', text: 'what?' },
@@ -175,7 +242,9 @@ describe('images', () => {
   });
 
   it('refuses an internal msgc image URL at its source.url', () => {
-    const error = errorOf(() => msgc({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://169.254.169.254/latest/meta-data' } }] }] }));
+    const error = errorOf(() =>
+      msgc({ messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url: 'https://169.254.169.254/latest/meta-data' } }] }] }),
+    );
     expect(error.code).toBe('invalid_request');
     expect(error.param).toBe('messages[0].content[0].source.url');
   });
@@ -188,10 +257,16 @@ describe('images', () => {
 
 describe('fields the target cannot express', () => {
   it('names the field in the family the client used', () => {
-    expect(errorOf(() => toOpenaiRequest(genc({ contents: [{ parts: [{ text: 'x' }] }], generationConfig: { topK: 3 } }), channel('openai'))).param).toBe('generationConfig.topK');
+    expect(errorOf(() => toOpenaiRequest(genc({ contents: [{ parts: [{ text: 'x' }] }], generationConfig: { topK: 3 } }), channel('openai'))).param).toBe(
+      'generationConfig.topK',
+    );
     expect(errorOf(() => toOpenaiRequest(msgc({ top_k: 3, messages: [{ role: 'user', content: 'x' }] }), channel('openai'))).param).toBe('top_k');
-    expect(errorOf(() => toAnthropicRequest(oaic({ temperature: 1.5, messages: [{ role: 'user', content: 'x' }] }), channel('anthropic'))).param).toBe('temperature');
-    expect(errorOf(() => toAnthropicRequest(oaic({ presence_penalty: 0.5, messages: [{ role: 'user', content: 'x' }] }), channel('anthropic'))).param).toBe('presence_penalty');
+    expect(errorOf(() => toAnthropicRequest(oaic({ temperature: 1.5, messages: [{ role: 'user', content: 'x' }] }), channel('anthropic'))).param).toBe(
+      'temperature',
+    );
+    expect(errorOf(() => toAnthropicRequest(oaic({ presence_penalty: 0.5, messages: [{ role: 'user', content: 'x' }] }), channel('anthropic'))).param).toBe(
+      'presence_penalty',
+    );
     const image = genc({ contents: [{ parts: [{ text: 'x' }] }], generationConfig: { responseModalities: ['TEXT', 'IMAGE'] } });
     expect(errorOf(() => toAnthropicRequest(image, channel('anthropic'))).param).toBe('generationConfig.responseModalities');
     expect(errorOf(() => oaic({ n: 2, messages: [{ role: 'user', content: 'x' }] })).param).toBe('n');
@@ -206,7 +281,11 @@ describe('countTokens', () => {
   it('is deterministic and counts system, messages and tools', () => {
     const base = msgc({ messages: [{ role: 'user', content: 'Hello, world!' }] });
     expect(countTokens(base)).toBe(4);
-    const more = msgc({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hello, world!' }], tools: [{ name: 'f', input_schema: { type: 'object' } }] });
+    const more = msgc({
+      system: 'Be brief.',
+      messages: [{ role: 'user', content: 'Hello, world!' }],
+      tools: [{ name: 'f', input_schema: { type: 'object' } }],
+    });
     expect(countTokens(more)).toBe(4 + 3 + 1 + countTokens({ ...base, messages: [{ role: 'user', parts: [{ type: 'text', text: '{"type":"object"}' }] }] }));
   });
 });

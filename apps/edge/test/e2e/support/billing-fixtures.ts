@@ -19,7 +19,10 @@ export async function chargeOf(requestId: string, url?: string, timeoutMs = 10_0
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const rows = await withSql(
-      (sql) => sql.query<{ kind: string; pool: string; amount_micros: string }>('SELECT kind, pool, amount_micros FROM ledger_entries WHERE request_id = $1', [requestId]),
+      (sql) =>
+        sql.query<{ kind: string; pool: string; amount_micros: string }>('SELECT kind, pool, amount_micros FROM ledger_entries WHERE request_id = $1', [
+          requestId,
+        ]),
       url,
     );
     if (rows.rows.some((r) => r.kind === 'settle' || r.kind === 'release')) {
@@ -60,7 +63,11 @@ export async function eventually<T>(what: string, read: () => Promise<T>, done: 
 }
 
 /** One non-streamed chat completion by plain HTTP; `requestId` is the server's id from the response. */
-export async function chat(key: string, content: string, options: { base?: string; model?: string; maxTokens?: number } = {}): Promise<HttpResult & { requestId: string }> {
+export async function chat(
+  key: string,
+  content: string,
+  options: { base?: string; model?: string; maxTokens?: number } = {},
+): Promise<HttpResult & { requestId: string }> {
   const json: Record<string, unknown> = { model: options.model ?? 'sandbox-gpt', messages: [{ role: 'user', content }] };
   if (options.maxTokens) json.max_tokens = options.maxTokens;
   const result = await http('POST', `${options.base ?? baseUrl()}/oaic/v1/chat/completions`, { headers: bearer(key), json });

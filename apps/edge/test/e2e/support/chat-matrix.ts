@@ -67,7 +67,11 @@ async function askOaic(client: OpenAI, model: string, q: Question): Promise<Answ
   messages.push({ role: 'user', content: q.user });
   if (q.toolResult) {
     const { call, result } = q.toolResult;
-    messages.push({ role: 'assistant', content: null, tool_calls: [{ id: call.id!, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }] });
+    messages.push({
+      role: 'assistant',
+      content: null,
+      tool_calls: [{ id: call.id!, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.args) } }],
+    });
     messages.push({ role: 'tool', tool_call_id: call.id!, content: result });
   }
   const body = { model, messages, max_tokens: q.maxTokens ?? 200, ...(q.tools ? { tools: [{ type: 'function' as const, function: WEATHER }] } : {}) };
@@ -77,7 +81,10 @@ async function askOaic(client: OpenAI, model: string, q: Question): Promise<Answ
     const call = choice.message.tool_calls?.[0];
     return {
       text: choice.message.content ?? '',
-      call: call && call.type === 'function' ? { id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) as Record<string, unknown> } : null,
+      call:
+        call && call.type === 'function'
+          ? { id: call.id, name: call.function.name, args: JSON.parse(call.function.arguments) as Record<string, unknown> }
+          : null,
       stop: choice.finish_reason,
       usage: completion.usage ? { input: completion.usage.prompt_tokens, output: completion.usage.completion_tokens } : null,
       model: completion.model,
@@ -155,7 +162,13 @@ async function askGenc(client: GoogleGenAI, model: string, q: Question): Promise
   const config = {
     maxOutputTokens: q.maxTokens ?? 200,
     ...(q.system ? { systemInstruction: q.system } : {}),
-    ...(q.tools ? { tools: [{ functionDeclarations: [{ ...WEATHER, parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] } }] }] } : {}),
+    ...(q.tools
+      ? {
+          tools: [
+            { functionDeclarations: [{ ...WEATHER, parameters: { type: Type.OBJECT, properties: { city: { type: Type.STRING } }, required: ['city'] } }] },
+          ],
+        }
+      : {}),
   };
   const answer: Answer = { text: '', call: null, stop: null, usage: null, model: undefined, events: [] };
   if (!q.stream) absorb(answer, await client.models.generateContent({ model, contents, config }));

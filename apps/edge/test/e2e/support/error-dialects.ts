@@ -28,7 +28,8 @@ export function dialectViolation(family: Family, status: number, text: string, c
     return `body is not JSON: ${JSON.stringify(text.slice(0, 200))}`;
   }
   const parsed = DIALECTS[family].safeParse(body);
-  if (!parsed.success) return `body is not in the ${family} dialect (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): ${text.slice(0, 300)}`;
+  if (!parsed.success)
+    return `body is not in the ${family} dialect (${parsed.error.issues[0]?.path.join('.')}: ${parsed.error.issues[0]?.message}): ${text.slice(0, 300)}`;
   // The families that number their errors carry the HTTP status in the body as well.
   const numbered = family === 'genc' ? (body as { error: { code: number } }).error.code : family === 'music' ? (body as { code: number }).code : status;
   if (numbered !== status) return `the body's code ${numbered} differs from the HTTP status ${status}`;

@@ -42,7 +42,22 @@ const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCha
 const wildString = fc.oneof(
   fc.string({ unit: anyUnit, maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
-  fc.constantFrom('', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\ud83d', '\u202e\u2066', '\ufeff', '\r\n\r\n', '../../etc/passwd', '%00', '${x}', "'; --", 'null'),
+  fc.constantFrom(
+    '',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'x\udfff',
+    '\ud83d',
+    '\u202e\u2066',
+    '\ufeff',
+    '\r\n\r\n',
+    '../../etc/passwd',
+    '%00',
+    '${x}',
+    "'; --",
+    'null',
+  ),
 );
 const hugeString = fc.constantFrom(70_000, 600_000).map((n) => 'y'.repeat(n));
 const deepValue = fc
@@ -74,7 +89,9 @@ type Op = { kind: 'delete' } | { kind: 'replace'; value: Json } | { kind: 'add';
 const op: fc.Arbitrary<Op> = fc.oneof(
   fc.constant<Op>({ kind: 'delete' }),
   anyValue.map((value): Op => ({ kind: 'replace', value })),
-  fc.tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'model', 'stream', ''), wildString), anyValue).map(([key, value]): Op => ({ kind: 'add', key, value })),
+  fc
+    .tuple(fc.oneof(fc.constantFrom('__proto__', 'constructor', 'prototype', 'model', 'stream', ''), wildString), anyValue)
+    .map(([key, value]): Op => ({ kind: 'add', key, value })),
   fc.constant<Op>({ kind: 'wrap' }),
 );
 
@@ -82,7 +99,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
 function pathsOf(value: Json, prefix: Array<string | number> = [], out: Array<Array<string | number>> = []): Array<Array<string | number>> {
   out.push(prefix);
   if (Array.isArray(value)) value.forEach((item, i) => pathsOf(item, [...prefix, i], out));
-  else if (value && typeof value === 'object' && !(value instanceof RawJson)) for (const key of Object.keys(value)) pathsOf((value as Record<string, Json>)[key], [...prefix, key], out);
+  else if (value && typeof value === 'object' && !(value instanceof RawJson))
+    for (const key of Object.keys(value)) pathsOf((value as Record<string, Json>)[key], [...prefix, key], out);
   return out;
 }
 
@@ -95,7 +113,8 @@ function mutate(seed: Json, ops: Array<[number, Op]>): Json {
   for (const [pick, operation] of ops) {
     const paths = pathsOf(root);
     const path = paths[pick % paths.length]!;
-    const parent = path.slice(0, -1).reduce<Json>((node, key) => (node as Record<string | number, Json>)[key], root) as Record<string | number, unknown> | unknown[] | undefined;
+    const parent = path.slice(0, -1).reduce<Json>((node, key) => (node as Record<string | number, Json>)[key], root) as
+      Record<string | number, unknown> | unknown[] | undefined;
     const last = path[path.length - 1];
     const current = path.reduce<Json>((node, key) => (node as Record<string | number, Json>)[key], root);
     const replace = (value: Json) => {
@@ -145,7 +164,19 @@ function bodyArbitrary(seed: RouteSeed): fc.Arbitrary<BodyPlan> {
     seeds.chain((s) => fc.nat().map((cut) => JSON.stringify(s).slice(0, 1 + (cut % Math.max(1, JSON.stringify(s).length - 1))))),
     seeds.map((s) => `\ufeff${JSON.stringify(s)}`),
     seeds.map((s) => `${JSON.stringify(s)}${JSON.stringify(s)}`),
-    fc.constantFrom('', ' ', 'null', '[]', '"x"', '{"a":1,}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{"x":1}}}', 'NaN', '{"a":"\\ud800"}', '{"a":"\\u0000"}'),
+    fc.constantFrom(
+      '',
+      ' ',
+      'null',
+      '[]',
+      '"x"',
+      '{"a":1,}',
+      '{"__proto__":{"x":1}}',
+      '{"constructor":{"prototype":{"x":1}}}',
+      'NaN',
+      '{"a":"\\ud800"}',
+      '{"a":"\\u0000"}',
+    ),
   );
   return fc.oneof(
     { weight: 2, arbitrary: seeds.map(fromValue) },
@@ -185,25 +216,35 @@ const CONTENT_TYPES = [
 ];
 
 /** Header values Node and undici can send: tab, printable ASCII and Latin-1. */
-const headerText = fc.string({ unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(9)).map((c) => String.fromCharCode(c)), maxLength: 60 });
+const headerText = fc.string({
+  unit: fc.oneof(fc.integer({ min: 0x20, max: 0x7e }), fc.integer({ min: 0x80, max: 0xff }), fc.constant(9)).map((c) => String.fromCharCode(c)),
+  maxLength: 60,
+});
 const headerName = fc.stringMatching(/^[a-z][a-z0-9-]{0,20}$/);
 
 function authArbitrary(route: RouteDef, keys: FuzzKeys): fc.Arbitrary<(key: string) => string[]> {
   const bearer = (value: string) => ['authorization', value];
   const garbageKey = fc.oneof(headerText, fc.constantFrom('sk-', 'sk-' + 'a'.repeat(64), keys.revoked, `${keys.served}x`, keys.served.toUpperCase()));
   if (route.auth === 'msgc') {
-    const version = fc.oneof({ weight: 8, arbitrary: fc.constant(['msgc-version', '2023-06-01']) }, { weight: 1, arbitrary: fc.constant([]) }, { weight: 1, arbitrary: headerText.map((v) => ['msgc-version', v]) }, { weight: 1, arbitrary: fc.constant(['msgc-version', '2023-06-01', 'msgc-version', '2024-01-01']) });
-    return fc.tuple(
-      fc.oneof(
-        { weight: 10, arbitrary: fc.constant((key: string) => ['x-api-key', key]) },
-        { weight: 1, arbitrary: fc.constant(() => []) },
-        { weight: 1, arbitrary: garbageKey.map((bad) => () => ['x-api-key', bad]) },
-        { weight: 1, arbitrary: garbageKey.map((bad) => (key: string) => ['x-api-key', key, 'x-api-key', bad]) },
-        { weight: 1, arbitrary: fc.constant((key: string) => ['x-api-key', key, 'x-api-key', key]) },
-        { weight: 1, arbitrary: fc.constant((key: string) => bearer(`Bearer ${key}`)) },
-      ),
-      version,
-    ).map(([auth, v]) => (key: string) => [...auth(key), ...v]);
+    const version = fc.oneof(
+      { weight: 8, arbitrary: fc.constant(['msgc-version', '2023-06-01']) },
+      { weight: 1, arbitrary: fc.constant([]) },
+      { weight: 1, arbitrary: headerText.map((v) => ['msgc-version', v]) },
+      { weight: 1, arbitrary: fc.constant(['msgc-version', '2023-06-01', 'msgc-version', '2024-01-01']) },
+    );
+    return fc
+      .tuple(
+        fc.oneof(
+          { weight: 10, arbitrary: fc.constant((key: string) => ['x-api-key', key]) },
+          { weight: 1, arbitrary: fc.constant(() => []) },
+          { weight: 1, arbitrary: garbageKey.map((bad) => () => ['x-api-key', bad]) },
+          { weight: 1, arbitrary: garbageKey.map((bad) => (key: string) => ['x-api-key', key, 'x-api-key', bad]) },
+          { weight: 1, arbitrary: fc.constant((key: string) => ['x-api-key', key, 'x-api-key', key]) },
+          { weight: 1, arbitrary: fc.constant((key: string) => bearer(`Bearer ${key}`)) },
+        ),
+        version,
+      )
+      .map(([auth, v]) => (key: string) => [...auth(key), ...v]);
   }
   return fc.oneof(
     { weight: 10, arbitrary: fc.constant((key: string) => bearer(`Bearer ${key}`)) },
@@ -220,7 +261,10 @@ function authArbitrary(route: RouteDef, keys: FuzzKeys): fc.Arbitrary<(key: stri
 const requestIdHeader = fc.oneof(
   { weight: 3, arbitrary: fc.constant<string[]>([]) },
   { weight: 2, arbitrary: headerText.map((v) => ['x-request-id', v]) },
-  { weight: 1, arbitrary: fc.constantFrom('../speech-probe', '..%2f..%2fx', 'a'.repeat(129), 'a'.repeat(500), ' ', 'claim:x', '*').map((v) => ['x-request-id', v]) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('../speech-probe', '..%2f..%2fx', 'a'.repeat(129), 'a'.repeat(500), ' ', 'claim:x', '*').map((v) => ['x-request-id', v]),
+  },
   { weight: 1, arbitrary: fc.tuple(headerText, headerText).map(([a, b]) => ['x-request-id', a, 'x-request-id', b]) },
 );
 
@@ -228,20 +272,60 @@ const extraHeaders = fc.oneof(
   { weight: 6, arbitrary: fc.constant<string[]>([]) },
   { weight: 3, arbitrary: fc.array(fc.tuple(headerName, headerText), { maxLength: 4 }).map((pairs) => pairs.flat()) },
   { weight: 1, arbitrary: fc.constantFrom(20_000, 70_000).map((n) => ['x-padding', 'p'.repeat(n)]) },
-  { weight: 1, arbitrary: fc.constantFrom(['transfer-encoding', 'chunked'], ['content-encoding', 'gzip'], ['expect', '100-continue'], ['host', 'attacker.example'], ['accept', 'text/event-stream']) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      ['transfer-encoding', 'chunked'],
+      ['content-encoding', 'gzip'],
+      ['expect', '100-continue'],
+      ['host', 'attacker.example'],
+      ['accept', 'text/event-stream'],
+    ),
+  },
 );
 
 /** Query strings: the seed's, mutated, or arbitrary bytes in a valid request target. */
 function queryArbitrary(seed: RouteSeed): fc.Arbitrary<string> {
   const seedPairs = Object.entries(seed.query);
   const encoded = (pairs: Array<[string, string]>) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
-  const printable = fc.string({ unit: fc.integer({ min: 0x21, max: 0x7e }).filter((c) => c !== 0x23).map((c) => String.fromCharCode(c)), maxLength: 40 });
+  const printable = fc.string({
+    unit: fc
+      .integer({ min: 0x21, max: 0x7e })
+      .filter((c) => c !== 0x23)
+      .map((c) => String.fromCharCode(c)),
+    maxLength: 40,
+  });
   const safeText = fc.string({ unit: 'grapheme-ascii', maxLength: 20 });
   return fc.oneof(
     { weight: 3, arbitrary: fc.constant(encoded(seedPairs)) },
-    { weight: 3, arbitrary: fc.array(fc.tuple(fc.oneof(fc.constantFrom(...seedPairs.map(([k]) => k), 'limit', 'after_id', 'alt', 'scope', '__proto__', 'key'), safeText), safeText), { maxLength: 5 }).map((pairs) => encoded([...seedPairs, ...pairs])) },
+    {
+      weight: 3,
+      arbitrary: fc
+        .array(fc.tuple(fc.oneof(fc.constantFrom(...seedPairs.map(([k]) => k), 'limit', 'after_id', 'alt', 'scope', '__proto__', 'key'), safeText), safeText), {
+          maxLength: 5,
+        })
+        .map((pairs) => encoded([...seedPairs, ...pairs])),
+    },
     { weight: 2, arbitrary: printable },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '%00', '%ff%fe', '&&&', '=', 'a[b]=c', 'limit=1&limit=2', 'limit=-1', 'limit=1e3', 'limit=99999999999999999999', 'alt=SSE', 'alt=sse&alt=json', 'scope=') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%zz',
+        '%00',
+        '%ff%fe',
+        '&&&',
+        '=',
+        'a[b]=c',
+        'limit=1&limit=2',
+        'limit=-1',
+        'limit=1e3',
+        'limit=99999999999999999999',
+        'alt=SSE',
+        'alt=sse&alt=json',
+        'scope=',
+      ),
+    },
   );
 }
 
@@ -251,7 +335,23 @@ function paramArbitrary(values: string[]): fc.Arbitrary<string> {
     { weight: 3, arbitrary: fc.constantFrom(...values) },
     { weight: 2, arbitrary: token },
     { weight: 1, arbitrary: fc.string({ unit: anyUnit, maxLength: 12 }).map(percentEncode) },
-    { weight: 1, arbitrary: fc.constantFrom('..', '%2e%2e', '%2F', '%00', 'a%20b', '%ff', 'x'.repeat(101), 'x'.repeat(300), 'sandbox-gemini%00', 'sandbox-gpt-private', 'sandbox-gpt@fail=500', 'models%2Fsandbox-gemini') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '..',
+        '%2e%2e',
+        '%2F',
+        '%00',
+        'a%20b',
+        '%ff',
+        'x'.repeat(101),
+        'x'.repeat(300),
+        'sandbox-gemini%00',
+        'sandbox-gpt-private',
+        'sandbox-gpt@fail=500',
+        'models%2Fsandbox-gemini',
+      ),
+    },
   );
 }
 
@@ -260,7 +360,8 @@ function percentEncode(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    const bytes = code < 0x80 ? [code] : code < 0x800 ? [0xc0 | (code >> 6), 0x80 | (code & 63)] : [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63)];
+    const bytes =
+      code < 0x80 ? [code] : code < 0x800 ? [0xc0 | (code >> 6), 0x80 | (code & 63)] : [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 63), 0x80 | (code & 63)];
     out += bytes.map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
   }
   return out || '%20';
@@ -268,8 +369,17 @@ function percentEncode(text: string): string {
 
 function multipartArbitrary(seed: RouteSeed): fc.Arbitrary<{ body: Buffer; contentType: string }> {
   const boundary = `fuzz${randomBytes(6).toString('hex')}`;
-  const fieldValue = fc.oneof({ weight: 3, arbitrary: fc.constant<string | null>(null) }, { weight: 2, arbitrary: wildString }, { weight: 1, arbitrary: hugeString });
-  const fileBytes = fc.oneof(fc.constant(wavTone(100)), fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)), fc.constant(Buffer.alloc(0)), fc.constant<Buffer | null>(null));
+  const fieldValue = fc.oneof(
+    { weight: 3, arbitrary: fc.constant<string | null>(null) },
+    { weight: 2, arbitrary: wildString },
+    { weight: 1, arbitrary: hugeString },
+  );
+  const fileBytes = fc.oneof(
+    fc.constant(wavTone(100)),
+    fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
+    fc.constant(Buffer.alloc(0)),
+    fc.constant<Buffer | null>(null),
+  );
   const entries = Object.entries(seed.fields ?? {});
   return fc
     .tuple(
@@ -281,14 +391,19 @@ function multipartArbitrary(seed: RouteSeed): fc.Arbitrary<{ body: Buffer; conte
     )
     .map(([overrides, extra, file, filename, closed]) => {
       const parts: Buffer[] = [];
-      const field = (name: string, value: string) => parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+      const field = (name: string, value: string) =>
+        parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
       entries.forEach(([name, value], i) => {
         const override = overrides[i];
         if (override !== '') field(name, override ?? value);
       });
       for (const [name, value] of extra) field(name, value);
       if (file) {
-        parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${filename}"\r\ncontent-type: audio/wav\r\n\r\n`), file, Buffer.from('\r\n'));
+        parts.push(
+          Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${filename}"\r\ncontent-type: audio/wav\r\n\r\n`),
+          file,
+          Buffer.from('\r\n'),
+        );
       }
       if (closed) parts.push(Buffer.from(`--${boundary}--\r\n`));
       return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
@@ -312,35 +427,60 @@ function shortString(value: unknown): string {
 
 export function fuzzCaseArbitrary(route: RouteDef, seed: RouteSeed, keys: FuzzKeys): fc.Arbitrary<FuzzCase> {
   const paramNames = Object.keys(seed.params);
-  const params = fc.tuple(...paramNames.map((name) => paramArbitrary(seed.params[name]!))).map((values) => Object.fromEntries(paramNames.map((n, i) => [n, values[i]!])));
+  const params = fc
+    .tuple(...paramNames.map((name) => paramArbitrary(seed.params[name]!)))
+    .map((values) => Object.fromEntries(paramNames.map((n, i) => [n, values[i]!])));
   const method = fc.oneof({ weight: 19, arbitrary: fc.constant<string>(route.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
   const needsBody = route.method !== 'GET';
   const payload = route.multipart
     ? fc.oneof(
-        { weight: 4, arbitrary: multipartArbitrary(seed).map((m) => ({ body: m.body as string | Buffer | undefined, contentType: m.contentType as string | undefined, refused: false })) },
-        { weight: 1, arbitrary: fc.tuple(bodyArbitrary(seed), fc.constantFrom(...CONTENT_TYPES)).map(([b, contentType]) => ({ body: b.text, contentType, refused: false })) },
+        {
+          weight: 4,
+          arbitrary: multipartArbitrary(seed).map((m) => ({
+            body: m.body as string | Buffer | undefined,
+            contentType: m.contentType as string | undefined,
+            refused: false,
+          })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(bodyArbitrary(seed), fc.constantFrom(...CONTENT_TYPES))
+            .map(([b, contentType]) => ({ body: b.text, contentType, refused: false })),
+        },
       )
     : needsBody
-      ? fc.tuple(bodyArbitrary(seed), fc.oneof({ weight: 6, arbitrary: fc.constant<string | undefined>('application/json') }, { weight: 3, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES, undefined) }, { weight: 1, arbitrary: headerText.map<string | undefined>((t) => t) })).map(([b, contentType]) => ({
-          body: b.text,
-          contentType,
-          refused: b.text === undefined || !b.json || !route.body!.safeParse(parseJsonBody(b.text)).success,
-        }))
+      ? fc
+          .tuple(
+            bodyArbitrary(seed),
+            fc.oneof(
+              { weight: 6, arbitrary: fc.constant<string | undefined>('application/json') },
+              { weight: 3, arbitrary: fc.constantFrom<string | undefined>(...CONTENT_TYPES, undefined) },
+              { weight: 1, arbitrary: headerText.map<string | undefined>((t) => t) },
+            ),
+          )
+          .map(([b, contentType]) => ({
+            body: b.text,
+            contentType,
+            refused: b.text === undefined || !b.json || !route.body!.safeParse(parseJsonBody(b.text)).success,
+          }))
       : fc.constant({ body: undefined as string | Buffer | undefined, contentType: undefined as string | undefined, refused: false });
-  return fc.tuple(method, params, queryArbitrary(seed), payload, authArbitrary(route, keys), requestIdHeader, extraHeaders).map(([m, p, query, load, auth, requestId, extra]) => {
-    const refusedByContract = needsBody && !route.multipart && load.refused;
-    const headers = [...auth(refusedByContract ? keys.refused : keys.served), ...requestId, ...extra];
-    if (load.contentType !== undefined && load.body !== undefined) headers.push('content-type', load.contentType);
-    const withBody = m !== 'GET' && m !== 'OPTIONS';
-    const fuzzCase: FuzzCase = {
-      method: m,
-      path: `${fillPath(route, p)}${query ? `?${query}` : ''}`,
-      headers,
-      body: withBody ? load.body : undefined,
-      refusedByContract: refusedByContract && m === route.method,
-    };
-    return Object.assign(fuzzCase, { [fc.toStringMethod]: () => shortString(fuzzCase) });
-  });
+  return fc
+    .tuple(method, params, queryArbitrary(seed), payload, authArbitrary(route, keys), requestIdHeader, extraHeaders)
+    .map(([m, p, query, load, auth, requestId, extra]) => {
+      const refusedByContract = needsBody && !route.multipart && load.refused;
+      const headers = [...auth(refusedByContract ? keys.refused : keys.served), ...requestId, ...extra];
+      if (load.contentType !== undefined && load.body !== undefined) headers.push('content-type', load.contentType);
+      const withBody = m !== 'GET' && m !== 'OPTIONS';
+      const fuzzCase: FuzzCase = {
+        method: m,
+        path: `${fillPath(route, p)}${query ? `?${query}` : ''}`,
+        headers,
+        body: withBody ? load.body : undefined,
+        refusedByContract: refusedByContract && m === route.method,
+      };
+      return Object.assign(fuzzCase, { [fc.toStringMethod]: () => shortString(fuzzCase) });
+    });
 }
 
 /** Array.prototype.splice without it: a mutation may have given the array an own `constructor`, which splice consults. */

@@ -32,7 +32,12 @@ const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<R
     ],
   },
   'oaic.responses.get': { bodies: [], params: { response_id: ['resp_0123456789abcdef', 'resp_missing'] } },
-  'oaic.embeddings': { bodies: [{ model: 'sandbox-embedding', input: 'hello' }, { model: 'sandbox-embedding', input: ['a', 'b'], dimensions: 8 }] },
+  'oaic.embeddings': {
+    bodies: [
+      { model: 'sandbox-embedding', input: 'hello' },
+      { model: 'sandbox-embedding', input: ['a', 'b'], dimensions: 8 },
+    ],
+  },
   'oaic.moderations': { bodies: [{ model: 'sandbox-moderation', input: 'hello' }] },
   'oaic.images.generations': { bodies: [{ model: 'sandbox-image', prompt: 'a red square', n: 1, size: '256x256', response_format: 'b64_json' }] },
   'oaic.audio.speech': { bodies: [{ model: 'sandbox-tts', input: 'hello there', voice: 'alloy', response_format: 'wav' }] },

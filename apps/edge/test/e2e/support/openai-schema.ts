@@ -68,7 +68,8 @@ function anchored(node: JsonNode): JsonNode {
   if (Array.isArray(node)) return node.map(anchored);
   if (node === null || typeof node !== 'object') return node;
   const out: { [key: string]: JsonNode } = {};
-  for (const [key, value] of Object.entries(node)) out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOCUMENT_ID}${value}` : anchored(value);
+  for (const [key, value] of Object.entries(node))
+    out[key] = key === '$ref' && typeof value === 'string' && value.startsWith('#/') ? `${DOCUMENT_ID}${value}` : anchored(value);
   return out;
 }
 

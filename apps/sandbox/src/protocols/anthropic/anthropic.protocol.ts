@@ -56,7 +56,12 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, { exchange }) => {
     exchange.stats.addTokens(plan.usage.input_tokens, plan.usage.output_tokens);
     const meta = { id: `msg_${randomUUID().replace(/-/g, '').slice(0, 24)}`, model: body.model };
     if (!stream) return messageBody(plan, meta);
-    await exchange.sendSse(request, reply, messageEvents(plan, meta).map(({ event, data }) => eventFrame(event, data)), controls);
+    await exchange.sendSse(
+      request,
+      reply,
+      messageEvents(plan, meta).map(({ event, data }) => eventFrame(event, data)),
+      controls,
+    );
     return reply;
   });
 };

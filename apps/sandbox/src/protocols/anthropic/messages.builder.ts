@@ -29,7 +29,8 @@ function blocks(message: MsgcMessage): MsgcContentBlock[] {
 function blockText(block: MsgcContentBlock): string {
   if (block.type === 'text') return block.text;
   if (block.type === 'tool_use') return `${block.name} ${JSON.stringify(block.input)}`;
-  if (block.type === 'tool_result') return typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
+  if (block.type === 'tool_result')
+    return typeof block.content === 'string' ? block.content : (block.content ?? []).map((b) => (b.type === 'text' ? b.text : '')).join('');
   return '';
 }
 
@@ -41,7 +42,8 @@ export function inputTokensOf(request: CountTokensRequest): number {
   for (const message of request.messages) {
     for (const block of blocks(message)) total += block.type === 'image' ? IMAGE_TOKENS : countTokens(blockText(block));
   }
-  for (const tool of request.tools ?? []) total += countTokens(tool.name) + countTokens(tool.description ?? '') + countTokens(JSON.stringify(tool.input_schema));
+  for (const tool of request.tools ?? [])
+    total += countTokens(tool.name) + countTokens(tool.description ?? '') + countTokens(JSON.stringify(tool.input_schema));
   return total;
 }
 
@@ -89,11 +91,19 @@ export function planMessage(request: MessagesRequest): MessagePlan {
   const stopped = cutAtStop(full, request.stop_sequences ?? []);
   const { text, tokens, truncated } = truncateTokens(stopped.text, request.max_tokens);
   const stopReason = truncated ? 'max_tokens' : stopped.stop !== null ? 'stop_sequence' : 'end_turn';
-  return { kind: 'text', pieces: tokens, text, stopReason, stopSequence: truncated ? null : stopped.stop, usage: { input_tokens: inputTokens, output_tokens: tokens.length } };
+  return {
+    kind: 'text',
+    pieces: tokens,
+    text,
+    stopReason,
+    stopSequence: truncated ? null : stopped.stop,
+    usage: { input_tokens: inputTokens, output_tokens: tokens.length },
+  };
 }
 
 export function messageBody(plan: MessagePlan, meta: MessageMeta): Record<string, unknown> {
-  const content = plan.kind === 'text' ? [{ type: 'text', text: plan.text }] : [{ type: 'tool_use', id: plan.call.id, name: plan.call.name, input: plan.call.input }];
+  const content =
+    plan.kind === 'text' ? [{ type: 'text', text: plan.text }] : [{ type: 'tool_use', id: plan.call.id, name: plan.call.name, input: plan.call.input }];
   return {
     id: meta.id,
     type: 'message',
@@ -113,14 +123,24 @@ export interface NamedEvent {
 
 export function messageEvents(plan: MessagePlan, meta: MessageMeta): NamedEvent[] {
   const ev = (data: Record<string, unknown>): NamedEvent => ({ event: data.type as string, data });
-  const start = { ...messageBody(plan, meta), content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: plan.usage.input_tokens, output_tokens: 1 } };
+  const start = {
+    ...messageBody(plan, meta),
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: plan.usage.input_tokens, output_tokens: 1 },
+  };
   const events: NamedEvent[] = [ev({ type: 'message_start', message: start })];
   if (plan.kind === 'text') {
     events.push(ev({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }), ev({ type: 'ping' }));
     for (const piece of plan.pieces) events.push(ev({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: piece } }));
   } else {
-    events.push(ev({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: plan.call.id, name: plan.call.name, input: {} } }), ev({ type: 'ping' }));
-    for (const piece of plan.argumentPieces) events.push(ev({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } }));
+    events.push(
+      ev({ type: 'content_block_start', index: 0, content_block: { type: 'tool_use', id: plan.call.id, name: plan.call.name, input: {} } }),
+      ev({ type: 'ping' }),
+    );
+    for (const piece of plan.argumentPieces)
+      events.push(ev({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: piece } }));
   }
   events.push(
     ev({ type: 'content_block_stop', index: 0 }),

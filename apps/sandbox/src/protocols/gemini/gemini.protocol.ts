@@ -19,7 +19,7 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, { exchange }) => {
   app.addHook('onRequest', async (request, reply) => {
     const raw = request.headers['x-goog-api-key'];
     const key = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
-    if (!key) return reply.code(401).send(render(401, 'Method doesn\'t allow unregistered callers. Please use an API key (x-goog-api-key).'));
+    if (!key) return reply.code(401).send(render(401, "Method doesn't allow unregistered callers. Please use an API key (x-goog-api-key)."));
     exchange.stats.recordKey(key);
   });
 

@@ -36,7 +36,8 @@ export function promptTokensOf(body: GenerateContentBody): number {
   for (const part of body.systemInstruction?.parts ?? []) total += partTokens(part);
   for (const content of body.contents) for (const part of content.parts) total += partTokens(part);
   for (const tool of body.tools ?? []) {
-    for (const fn of tool.functionDeclarations ?? []) total += countTokens(fn.name) + countTokens(fn.description ?? '') + countTokens(JSON.stringify(fn.parameters));
+    for (const fn of tool.functionDeclarations ?? [])
+      total += countTokens(fn.name) + countTokens(fn.description ?? '') + countTokens(JSON.stringify(fn.parameters));
   }
   return total;
 }

@@ -14,7 +14,10 @@ describe('audio builders', () => {
 
   it('transcribes from the file name, size and WAV duration in each format', () => {
     const source = { task: 'transcribe' as const, filename: 'a.wav', bytes: buildWav('x', 1.5) };
-    expect(transcriptReply(source, 'json')).toEqual({ kind: 'json', body: { text: `Transcribed a.wav (${source.bytes.length} bytes).`, usage: { type: 'duration', seconds: 2 } } });
+    expect(transcriptReply(source, 'json')).toEqual({
+      kind: 'json',
+      body: { text: `Transcribed a.wav (${source.bytes.length} bytes).`, usage: { type: 'duration', seconds: 2 } },
+    });
     expect(transcriptReply(source, 'verbose_json')).toMatchObject({ kind: 'json', body: { duration: 1.5, task: 'transcribe' } });
     expect(transcriptReply(source, 'text')).toMatchObject({ kind: 'text', body: `Transcribed a.wav (${source.bytes.length} bytes).\n` });
     expect(transcriptReply(source, 'srt')).toMatchObject({ kind: 'text', body: expect.stringContaining('00:00:00,000 --> 00:00:01,500') });

@@ -50,7 +50,9 @@ export function transcriptReply(
           language: source.task === 'translate' ? 'english' : (source.language ?? 'english'),
           duration: seconds,
           text,
-          segments: [{ id: 0, seek: 0, start: 0, end: seconds, text, tokens: [], temperature: 0, avg_logprob: -0.1, compression_ratio: 1, no_speech_prob: 0.01 }],
+          segments: [
+            { id: 0, seek: 0, start: 0, end: seconds, text, tokens: [], temperature: 0, avg_logprob: -0.1, compression_ratio: 1, no_speech_prob: 0.01 },
+          ],
           usage: { type: 'duration', seconds: Math.ceil(seconds) },
         },
       };

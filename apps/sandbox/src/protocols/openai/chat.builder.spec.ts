@@ -6,14 +6,19 @@ const request = (body: Record<string, unknown>) => ChatRequest.parse({ model: 's
 const weatherTool = { type: 'function', function: { name: 'get_weather', parameters: { type: 'object', properties: { city: { type: 'string' } } } } };
 
 function joinedContent(chunks: Record<string, unknown>[]): string {
-  return chunks
-    .flatMap((chunk) => (chunk.choices as { delta: { content?: string | null } }[]).map((choice) => choice.delta.content ?? ''))
-    .join('');
+  return chunks.flatMap((chunk) => (chunk.choices as { delta: { content?: string | null } }[]).map((choice) => choice.delta.content ?? '')).join('');
 }
 
 describe('chat builder', () => {
   it('echoes the last user text with token usage', () => {
-    const plan = planChat(request({ messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello there!' }] }));
+    const plan = planChat(
+      request({
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Hello there!' },
+        ],
+      }),
+    );
     const body = chatCompletionBody(plan, meta) as { choices: { message: { content: string }; finish_reason: string }[]; usage: Record<string, number> };
     expect(body.choices[0]!.message.content).toBe('You said: Hello there!');
     expect(body.choices[0]!.finish_reason).toBe('stop');
@@ -21,7 +26,19 @@ describe('chat builder', () => {
   });
 
   it('reads text blocks and counts other blocks as attachments', () => {
-    const plan = planChat(request({ messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'https://x/y.png' } }] }] }));
+    const plan = planChat(
+      request({
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'What is this?' },
+              { type: 'image_url', image_url: { url: 'https://x/y.png' } },
+            ],
+          },
+        ],
+      }),
+    );
     expect(plan.kind === 'text' && plan.text).toBe('You said: What is this? (with 1 attachment)');
   });
 
@@ -43,7 +60,9 @@ describe('chat builder', () => {
   it('calls the first tool with arguments named after its first parameter', () => {
     const plan = planChat(request({ tools: [weatherTool], messages: [{ role: 'user', content: 'Paris' }] }));
     expect(plan.kind).toBe('tool');
-    const body = chatCompletionBody(plan, meta) as { choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] }; finish_reason: string }[] };
+    const body = chatCompletionBody(plan, meta) as {
+      choices: { message: { tool_calls: { function: { name: string; arguments: string } }[] }; finish_reason: string }[];
+    };
     expect(body.choices[0]!.finish_reason).toBe('tool_calls');
     expect(body.choices[0]!.message.tool_calls[0]!.function).toEqual({ name: 'get_weather', arguments: '{"city":"Paris"}' });
   });

@@ -140,7 +140,15 @@ export function chatChunks(plan: ChatPlan, meta: ChatMeta, includeUsage: boolean
     chunks.push(chunk({}, 'tool_calls'));
   }
   if (includeUsage) {
-    chunks.push({ id: meta.id, object: 'chat.completion.chunk', created: meta.created, model: meta.model, system_fingerprint: 'fp_sandbox', choices: [], usage: plan.usage });
+    chunks.push({
+      id: meta.id,
+      object: 'chat.completion.chunk',
+      created: meta.created,
+      model: meta.model,
+      system_fingerprint: 'fp_sandbox',
+      choices: [],
+      usage: plan.usage,
+    });
   }
   return chunks;
 }

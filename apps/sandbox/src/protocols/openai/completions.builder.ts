@@ -30,7 +30,14 @@ function choice(text: string, finishReason: string | null): Record<string, unkno
 }
 
 export function completionBody(plan: CompletionPlan, meta: ChatMeta): Record<string, unknown> {
-  return { id: meta.id, object: 'text_completion', created: meta.created, model: meta.model, choices: [choice(plan.text, plan.finishReason)], usage: plan.usage };
+  return {
+    id: meta.id,
+    object: 'text_completion',
+    created: meta.created,
+    model: meta.model,
+    choices: [choice(plan.text, plan.finishReason)],
+    usage: plan.usage,
+  };
 }
 
 export function completionChunks(plan: CompletionPlan, meta: ChatMeta, includeUsage: boolean): Record<string, unknown>[] {

@@ -18,7 +18,8 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, deps) => {
     const auth = request.headers.authorization;
     const key = auth?.startsWith('Bearer ') ? auth.slice(7).trim() : '';
     if (!key) {
-      const message = 'You didn\'t provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).';
+      const message =
+        "You didn't provide an API key. You need to provide your API key in an Authorization header using Bearer auth (i.e. Authorization: Bearer YOUR_KEY).";
       return reply.code(401).send(renderOpenaiError(401, message, null, null));
     }
     deps.exchange.stats.recordKey(key);

@@ -29,10 +29,7 @@ export const FunctionTool = z
   .loose();
 export type FunctionTool = z.infer<typeof FunctionTool>;
 
-const ToolChoice = z.union([
-  z.enum(['none', 'auto', 'required']),
-  z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }).loose(),
-]);
+const ToolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }).loose()]);
 
 const MaxTokens = z.number().int().positive().nullish();
 const StreamOptions = z.object({ include_usage: z.boolean().optional() }).loose().nullish();

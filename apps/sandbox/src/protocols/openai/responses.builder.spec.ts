@@ -9,7 +9,11 @@ describe('responses builder', () => {
     const request = ResponseRequest.parse({ model: 'm', input: 'hello', top_p: 0.5 });
     const plan = planResponse(request);
     const whole = responseBody(plan, meta, request);
-    expect(whole).toMatchObject({ temperature: 1, top_p: 0.5, output: [{ type: 'message', content: [{ type: 'output_text', text: 'You said: hello', annotations: [], logprobs: [] }] }] });
+    expect(whole).toMatchObject({
+      temperature: 1,
+      top_p: 0.5,
+      output: [{ type: 'message', content: [{ type: 'output_text', text: 'You said: hello', annotations: [], logprobs: [] }] }],
+    });
     expect(whole['usage']).toMatchObject({ input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 } });
     expect(responseBody(plan, meta, request, false)).not.toHaveProperty('usage');
     for (const { event, data } of responseEvents(plan, meta, request)) if (event.startsWith('response.output_text.')) expect(data['logprobs']).toEqual([]);
@@ -18,7 +22,10 @@ describe('responses builder', () => {
   it('calls the offered function when the last item is the user turn, whole and streamed', () => {
     const request = ResponseRequest.parse({ model: 'm', input: 'Oslo', tools: [weather] });
     const plan = planResponse(request);
-    expect(responseBody(plan, meta, request)).toMatchObject({ output: [{ type: 'function_call', status: 'completed', name: 'get_weather', arguments: '{"city":"Oslo"}' }], tools: [weather] });
+    expect(responseBody(plan, meta, request)).toMatchObject({
+      output: [{ type: 'function_call', status: 'completed', name: 'get_weather', arguments: '{"city":"Oslo"}' }],
+      tools: [weather],
+    });
     const events = responseEvents(plan, meta, request);
     expect(events.map((e) => e.event)).toEqual([
       'response.created',
@@ -33,7 +40,14 @@ describe('responses builder', () => {
   });
 
   it('answers in text after a function call output, and when tool_choice is none', () => {
-    const after = ResponseRequest.parse({ model: 'm', tools: [weather], input: [{ role: 'user', content: 'Oslo' }, { type: 'function_call_output', call_id: 'call_1', output: '3' }] });
+    const after = ResponseRequest.parse({
+      model: 'm',
+      tools: [weather],
+      input: [
+        { role: 'user', content: 'Oslo' },
+        { type: 'function_call_output', call_id: 'call_1', output: '3' },
+      ],
+    });
     expect(planResponse(after).call).toBeNull();
     expect(planResponse(ResponseRequest.parse({ model: 'm', input: 'Oslo', tools: [weather], tool_choice: 'none' })).call).toBeNull();
   });

@@ -39,10 +39,22 @@ export function planResponse(request: ResponseRequest): ResponsePlan {
     const first = properties && typeof properties === 'object' ? Object.keys(properties)[0] : undefined;
     const args = JSON.stringify({ [first ?? 'input']: userText });
     const output = countTokens(args);
-    return { pieces: [], text: '', incomplete: false, call: { name: fn.name, arguments: args }, usage: { input_tokens: inputTokens, output_tokens: output, total_tokens: inputTokens + output } };
+    return {
+      pieces: [],
+      text: '',
+      incomplete: false,
+      call: { name: fn.name, arguments: args },
+      usage: { input_tokens: inputTokens, output_tokens: output, total_tokens: inputTokens + output },
+    };
   }
   const { text, tokens, truncated } = truncateTokens(`You said: ${userText}`, request.max_output_tokens ?? undefined);
-  return { pieces: tokens, text, incomplete: truncated, call: null, usage: { input_tokens: inputTokens, output_tokens: tokens.length, total_tokens: inputTokens + tokens.length } };
+  return {
+    pieces: tokens,
+    text,
+    incomplete: truncated,
+    call: null,
+    usage: { input_tokens: inputTokens, output_tokens: tokens.length, total_tokens: inputTokens + tokens.length },
+  };
 }
 
 export interface ResponseMeta {
@@ -53,7 +65,14 @@ export interface ResponseMeta {
 }
 
 function callItem(plan: ResponsePlan, meta: ResponseMeta, args: string, status: string): Record<string, unknown> {
-  return { id: meta.messageId.replace(/^msg_/, 'fc_'), type: 'function_call', status, call_id: meta.messageId.replace(/^msg_/, 'call_'), name: plan.call?.name, arguments: args };
+  return {
+    id: meta.messageId.replace(/^msg_/, 'fc_'),
+    type: 'function_call',
+    status,
+    call_id: meta.messageId.replace(/^msg_/, 'call_'),
+    name: plan.call?.name,
+    arguments: args,
+  };
 }
 
 function outputMessage(plan: ResponsePlan, meta: ResponseMeta, text: string, status: string): Record<string, unknown> {
@@ -82,7 +101,9 @@ export function responseBody(plan: ResponsePlan, meta: ResponseMeta, request: Re
     top_p: request.top_p ?? 1,
     metadata: request.metadata ?? {},
     // A response in progress has no usage yet, and OpenAI's schema has no null for it.
-    ...(done ? { usage: { ...plan.usage, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } } : {}),
+    ...(done
+      ? { usage: { ...plan.usage, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } } }
+      : {}),
   };
 }
 

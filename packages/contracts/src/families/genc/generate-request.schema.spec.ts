@@ -16,7 +16,14 @@ describe('GenerateContentRequest', () => {
   it('accepts parts of every kind with generation config and safety settings', () => {
     const body = parseOrThrow(GenerateContentRequest, {
       contents: [
-        { role: 'user', parts: [{ text: 'see' }, { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } }, { fileData: { mimeType: 'image/jpeg', fileUri: 'https://example.com/cat.jpg' } }] },
+        {
+          role: 'user',
+          parts: [
+            { text: 'see' },
+            { inlineData: { mimeType: 'image/png', data: 'iVBORw0KGgo=' } },
+            { fileData: { mimeType: 'image/jpeg', fileUri: 'https://example.com/cat.jpg' } },
+          ],
+        },
         { role: 'model', parts: [{ functionCall: { name: 'get_weather', args: { city: 'Paris' } } }] },
         { role: 'user', parts: [{ functionResponse: { name: 'get_weather', response: { temp: 18 } } }] },
       ],
@@ -63,7 +70,10 @@ describe('GenerateContentRequest', () => {
   });
 
   it('refuses an internal file URI in the system instruction too', () => {
-    const error = failure({ contents: [{ parts: [{ text: 'a' }] }], systemInstruction: { parts: [{ fileData: { mimeType: 'image/png', fileUri: 'https://[::1]/a.png' } }] } });
+    const error = failure({
+      contents: [{ parts: [{ text: 'a' }] }],
+      systemInstruction: { parts: [{ fileData: { mimeType: 'image/png', fileUri: 'https://[::1]/a.png' } }] },
+    });
     expect(error.param).toBe('systemInstruction.parts[0].fileData.fileUri');
   });
 });

@@ -9,12 +9,8 @@ export const GencFileData = z
     fileUri: z.string(),
   })
   .loose();
-export const GencFunctionCall = z
-  .object({ id: z.string().optional(), name: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() })
-  .loose();
-export const GencFunctionResponse = z
-  .object({ id: z.string().optional(), name: z.string().min(1), response: z.record(z.string(), z.unknown()) })
-  .loose();
+export const GencFunctionCall = z.object({ id: z.string().optional(), name: z.string().min(1), args: z.record(z.string(), z.unknown()).optional() }).loose();
+export const GencFunctionResponse = z.object({ id: z.string().optional(), name: z.string().min(1), response: z.record(z.string(), z.unknown()) }).loose();
 
 const PART_KINDS = ['text', 'inlineData', 'fileData', 'functionCall', 'functionResponse'] as const;
 
@@ -34,9 +30,7 @@ export const GencPart = z
   });
 export type GencPart = z.infer<typeof GencPart>;
 
-export const GencContent = z
-  .object({ role: z.enum(['user', 'model', 'function']).optional(), parts: z.array(GencPart).min(1) })
-  .loose();
+export const GencContent = z.object({ role: z.enum(['user', 'model', 'function']).optional(), parts: z.array(GencPart).min(1) }).loose();
 export type GencContent = z.infer<typeof GencContent>;
 
 export const GencFunctionDeclaration = z
@@ -86,7 +80,10 @@ export const GencSafetySetting = z.object({ category: z.string().min(1), thresho
 export const GenerateContentBody = z
   .object({
     contents: z.array(GencContent).min(1),
-    systemInstruction: z.object({ role: z.string().optional(), parts: z.array(GencPart) }).loose().optional(),
+    systemInstruction: z
+      .object({ role: z.string().optional(), parts: z.array(GencPart) })
+      .loose()
+      .optional(),
     tools: z.array(GencTool).optional(),
     toolConfig: GencToolConfig.optional(),
     generationConfig: GenerationConfig.optional(),

@@ -14,7 +14,10 @@ export type GencUsageMetadata = z.infer<typeof GencUsageMetadata>;
 
 export const GencCandidate = z
   .object({
-    content: z.object({ role: z.string().optional(), parts: z.array(GencPart).optional() }).loose().optional(),
+    content: z
+      .object({ role: z.string().optional(), parts: z.array(GencPart).optional() })
+      .loose()
+      .optional(),
     finishReason: z.string().optional(),
     index: z.number().int().optional(),
   })
@@ -33,7 +36,5 @@ export const GenerateContentResponse = z
 export type GenerateContentResponse = z.infer<typeof GenerateContentResponse>;
 
 /** The genc error dialect, also what a Gemini upstream answers on failure. */
-export const GencErrorBody = z
-  .object({ error: z.object({ code: z.number().int(), message: z.string(), status: z.string().optional() }).loose() })
-  .loose();
+export const GencErrorBody = z.object({ error: z.object({ code: z.number().int(), message: z.string(), status: z.string().optional() }).loose() }).loose();
 export type GencErrorBody = z.infer<typeof GencErrorBody>;

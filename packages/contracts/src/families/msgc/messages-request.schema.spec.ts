@@ -20,7 +20,13 @@ describe('MessagesRequest', () => {
       tools: [{ name: 'get_weather', description: 'w', input_schema: { type: 'object', properties: { city: { type: 'string' } } } }],
       tool_choice: { type: 'tool', name: 'get_weather' },
       messages: [
-        { role: 'user', content: [{ type: 'text', text: 'look' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'look' },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+          ],
+        },
         { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Paris' } }] },
         { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: '18C' }] },
       ],
@@ -43,7 +49,14 @@ describe('MessagesRequest', () => {
   });
 
   it('refuses an image URL the URL policy refuses, naming source.url', () => {
-    for (const url of ['http://example.com/a.png', 'https://127.0.0.1/a.png', 'https://169.254.169.254/latest/meta-data', 'https://localhost/a.png', 'file:///etc/passwd', 'data:image/png;base64,iVBORw0KGgo=']) {
+    for (const url of [
+      'http://example.com/a.png',
+      'https://127.0.0.1/a.png',
+      'https://169.254.169.254/latest/meta-data',
+      'https://localhost/a.png',
+      'file:///etc/passwd',
+      'data:image/png;base64,iVBORw0KGgo=',
+    ]) {
       const error = failure({ ...base, messages: [{ role: 'user', content: [{ type: 'image', source: { type: 'url', url } }] }] });
       expect(error.code).toBe('invalid_request');
       expect(error.param).toBe('messages[0].content[0].source.url');

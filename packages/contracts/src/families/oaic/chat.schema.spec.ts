@@ -4,7 +4,15 @@ import { urlProblem } from '../../url-policy/url-policy';
 
 const image = (url: string) => ({
   model: 'm',
-  messages: [{ role: 'user', content: [{ type: 'text', text: 'what is this?' }, { type: 'image_url', image_url: { url } }] }],
+  messages: [
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'what is this?' },
+        { type: 'image_url', image_url: { url } },
+      ],
+    },
+  ],
 });
 
 function failure(input: unknown): GatewayError {

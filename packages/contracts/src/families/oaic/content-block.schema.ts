@@ -24,7 +24,9 @@ function blockProblem(block: Record<string, unknown>): Issue | null {
  */
 export const ContentBlock = z
   .looseObject({ type: z.unknown() })
-  .meta({ description: 'text block {type:"text", text} or image block {type:"image_url", image_url:{url}}; url is public HTTPS or data:image/<type>;base64,<data>' })
+  .meta({
+    description: 'text block {type:"text", text} or image block {type:"image_url", image_url:{url}}; url is public HTTPS or data:image/<type>;base64,<data>',
+  })
   .superRefine((block, ctx) => {
     const problem = blockProblem(block);
     if (problem) ctx.addIssue({ code: 'custom', path: problem.path, message: problem.message });

@@ -5,18 +5,20 @@ import { addUrlIssue } from '../../url-policy/url-policy.schema';
 const ModerationInputItem = z.looseObject({ type: z.enum(['text', 'image_url']) });
 
 /** POST /oaic/v1/moderations (spec 4.6). Without `model` the tenant's first moderation model is used. */
-export const ModerationRequest = z.looseObject({
-  input: z.union([z.string(), z.array(z.string()).min(1), z.array(ModerationInputItem).min(1)], {
-    error: 'expected a string, an array of strings, or an array of text/image_url items',
-  }),
-  model: RequestModelName.optional(),
-}).superRefine((body, ctx) => {
-  if (!Array.isArray(body.input)) return;
-  body.input.forEach((item, i) => {
-    if (typeof item !== 'object' || item.type !== 'image_url') return;
-    const url = (item.image_url as { url?: unknown } | undefined)?.url;
-    if (typeof url === 'string') addUrlIssue(ctx, url, ['input', i, 'image_url', 'url'], { data: 'image' });
-    else ctx.addIssue({ code: 'custom', path: ['input', i, 'image_url', 'url'], message: 'an image_url item needs image_url.url' });
+export const ModerationRequest = z
+  .looseObject({
+    input: z.union([z.string(), z.array(z.string()).min(1), z.array(ModerationInputItem).min(1)], {
+      error: 'expected a string, an array of strings, or an array of text/image_url items',
+    }),
+    model: RequestModelName.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (!Array.isArray(body.input)) return;
+    body.input.forEach((item, i) => {
+      if (typeof item !== 'object' || item.type !== 'image_url') return;
+      const url = (item.image_url as { url?: unknown } | undefined)?.url;
+      if (typeof url === 'string') addUrlIssue(ctx, url, ['input', i, 'image_url', 'url'], { data: 'image' });
+      else ctx.addIssue({ code: 'custom', path: ['input', i, 'image_url', 'url'], message: 'an image_url item needs image_url.url' });
+    });
   });
-});
 export type ModerationRequest = z.infer<typeof ModerationRequest>;

@@ -18,7 +18,14 @@ describe('ResponseCreateRequest input items', () => {
       model: 'm',
       input: [
         { role: 'developer', content: 'be brief' },
-        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'hi' }, { type: 'input_file', file_id: 'file_1' }] },
+        {
+          type: 'message',
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'hi' },
+            { type: 'input_file', file_id: 'file_1' },
+          ],
+        },
         { type: 'function_call', call_id: 'c1', name: 'weather', arguments: '{}' },
         { type: 'function_call_output', call_id: 'c1', output: '{"temp":20}' },
         { type: 'reasoning', id: 'rs_1', summary: [], encrypted_content: 'x' },

@@ -45,13 +45,20 @@ describe('ResponseCreateRequest URLs', () => {
   });
 
   it('refuses an input_image whose image_url is not a string', () => {
-    expect(failure(ResponseCreateRequest, withPart({ type: 'input_image', image_url: { url: 'https://127.0.0.1/' } })).param).toBe('input[0].content[1].image_url');
+    expect(failure(ResponseCreateRequest, withPart({ type: 'input_image', image_url: { url: 'https://127.0.0.1/' } })).param).toBe(
+      'input[0].content[1].image_url',
+    );
   });
 });
 
 describe('ModerationRequest URLs', () => {
   it('checks image items', () => {
-    const body = (url: string) => ({ input: [{ type: 'text', text: 'hi' }, { type: 'image_url', image_url: { url } }] });
+    const body = (url: string) => ({
+      input: [
+        { type: 'text', text: 'hi' },
+        { type: 'image_url', image_url: { url } },
+      ],
+    });
     expect(() => parseOrThrow(ModerationRequest, body('https://example.com/a.png'))).not.toThrow();
     const error = failure(ModerationRequest, body('https://0x7f000001/a.png'));
     expect(error.param).toBe('input[1].image_url.url');

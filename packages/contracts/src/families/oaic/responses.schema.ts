@@ -40,22 +40,24 @@ function checkToolUrls(tools: unknown, ctx: z.RefinementCtx): void {
 }
 
 /** POST /oaic/v1/responses (spec 4.3). `input` is a string, or input items passed on unchanged (the types read typed, their URLs checked). */
-export const ResponseCreateRequest = z.looseObject({
-  model: RequestModelName,
-  input: z.union([z.string(), z.array(ResponseInputItem)], { error: 'expected a string or an array of input items' }),
-  ...ResponseToolFields,
-  instructions: z.string().nullish(),
-  max_output_tokens: z.number().int().positive().nullish(),
-  temperature: z.number().min(0).max(2).nullish(),
-  top_p: z.number().min(0).max(1).nullish(),
-  stream: z.boolean().nullish(),
-  /** Continues a stored response (of this tenant); the upstream that answered it is asked under its own id. */
-  previous_response_id: z.string().nullish(),
-  user: z.string().optional(),
-}).superRefine((body, ctx) => {
-  checkInputUrls(body.input, ctx);
-  checkToolUrls(body.tools, ctx);
-});
+export const ResponseCreateRequest = z
+  .looseObject({
+    model: RequestModelName,
+    input: z.union([z.string(), z.array(ResponseInputItem)], { error: 'expected a string or an array of input items' }),
+    ...ResponseToolFields,
+    instructions: z.string().nullish(),
+    max_output_tokens: z.number().int().positive().nullish(),
+    temperature: z.number().min(0).max(2).nullish(),
+    top_p: z.number().min(0).max(1).nullish(),
+    stream: z.boolean().nullish(),
+    /** Continues a stored response (of this tenant); the upstream that answered it is asked under its own id. */
+    previous_response_id: z.string().nullish(),
+    user: z.string().optional(),
+  })
+  .superRefine((body, ctx) => {
+    checkInputUrls(body.input, ctx);
+    checkToolUrls(body.tools, ctx);
+  });
 export type ResponseCreateRequest = z.infer<typeof ResponseCreateRequest>;
 
 /** GET /oaic/v1/responses/{response_id} path parameter. */

@@ -43,9 +43,21 @@ function decodeContent(content: GencContent, i: number, pending: PendingCall[], 
     if (part.text !== undefined) {
       if (part.thought !== true) parts.push({ type: 'text', text: part.text });
     } else if (part.inlineData) {
-      parts.push({ type: 'image', mediaType: imageMime(part.inlineData.mimeType, `${where}.inlineData.mimeType`), data: part.inlineData.data, url: null, param: `${where}.inlineData` });
+      parts.push({
+        type: 'image',
+        mediaType: imageMime(part.inlineData.mimeType, `${where}.inlineData.mimeType`),
+        data: part.inlineData.data,
+        url: null,
+        param: `${where}.inlineData`,
+      });
     } else if (part.fileData) {
-      parts.push({ type: 'image', mediaType: imageMime(part.fileData.mimeType, `${where}.fileData.mimeType`), data: null, url: part.fileData.fileUri, param: `${where}.fileData.fileUri` });
+      parts.push({
+        type: 'image',
+        mediaType: imageMime(part.fileData.mimeType, `${where}.fileData.mimeType`),
+        data: null,
+        url: part.fileData.fileUri,
+        param: `${where}.fileData.fileUri`,
+      });
     } else if (part.functionCall) {
       if (role !== 'assistant') throw GatewayError.invalid('functionCall parts belong to model turns', where);
       const id = part.functionCall.id ?? `call_${i}_${j}`;
@@ -99,7 +111,11 @@ export function fromGencRequest(body: GenerateContentRequest, model: string, str
   if ((config.candidateCount ?? 1) > 1) throw GatewayError.invalid('this model answers with one candidate only', 'generationConfig.candidateCount');
   const tools = (body.tools ?? []).flatMap((tool, t) => {
     if (!tool.functionDeclarations) throw GatewayError.invalid('only functionDeclarations tools are supported by this model', `tools[${t}]`);
-    return tool.functionDeclarations.map((fn) => ({ name: fn.name, description: fn.description ?? null, parameters: jsonSchemaOf(fn.parameters) as Record<string, unknown> }));
+    return tool.functionDeclarations.map((fn) => ({
+      name: fn.name,
+      description: fn.description ?? null,
+      parameters: jsonSchemaOf(fn.parameters) as Record<string, unknown>,
+    }));
   });
   return {
     family: 'genc',

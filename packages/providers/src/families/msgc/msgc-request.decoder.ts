@@ -49,7 +49,13 @@ function decodeMessage(message: MsgcMessage, i: number, out: IrMessage[]): void 
         break;
       case 'tool_result':
         if (message.role !== 'user') throw GatewayError.invalid('tool_result blocks belong to user turns', where);
-        results.push({ type: 'tool_result', toolCallId: block.tool_use_id, name: null, content: toolResultText(block, where), isError: block.is_error === true });
+        results.push({
+          type: 'tool_result',
+          toolCallId: block.tool_use_id,
+          name: null,
+          content: toolResultText(block, where),
+          isError: block.is_error === true,
+        });
         break;
     }
   }

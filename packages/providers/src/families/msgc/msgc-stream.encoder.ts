@@ -37,7 +37,10 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
       case 'tool_call_delta': {
         const block = this.toolBlocks.get(event.index);
         if (block === undefined || event.arguments === '') return out;
-        return out + sseEvent('content_block_delta', { type: 'content_block_delta', index: block, delta: { type: 'input_json_delta', partial_json: event.arguments } });
+        return (
+          out +
+          sseEvent('content_block_delta', { type: 'content_block_delta', index: block, delta: { type: 'input_json_delta', partial_json: event.arguments } })
+        );
       }
       case 'block_stop':
         return out + this.closeBlock();

@@ -25,7 +25,13 @@ describe('completions answered through chat', () => {
       throw new Error('not refused');
     };
     expect(refusal({ prompt: ['a', 'b'] })).toMatchObject({ code: 'invalid_request', param: 'prompt' });
-    for (const [field, value] of [['suffix', '!'], ['echo', true], ['logprobs', 2], ['best_of', 3], ['n', 2]] as const) {
+    for (const [field, value] of [
+      ['suffix', '!'],
+      ['echo', true],
+      ['logprobs', 2],
+      ['best_of', 3],
+      ['n', 2],
+    ] as const) {
       const error = refusal({ [field]: value });
       expect(error).toBeInstanceOf(GatewayError);
       expect(error).toMatchObject({ code: 'invalid_request', param: field });
@@ -57,20 +63,35 @@ describe('completions answered through chat', () => {
 
   it('rewrites a chunk stream split anywhere, dropping the role-only opening chunk', () => {
     const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id: 'c',
+      object: 'chat.completion.chunk',
+      created: 1,
+      model: 'm',
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
     const stream =
       frame(chunk({ role: 'assistant', content: '' })) +
       frame(chunk({ content: 'Hel' })) +
       frame(chunk({ content: 'lo' })) +
       frame(chunk({}, 'stop')) +
-      frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 } }) +
+      frame({
+        id: 'c',
+        object: 'chat.completion.chunk',
+        created: 1,
+        model: 'm',
+        choices: [],
+        usage: { prompt_tokens: 2, completion_tokens: 1, total_tokens: 3 },
+      }) +
       'data: [DONE]\n\n';
     const rewrite = new ChatStreamAsCompletions();
     let out = '';
     for (let i = 0; i < stream.length; i += 7) out += rewrite.push(stream.slice(i, i + 7));
     const events = out.split('\n\n').filter(Boolean);
     expect(events.at(-1)).toBe('data: [DONE]');
-    const objects = events.slice(0, -1).map((e) => JSON.parse(e.slice('data: '.length)) as { object: string; choices: Array<{ text: string; finish_reason: string | null }>; usage?: unknown });
+    const objects = events
+      .slice(0, -1)
+      .map((e) => JSON.parse(e.slice('data: '.length)) as { object: string; choices: Array<{ text: string; finish_reason: string | null }>; usage?: unknown });
     expect(objects.every((o) => o.object === 'text_completion')).toBe(true);
     expect(objects.every((o) => (o as { id?: string }).id === 'cmpl-c')).toBe(true);
     expect(objects.flatMap((o) => o.choices.map((c) => c.text)).join('')).toBe('Hello');

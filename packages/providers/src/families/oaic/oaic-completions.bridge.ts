@@ -20,11 +20,15 @@ const CARRIED = ['max_tokens', 'temperature', 'top_p', 'stop', 'presence_penalty
 export function completionAsChatRequest(body: CompletionRequest): ChatCompletionRequest {
   const prompts = typeof body.prompt === 'string' ? [body.prompt] : body.prompt;
   if (prompts.length > 1) {
-    throw GatewayError.invalid(`The model '${body.model}' answers one prompt per request here (its upstreams have no completions endpoint); send the prompts one by one.`, 'prompt');
+    throw GatewayError.invalid(
+      `The model '${body.model}' answers one prompt per request here (its upstreams have no completions endpoint); send the prompts one by one.`,
+      'prompt',
+    );
   }
   const fields = body as Record<string, unknown>;
   for (const [field, isSet] of COMPLETIONS_ONLY) {
-    if (isSet(fields[field])) throw GatewayError.invalid(`'${field}' needs an upstream with a completions endpoint, and the model '${body.model}' has none.`, field);
+    if (isSet(fields[field]))
+      throw GatewayError.invalid(`'${field}' needs an upstream with a completions endpoint, and the model '${body.model}' has none.`, field);
   }
   const chat: Record<string, unknown> = { model: body.model, messages: [{ role: 'user', content: prompts[0]! }], stream: body.stream === true };
   for (const field of CARRIED) if (fields[field] !== undefined) chat[field] = fields[field];

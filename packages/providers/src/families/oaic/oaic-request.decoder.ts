@@ -5,7 +5,11 @@ import { GatewayError, parseOrThrow, type ChatCompletionRequest, type ChatMessag
 import { z } from 'zod';
 import type { ChatIrRequest, IrMessage, IrPart, IrTextPart, IrToolChoice } from '../../ir/chat-ir.schema';
 
-const ToolCallIn = z.object({ id: z.string().min(1), type: z.literal('function').optional(), function: z.object({ name: z.string().min(1), arguments: z.string() }) });
+const ToolCallIn = z.object({
+  id: z.string().min(1),
+  type: z.literal('function').optional(),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+});
 const ToolCallsIn = z.array(ToolCallIn);
 const FunctionToolIn = z.object({
   type: z.literal('function', { error: 'only function tools can reach this model' }),
@@ -87,7 +91,13 @@ export function fromOaicRequest(body: ChatCompletionRequest): ChatIrRequest {
         messages.push({ role: 'assistant', parts: assistantParts(message, i) });
         break;
       case 'tool': {
-        const part: IrPart = { type: 'tool_result', toolCallId: message.tool_call_id!, name: message.name ?? null, content: textOf(message, i), isError: false };
+        const part: IrPart = {
+          type: 'tool_result',
+          toolCallId: message.tool_call_id!,
+          name: message.name ?? null,
+          content: textOf(message, i),
+          isError: false,
+        };
         const last = messages[messages.length - 1];
         if (last?.role === 'tool') last.parts.push(part);
         else messages.push({ role: 'tool', parts: [part] });

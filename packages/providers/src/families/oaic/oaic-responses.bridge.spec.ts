@@ -1,10 +1,23 @@
 import { GatewayError, type ResponseCreateRequest } from '@gateway/contracts';
 import { chatAnswerAsResponse, ChatStreamAsResponseEvents, responseAsChatRequest, type ResponseOrigin } from './oaic-responses.bridge';
 
-const origin = (request: Partial<ResponseCreateRequest> = {}): ResponseOrigin => ({ id: 'resp_1', createdAt: 9, model: 'm', request: { model: 'm', input: 'x', ...request } });
+const origin = (request: Partial<ResponseCreateRequest> = {}): ResponseOrigin => ({
+  id: 'resp_1',
+  createdAt: 9,
+  model: 'm',
+  request: { model: 'm', input: 'x', ...request },
+});
 const frame = (payload: unknown) => `data: ${JSON.stringify(payload)}\n\n`;
-const chunk = (delta: Record<string, unknown>, finish: string | null = null) => frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
-const usageChunk = frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 } });
+const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
+  frame({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finish }] });
+const usageChunk = frame({
+  id: 'c',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 },
+});
 
 function events(sse: string): Array<{ event: string; data: Record<string, unknown> }> {
   return sse
@@ -25,7 +38,13 @@ describe('responses answered through chat', () => {
       temperature: 0.5,
       input: [
         { role: 'developer', content: 'Use tools.' },
-        { role: 'user', content: [{ type: 'input_text', text: 'Weather?' }, { type: 'input_image', image_url: 'https://img.example/a.png' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Weather?' },
+            { type: 'input_image', image_url: 'https://img.example/a.png' },
+          ],
+        },
         { type: 'function_call', call_id: 'call_1', name: 'weather', arguments: '{"city":"Oslo"}' },
         { type: 'function_call_output', call_id: 'call_1', output: '{"c":3}' },
       ],
@@ -38,7 +57,13 @@ describe('responses answered through chat', () => {
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'system', content: 'Use tools.' },
-        { role: 'user', content: [{ type: 'text', text: 'Weather?' }, { type: 'image_url', image_url: { url: 'https://img.example/a.png' } }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Weather?' },
+            { type: 'image_url', image_url: { url: 'https://img.example/a.png' } },
+          ],
+        },
         { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'weather', arguments: '{"city":"Oslo"}' } }] },
         { role: 'tool', tool_call_id: 'call_1', content: '{"c":3}' },
       ],
@@ -46,7 +71,12 @@ describe('responses answered through chat', () => {
       stream_options: { include_usage: true },
       max_tokens: 30,
       temperature: 0.5,
-      tools: [{ type: 'function', function: { name: 'weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'weather', description: 'Weather by city', parameters: { type: 'object', properties: { city: { type: 'string' } } } },
+        },
+      ],
       tool_choice: { type: 'function', function: { name: 'weather' } },
     });
   });
@@ -72,17 +102,38 @@ describe('responses answered through chat', () => {
     const response = chatAnswerAsResponse(
       {
         id: 'chatcmpl-1',
-        choices: [{ index: 0, message: { role: 'assistant', content: 'Checking.', tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'weather', arguments: '{}' } }] }, finish_reason: 'tool_calls' }],
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: 'Checking.',
+              tool_calls: [{ id: 'call_9', type: 'function', function: { name: 'weather', arguments: '{}' } }],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
         usage: { prompt_tokens: 4, completion_tokens: 2, total_tokens: 6 },
       },
       origin(),
     );
     expect(response).toMatchObject({ id: 'resp_1', object: 'response', created_at: 9, status: 'completed', model: 'm', output_text: 'Checking.' });
     expect(response.output).toEqual([
-      expect.objectContaining({ type: 'message', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Checking.', annotations: [], logprobs: [] }] }),
+      expect.objectContaining({
+        type: 'message',
+        role: 'assistant',
+        status: 'completed',
+        content: [{ type: 'output_text', text: 'Checking.', annotations: [], logprobs: [] }],
+      }),
       expect.objectContaining({ type: 'function_call', call_id: 'call_9', name: 'weather', arguments: '{}', status: 'completed' }),
     ]);
-    expect(response.usage).toEqual({ input_tokens: 4, input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 }, output_tokens: 2, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 6 });
+    expect(response.usage).toEqual({
+      input_tokens: 4,
+      input_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+      output_tokens: 2,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 6,
+    });
   });
 
   it('marks an answer cut by max tokens incomplete', () => {
@@ -91,7 +142,8 @@ describe('responses answered through chat', () => {
   });
 
   it('streams text as the typed event sequence, ending with the whole response', () => {
-    const stream = chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hel' }) + chunk({ content: 'lo' }) + chunk({}, 'stop') + usageChunk + 'data: [DONE]\n\n';
+    const stream =
+      chunk({ role: 'assistant', content: '' }) + chunk({ content: 'Hel' }) + chunk({ content: 'lo' }) + chunk({}, 'stop') + usageChunk + 'data: [DONE]\n\n';
     const rewrite = new ChatStreamAsResponseEvents(origin());
     let out = '';
     for (let i = 0; i < stream.length; i += 5) out += rewrite.push(stream.slice(i, i + 5));
@@ -114,7 +166,12 @@ describe('responses answered through chat', () => {
     expect(seen[0]!.data.response).not.toHaveProperty('usage');
     for (const e of seen.filter((e) => e.event.startsWith('response.output_text.'))) expect(e.data.logprobs).toEqual([]);
     const completed = seen.at(-1)!.data.response as Record<string, unknown>;
-    expect(completed).toMatchObject({ id: 'resp_1', status: 'completed', output_text: 'Hello', usage: expect.objectContaining({ input_tokens: 4, output_tokens: 2 }) });
+    expect(completed).toMatchObject({
+      id: 'resp_1',
+      status: 'completed',
+      output_text: 'Hello',
+      usage: expect.objectContaining({ input_tokens: 4, output_tokens: 2 }),
+    });
     expect(rewrite.final).toEqual(completed);
   });
 
@@ -139,6 +196,8 @@ describe('responses answered through chat', () => {
       'response.completed',
     ]);
     expect(seen[5]!.data).toMatchObject({ name: 'weather', arguments: '{"city":"Oslo"}' });
-    expect((rewrite.final!.output as unknown[])).toEqual([expect.objectContaining({ type: 'function_call', call_id: 'call_5', name: 'weather', arguments: '{"city":"Oslo"}' })]);
+    expect(rewrite.final!.output as unknown[]).toEqual([
+      expect.objectContaining({ type: 'function_call', call_id: 'call_5', name: 'weather', arguments: '{"city":"Oslo"}' }),
+    ]);
   });
 });

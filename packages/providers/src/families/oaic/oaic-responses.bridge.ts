@@ -25,8 +25,10 @@ function refuse(what: string, param: string, model: string): never {
 }
 
 function chatPart(part: ResponseInputPart, param: string, model: string): ContentBlock {
-  if ((part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') && typeof part.text === 'string') return { type: 'text', text: part.text };
-  if (part.type === 'input_image' && typeof part.image_url === 'string') return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
+  if ((part.type === 'input_text' || part.type === 'output_text' || part.type === 'text') && typeof part.text === 'string')
+    return { type: 'text', text: part.text };
+  if (part.type === 'input_image' && typeof part.image_url === 'string')
+    return { type: 'image_url', image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) } };
   return refuse(`An input part of type '${part.type}'`, param, model);
 }
 
@@ -62,7 +64,15 @@ function chatTools(tools: ResponseTool[] | undefined, model: string): ChatComple
   if (!tools) return undefined;
   return tools.map((tool, i) => {
     if (!isResponseFunctionTool(tool)) return refuse(`A tool of type '${String(tool.type)}'`, `tools[${i}]`, model);
-    return { type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters ?? { type: 'object', properties: {} }, ...(tool.strict != null ? { strict: tool.strict } : {}) } };
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        description: tool.description,
+        parameters: tool.parameters ?? { type: 'object', properties: {} },
+        ...(tool.strict != null ? { strict: tool.strict } : {}),
+      },
+    };
   });
 }
 
@@ -126,7 +136,13 @@ function readChunk(data: string): ChatAnswerChunk | null {
 const itemId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
 function messageItem(state: ResponseState, status: string): Json {
-  return { id: state.messageId, type: 'message', status, role: 'assistant', content: [{ type: 'output_text', text: state.text ?? '', annotations: [], logprobs: [] }] };
+  return {
+    id: state.messageId,
+    type: 'message',
+    status,
+    role: 'assistant',
+    content: [{ type: 'output_text', text: state.text ?? '', annotations: [], logprobs: [] }],
+  };
 }
 
 function callItem(call: ToolCallState, status: string): Json {
@@ -262,14 +278,28 @@ export class ChatStreamAsResponseEvents {
     this.state.messageIndex = this.outputs++;
     return (
       this.emit('response.output_item.added', { output_index: this.state.messageIndex, item: { ...messageItem(this.state, 'in_progress'), content: [] } }) +
-      this.emit('response.content_part.added', { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0, part: { type: 'output_text', text: '', annotations: [], logprobs: [] } })
+      this.emit('response.content_part.added', {
+        item_id: this.state.messageId,
+        output_index: this.state.messageIndex,
+        content_index: 0,
+        part: { type: 'output_text', text: '', annotations: [], logprobs: [] },
+      })
     );
   }
 
   private text(piece: string): string {
     const out = this.openText();
     this.state.text += piece;
-    return out + this.emit('response.output_text.delta', { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0, delta: piece, logprobs: [] });
+    return (
+      out +
+      this.emit('response.output_text.delta', {
+        item_id: this.state.messageId,
+        output_index: this.state.messageIndex,
+        content_index: 0,
+        delta: piece,
+        logprobs: [],
+      })
+    );
   }
 
   private toolCall(delta: ChatToolCall): string {
@@ -302,7 +332,12 @@ export class ChatStreamAsResponseEvents {
       out += this.emit('response.output_item.done', { output_index: this.state.messageIndex, item: messageItem(this.state, 'completed') });
     }
     for (const call of this.state.toolCalls) {
-      out += this.emit('response.function_call_arguments.done', { item_id: call.id, output_index: call.outputIndex, name: call.name, arguments: call.arguments });
+      out += this.emit('response.function_call_arguments.done', {
+        item_id: call.id,
+        output_index: call.outputIndex,
+        name: call.name,
+        arguments: call.arguments,
+      });
       out += this.emit('response.output_item.done', { output_index: call.outputIndex, item: callItem(call, 'completed') });
     }
     this.final = responseObject(this.origin, this.state, true);

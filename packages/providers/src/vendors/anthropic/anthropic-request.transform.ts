@@ -25,7 +25,10 @@ function blocksOf(message: IrMessage, family: ChatIrRequest['family']): Block[] 
         if (part.text !== '') blocks.push({ type: 'text', text: part.text });
         break;
       case 'image':
-        blocks.push({ type: 'image', source: part.data !== null ? { type: 'base64', media_type: part.mediaType ?? 'image/png', data: part.data } : { type: 'url', url: part.url } });
+        blocks.push({
+          type: 'image',
+          source: part.data !== null ? { type: 'base64', media_type: part.mediaType ?? 'image/png', data: part.data } : { type: 'url', url: part.url },
+        });
         break;
       case 'tool_call':
         blocks.push({ type: 'tool_use', id: part.id, name: part.name, input: parseToolArguments(part.arguments, family === 'genc' ? 'contents' : 'messages') });
@@ -68,7 +71,8 @@ function checkExpressible(ir: ChatIrRequest): void {
 export function toAnthropicBody(ir: ChatIrRequest): Record<string, unknown> {
   checkExpressible(ir);
   const body: Record<string, unknown> = { model: ir.model, max_tokens: ir.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, messages: turnsOf(ir) };
-  if ((body.messages as Turn[]).length === 0) throw GatewayError.invalid('the request holds no content to send', ir.family === 'genc' ? 'contents' : 'messages');
+  if ((body.messages as Turn[]).length === 0)
+    throw GatewayError.invalid('the request holds no content to send', ir.family === 'genc' ? 'contents' : 'messages');
   if (ir.system.length > 0) body.system = ir.system.map((part) => ({ type: 'text', text: part.text }));
   if (ir.tools.length > 0) {
     body.tools = ir.tools.map((tool) => ({
@@ -93,7 +97,13 @@ export function anthropicCall(body: Record<string, unknown>, channel: ChannelTar
   const headers: Record<string, string> = { 'content-type': 'application/json', 'anthropic-version': ANTHROPIC_VERSION };
   if (channel.apiKey) headers['x-api-key'] = channel.apiKey;
   if (stream) headers.accept = 'text/event-stream';
-  return { method: 'POST', url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`, headers, body: JSON.stringify({ ...body, model: channel.upstreamModel }), stream };
+  return {
+    method: 'POST',
+    url: `${channel.baseUrl.replace(/\/+$/, '')}/messages`,
+    headers,
+    body: JSON.stringify({ ...body, model: channel.upstreamModel }),
+    stream,
+  };
 }
 
 export function toAnthropicRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest {

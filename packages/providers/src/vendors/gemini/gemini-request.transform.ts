@@ -11,7 +11,14 @@ interface Content {
   parts: Part[];
 }
 
-const MIME_BY_EXTENSION: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', heic: 'image/heic' };
+const MIME_BY_EXTENSION: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  heic: 'image/heic',
+};
 
 /** Gemini needs a MIME type beside every file URI; a URL from the oaic family only hints at it. */
 function mimeOfUrl(url: string): string {

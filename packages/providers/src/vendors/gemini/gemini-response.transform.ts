@@ -15,7 +15,8 @@ export function geminiCallId(): string {
 function usageOf(metadata: GencUsageMetadata | undefined, context: DecodeContext, produced: string): IrUsage {
   return {
     inputTokens: metadata?.promptTokenCount ?? context.estimatedInputTokens,
-    outputTokens: metadata?.candidatesTokenCount !== undefined ? metadata.candidatesTokenCount + (metadata.thoughtsTokenCount ?? 0) : estimateTextTokens(produced),
+    outputTokens:
+      metadata?.candidatesTokenCount !== undefined ? metadata.candidatesTokenCount + (metadata.thoughtsTokenCount ?? 0) : estimateTextTokens(produced),
   };
 }
 
@@ -30,7 +31,12 @@ export function fromGeminiResponse(body: unknown, context: DecodeContext): ChatI
       text += part.text;
       parts.push({ type: 'text', text: part.text });
     } else if (part.functionCall) {
-      parts.push({ type: 'tool_call', id: part.functionCall.id ?? geminiCallId(), name: part.functionCall.name, arguments: JSON.stringify(part.functionCall.args ?? {}) });
+      parts.push({
+        type: 'tool_call',
+        id: part.functionCall.id ?? geminiCallId(),
+        name: part.functionCall.name,
+        arguments: JSON.stringify(part.functionCall.args ?? {}),
+      });
     } else if (part.inlineData) {
       parts.push({ type: 'image', mediaType: part.inlineData.mimeType, data: part.inlineData.data });
     }

@@ -21,7 +21,9 @@ function encodeMessage(message: IrMessage, out: OaicMessageOut[]): void {
     const onlyText = message.parts.every((part) => part.type === 'text');
     const content = onlyText
       ? message.parts.map((part) => (part.type === 'text' ? part.text : '')).join('')
-      : message.parts.map((part) => (part.type === 'image' ? { type: 'image_url', image_url: { url: imageUrl(part) } } : { type: 'text', text: part.type === 'text' ? part.text : '' }));
+      : message.parts.map((part) =>
+          part.type === 'image' ? { type: 'image_url', image_url: { url: imageUrl(part) } } : { type: 'text', text: part.type === 'text' ? part.text : '' },
+        );
     out.push({ role: 'user', content });
     return;
   }

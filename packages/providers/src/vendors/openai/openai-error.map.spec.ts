@@ -17,7 +17,11 @@ describe('fromUpstreamError', () => {
   });
 
   it('keeps 429 with retry-after and 5xx with their status', () => {
-    expect(fromUpstreamError(429, body('slow down'), { headers: { 'retry-after': '3' } })).toMatchObject({ code: 'rate_limited', upstreamStatus: 429, retryAfterSeconds: 3 });
+    expect(fromUpstreamError(429, body('slow down'), { headers: { 'retry-after': '3' } })).toMatchObject({
+      code: 'rate_limited',
+      upstreamStatus: 429,
+      retryAfterSeconds: 3,
+    });
     expect(fromUpstreamError(503, body('overloaded'))).toMatchObject({ code: 'upstream_error', upstreamStatus: 503, message: 'overloaded' });
     expect(fromUpstreamError(504, '')).toMatchObject({ code: 'upstream_timeout', message: 'Upstream answered HTTP 504.' });
   });

@@ -48,7 +48,10 @@ export const ChatCompletionChunk = z
       z
         .object({
           index: z.number().int().nonnegative(),
-          delta: z.object({ role: z.string().optional(), content: z.string().nullish(), tool_calls: z.array(ToolCallDelta).nullish() }).loose().optional(),
+          delta: z
+            .object({ role: z.string().optional(), content: z.string().nullish(), tool_calls: z.array(ToolCallDelta).nullish() })
+            .loose()
+            .optional(),
           finish_reason: z.string().nullish(),
         })
         .loose(),
@@ -63,7 +66,13 @@ export const TextCompletion = z
   .loose();
 
 export const ResponseObject = z
-  .object({ id: z.string(), object: z.literal('response').optional(), status: z.string().optional(), output: z.array(z.unknown()), usage: OpenaiUsage.nullish() })
+  .object({
+    id: z.string(),
+    object: z.literal('response').optional(),
+    status: z.string().optional(),
+    output: z.array(z.unknown()),
+    usage: OpenaiUsage.nullish(),
+  })
   .loose();
 
 export const EmbeddingList = z
@@ -82,7 +91,9 @@ export const Transcription = z.object({ text: z.string() }).loose();
 /** The error envelope of OpenAI-compatible servers; many send only part of it. */
 export const OpenaiErrorBody = z.object({
   error: z.union([
-    z.object({ message: z.string().optional(), type: z.string().nullish(), param: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() }).loose(),
+    z
+      .object({ message: z.string().optional(), type: z.string().nullish(), param: z.string().nullish(), code: z.union([z.string(), z.number()]).nullish() })
+      .loose(),
     z.string(),
   ]),
 });

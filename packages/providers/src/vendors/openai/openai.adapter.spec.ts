@@ -49,12 +49,10 @@ describe('openai adapter: toUpstream', () => {
   });
 
   it('builds a streaming multipart body for transcriptions', async () => {
-    const req = toUpstream(
-      'transcriptions',
-      { model: 'public-whisper', response_format: 'srt', timestamp_granularities: ['word', 'segment'] },
-      channel,
-      { stream: false, file: { filename: 'a.wav', contentType: 'audio/wav', data: Readable.from([Buffer.from('RIFF'), Buffer.from('data')]) } },
-    );
+    const req = toUpstream('transcriptions', { model: 'public-whisper', response_format: 'srt', timestamp_granularities: ['word', 'segment'] }, channel, {
+      stream: false,
+      file: { filename: 'a.wav', contentType: 'audio/wav', data: Readable.from([Buffer.from('RIFF'), Buffer.from('data')]) },
+    });
     const boundary = /boundary=(.+)$/.exec(req.headers['content-type']!)![1]!;
     const text = await drain(req.body);
     expect(text).toContain(`--${boundary}\r\nContent-Disposition: form-data; name="model"\r\n\r\nsandbox-gpt@latency=5\r\n`);
@@ -82,7 +80,9 @@ describe('openai adapter: fromUpstream and usage', () => {
   });
 
   it('refuses an answer missing what we rely on', () => {
-    expect(() => fromUpstream('chat', { id: 'x' }, 'p')).toThrow(expect.objectContaining({ code: 'upstream_error', message: expect.stringContaining('choices') }));
+    expect(() => fromUpstream('chat', { id: 'x' }, 'p')).toThrow(
+      expect.objectContaining({ code: 'upstream_error', message: expect.stringContaining('choices') }),
+    );
     expect(() => fromUpstream('embeddings', { data: 'nope' }, 'p')).toThrow(GatewayError);
   });
 

@@ -52,7 +52,13 @@ export function toUpstream(op: OaicOperation, body: Record<string, unknown>, cha
   if (op === 'transcriptions' || op === 'translations') {
     if (!options.file) throw GatewayError.invalid("Missing required parameter: 'file'.", 'file');
     const multipart = encodeMultipart(formFields(body, channel.upstreamModel), { ...options.file, field: 'file' });
-    return { method: 'POST', url, headers: { ...baseHeaders(channel, 'application/json'), 'content-type': multipart.contentType }, body: multipart.body, stream: false };
+    return {
+      method: 'POST',
+      url,
+      headers: { ...baseHeaders(channel, 'application/json'), 'content-type': multipart.contentType },
+      body: multipart.body,
+      stream: false,
+    };
   }
   const stream = options.stream && STREAMABLE.has(op);
   const upstreamBody: Record<string, unknown> = { ...body, model: channel.upstreamModel };
