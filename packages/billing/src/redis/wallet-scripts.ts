@@ -62,18 +62,13 @@ if actual < 0 then actual = 0 end
 local over = 0
 if actual > held then over = actual - held end
 local back = held - actual + over
-if back > 0 then
+-- One signed move: what the hold kept beyond the usage goes back, or the overrun is drawn on top.
+local move = held - actual
+if move ~= 0 then
   if h[4] == 'balance' then
-    redis.call('INCRBY', h[2], back)
+    redis.call('INCRBY', h[2], move)
   elseif redis.call('EXISTS', h[2]) == 1 then
-    redis.call('DECRBY', h[2], back)
-  end
-end
-if over > 0 then
-  if h[4] == 'balance' then
-    redis.call('DECRBY', h[2], over)
-  elseif redis.call('EXISTS', h[2]) == 1 then
-    redis.call('INCRBY', h[2], over)
+    redis.call('DECRBY', h[2], move)
   end
 end
 redis.call('DEL', KEYS[1])
