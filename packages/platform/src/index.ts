@@ -5,3 +5,4 @@ export * from './cache';
 export * from './batch/isolate-failures';
 export * from './batch/batch-source';
 export * from './batch/batch-consumer';
+export * from './queue';

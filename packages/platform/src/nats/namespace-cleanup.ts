@@ -34,7 +34,7 @@ export async function removeNamespace({ natsUrl, redisUrl, prefix }: NamespaceLo
   let keys = 0;
   try {
     await redis.connect();
-    for (const pattern of [`{bill:${namespace}}*`, `{rl:${namespace}:*`, `${prefix}*`]) {
+    for (const pattern of [`{bill:${namespace}}*`, `{rl:${namespace}:*`, `{q:${namespace}:*`, `${prefix}*`]) {
       let cursor = '0';
       do {
         const [next, found] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 500);

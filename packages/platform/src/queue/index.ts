@@ -1,0 +1,2 @@
+export * from './queue-prefix';
+export * from './queue-factory';

@@ -1,0 +1,85 @@
+import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
+import Redis from 'ioredis';
+import type { z } from 'zod';
+
+export interface QueueFactoryOptions {
+  redisUrl: string;
+  /** From queuePrefix(): one hash tag per service and namespace. */
+  prefix: string;
+  /** Merged over QUEUE_JOB_DEFAULTS for every queue this factory opens. */
+  defaultJobOptions?: JobsOptions;
+}
+
+export interface QueueWorkerOptions {
+  concurrency?: number;
+  /** How long a job's lock lives without renewal: a worker killed mid-job gives its job back after about this long. */
+  lockDurationMs?: number;
+  /** How often stalled jobs (a dead worker's) are looked for. */
+  stalledIntervalMs?: number;
+  /** How many times a job may stall before it fails for good. */
+  maxStalledCount?: number;
+}
+
+/** Jobs are idempotent and retried with backoff; finished jobs do not pile up in Redis. */
+export const QUEUE_JOB_DEFAULTS: JobsOptions = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 1000 },
+  removeOnComplete: true,
+  removeOnFail: { age: 24 * 3600, count: 1000 },
+};
+
+/**
+ * Opens a service's BullMQ queues and workers over one Redis connection (workers add their own blocking
+ * one), with the service's hash-tag prefix and job defaults. Each worker parses its job's data with a
+ * zod schema before the processor sees it. `close()` stops the workers first (letting running jobs
+ * finish), then the queues, then the connection.
+ */
+export class QueueFactory {
+  private readonly connection: Redis;
+  private readonly queues = new Map<string, Queue>();
+  private readonly workers: Worker[] = [];
+
+  constructor(private readonly options: QueueFactoryOptions) {
+    // BullMQ's blocking commands need no per-request retry limit.
+    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
+  }
+
+  get prefix(): string {
+    return this.options.prefix;
+  }
+
+  queue<T = unknown>(name: string): Queue<T> {
+    let queue = this.queues.get(name);
+    if (!queue) {
+      queue = new Queue(name, {
+        connection: this.connection,
+        prefix: this.options.prefix,
+        defaultJobOptions: { ...QUEUE_JOB_DEFAULTS, ...this.options.defaultJobOptions },
+      });
+      this.queues.set(name, queue);
+    }
+    return queue as unknown as Queue<T>;
+  }
+
+  worker<S extends z.ZodType>(name: string, schema: S, processor: (data: z.infer<S>, job: Job) => Promise<unknown>, options: QueueWorkerOptions = {}): Worker {
+    const workerOptions: WorkerOptions = {
+      connection: this.connection,
+      prefix: this.options.prefix,
+      concurrency: options.concurrency ?? 16,
+      lockDuration: options.lockDurationMs ?? 30_000,
+      stalledInterval: options.stalledIntervalMs ?? 30_000,
+      maxStalledCount: options.maxStalledCount ?? 3,
+    };
+    const worker = new Worker(name, (job: Job) => processor(schema.parse(job.data), job), workerOptions);
+    // A failed job is retried or kept by BullMQ; the event only needs a listener so it is never unhandled.
+    worker.on('error', () => undefined);
+    this.workers.push(worker);
+    return worker;
+  }
+
+  async close(): Promise<void> {
+    await Promise.allSettled(this.workers.map((worker) => worker.close()));
+    await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
+    this.connection.disconnect();
+  }
+}
