@@ -4,9 +4,10 @@ import { ModelsModule } from './models/models.module';
 import { MsgcModule } from './msgc/msgc.module';
 import { OaicModule } from './oaic/oaic.module';
 import { RoomModule } from './room/room.module';
+import { SignedFilesModule } from './signed-files/signed-files.module';
 
 /**
  * Modules whose providers carry @RouteHandler methods. A family's module joins the edge by being
  * listed here; the registrar finds its handlers by route id.
  */
-export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule, MsgcModule, GencModule];
+export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule, MsgcModule, GencModule, SignedFilesModule];

@@ -3,3 +3,4 @@ export * from './local-object-store';
 export * from './s3-object-store';
 export * from './storage.config';
 export * from './object-key';
+export * from './signed-url';
