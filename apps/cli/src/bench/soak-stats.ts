@@ -75,6 +75,28 @@ export async function sampleWindow(nats: NatsConnection, prefix: string, sandbox
   return figures;
 }
 
+/** Each app's RSS now (one reading, no collection): the points of the trace printed beside the two windows. */
+export async function readRss(nats: NatsConnection, prefix: string, sandboxUrl: string): Promise<Map<string, number>> {
+  const readings = await readOnce(nats, prefix, sandboxUrl, 500);
+  const labels = labelsOf([readings]);
+  return new Map(readings.map((s) => [labels.get(`${s.app}#${s.pid}`)!, s.rssBytes]));
+}
+
+/** Least-squares slope of `values` taken at `seconds`, per minute: how fast a trace still climbs. */
+export function slopePerMinute(seconds: number[], values: number[]): number {
+  const n = values.length;
+  if (n < 2) return 0;
+  const meanX = seconds.reduce((a, b) => a + b, 0) / n;
+  const meanY = values.reduce((a, b) => a + b, 0) / n;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < n; i++) {
+    num += (seconds[i]! - meanX) * (values[i]! - meanY);
+    den += (seconds[i]! - meanX) ** 2;
+  }
+  return den === 0 ? 0 : (num / den) * 60;
+}
+
 /** Growth allowed from the start window to the end one: 10 %, plus an absolute floor where a reading is coarse. */
 export const FLAT = { ratio: 1.1, lagSlackMs: 2, resourceSlack: 2 } as const;
 

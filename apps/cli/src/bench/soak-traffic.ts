@@ -138,6 +138,8 @@ export interface TrafficOptions {
   baseUrl: string;
   key: string;
   concurrency: number;
+  /** Requests per second offered across all workers (0: each worker sends its next request as soon as the last is answered). */
+  rate: number;
   /** The run stops sending at this time (ms since the epoch) or after this many requests, whichever comes first. */
   until: number;
   maxRequests: number;
@@ -160,13 +162,19 @@ async function send(agent: Agent, baseUrl: string, call: Call): Promise<{ status
   }
 }
 
-/** Runs `concurrency` closed-loop workers until the deadline, the request bound or the signal. */
+/** Runs `concurrency` workers, paced at `rate` or closed-loop, until the deadline, the request bound or the signal. */
 export async function runTraffic(options: TrafficOptions, tally: TrafficTally): Promise<void> {
   const agent = new Agent({ connections: options.concurrency, keepAliveTimeout: 30_000, pipelining: 1 });
   const attacker = new Agent({ connections: 2, keepAliveTimeout: 30_000, pipelining: 1, localAddress: ATTACKER_ADDRESS });
+  const started = Date.now();
   const worker = async () => {
     while (!options.signal.aborted && Date.now() < options.until && tally.sent < options.maxRequests) {
       const n = tally.sent++;
+      // Paced: request n leaves at its slot on one schedule shared by all workers, never earlier.
+      if (options.rate > 0) {
+        const wait = started + (n * 1000) / options.rate - Date.now();
+        if (wait > 0) await sleep(wait, undefined, { signal: options.signal }).catch(() => undefined);
+      }
       const kind = pick(n);
       const call = callOf(kind, options.key, n);
       const answer = await send(kind === 'bad-key' ? attacker : agent, options.baseUrl, call);

@@ -8,7 +8,9 @@
  */
 import { createTestDatabase } from '@gateway/db';
 import { connectNats } from '@gateway/platform';
+import type { NatsConnection } from 'nats';
 import { randomBytes } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { createWriteStream } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -20,8 +22,11 @@ import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
-import { compareFigures, FLAT, sampleWindow, type AppFigures } from './soak-stats';
+import { compareFigures, FLAT, readRss, sampleWindow, slopePerMinute, type AppFigures } from './soak-stats';
 import { churnKeys, emptyTally, runTraffic, type TrafficTally } from './soak-traffic';
+
+/** A steady load this 2-core machine serves with CPU to spare, so the bookkeeping keeps pace and growth means a leak, not a backlog. */
+const DEFAULT_RATE = 300;
 
 const SoakEnv = z
   .object({
@@ -30,6 +35,10 @@ const SoakEnv = z
     SOAK_WARMUP_SECONDS: z.coerce.number().int().min(5).optional(),
     SOAK_SAMPLE_SECONDS: z.coerce.number().int().min(3).max(60).default(10),
     SOAK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+    /** Requests per second offered (0: closed loop, as fast as the gateway answers — a stress run, not a soak). */
+    SOAK_RATE: z.coerce.number().int().min(0).max(100_000).default(DEFAULT_RATE),
+    /** Seconds between the RSS trace's points. */
+    SOAK_TRACE_SECONDS: z.coerce.number().int().min(5).max(600).default(30),
     SOAK_MAX_REQUESTS: z.coerce.number().int().positive().default(5_000_000),
     SOAK_CHURN_INTERVAL_MS: z.coerce.number().int().min(100).default(1000),
   })
@@ -95,6 +104,48 @@ async function reconcile(stack: RunningStack, databaseUrl: string): Promise<{ ro
   }
 }
 
+interface RssTrace {
+  seconds: number[];
+  byApp: Map<string, number[]>;
+}
+
+/** Every app's RSS at a fixed interval for the whole run: the shape of the curve, not only its ends. */
+async function traceRss(
+  nats: NatsConnection,
+  stack: RunningStack,
+  started: number,
+  until: number,
+  everySeconds: number,
+  signal: AbortSignal,
+): Promise<RssTrace> {
+  const trace: RssTrace = { seconds: [], byApp: new Map() };
+  while (!signal.aborted && Date.now() < until) {
+    const at = (Date.now() - started) / 1000;
+    const rss = await readRss(nats, stack.natsPrefix, stack.sandboxUrl).catch(() => undefined);
+    if (rss) {
+      trace.seconds.push(at);
+      for (const [app, bytes] of rss) trace.byApp.set(app, [...(trace.byApp.get(app) ?? []), bytes]);
+    }
+    await sleep(everySeconds * 1000, undefined, { signal }).catch(() => undefined);
+  }
+  return trace;
+}
+
+function describeTrace(trace: RssTrace, warmupSeconds: number): string[] {
+  const lines: string[] = [];
+  for (const [app, values] of [...trace.byApp.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    if (values.length !== trace.seconds.length) continue;
+    const after = trace.seconds.map((at, i) => [at, values[i]!] as const).filter(([at]) => at >= warmupSeconds);
+    const slope = slopePerMinute(
+      after.map(([at]) => at),
+      after.map(([, bytes]) => bytes),
+    );
+    const points = values.map((bytes) => (bytes / 2 ** 20).toFixed(0)).join(' ');
+    lines.push(`  ${app.padEnd(9)} ${points}   (${slope >= 0 ? '+' : ''}${(slope / 2 ** 20).toFixed(2)} MB/min)`);
+  }
+  return lines;
+}
+
 async function soak(env: SoakEnv): Promise<boolean> {
   const stamp = randomBytes(3).toString('hex');
   const token = randomBytes(16).toString('hex');
@@ -102,7 +153,7 @@ async function soak(env: SoakEnv): Promise<boolean> {
   const log = createWriteStream(logFile);
   const db = await createTestDatabase(undefined, 'soak');
   out(
-    `soak: ${env.SOAK_SECONDS} s of mixed traffic at ${env.SOAK_CONCURRENCY} concurrent requests (at most ${env.SOAK_MAX_REQUESTS}), key churn every ${env.SOAK_CHURN_INTERVAL_MS} ms`,
+    `soak: ${env.SOAK_SECONDS} s of mixed traffic ${env.SOAK_RATE > 0 ? `at ${env.SOAK_RATE} requests/s, at most` : 'closed-loop at'} ${env.SOAK_CONCURRENCY} concurrent (at most ${env.SOAK_MAX_REQUESTS} requests), key churn every ${env.SOAK_CHURN_INTERVAL_MS} ms`,
   );
   out(`starting the gateway on ${HOST} (app logs in ${logFile})...`);
   const stack = await launchStack({
@@ -118,6 +169,8 @@ async function soak(env: SoakEnv): Promise<boolean> {
   });
   const nats = await connectNats(stack.natsUrl, 'soak');
   const stop = new AbortController();
+  // Every paced worker and the trace wait on this one signal.
+  setMaxListeners(env.SOAK_CONCURRENCY + 8, stop.signal);
   try {
     const admin = new AdminClient({ url: stack.adminUrl, token });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
@@ -130,11 +183,15 @@ async function soak(env: SoakEnv): Promise<boolean> {
     const until = started + env.SOAK_SECONDS * 1000;
     const tally: TrafficTally = emptyTally();
     const running = Promise.all([
-      runTraffic({ baseUrl: stack.baseUrl, key, concurrency: env.SOAK_CONCURRENCY, until, maxRequests: env.SOAK_MAX_REQUESTS, signal: stop.signal }, tally),
+      runTraffic(
+        { baseUrl: stack.baseUrl, key, concurrency: env.SOAK_CONCURRENCY, rate: env.SOAK_RATE, until, maxRequests: env.SOAK_MAX_REQUESTS, signal: stop.signal },
+        tally,
+      ),
       churnKeys(admin, tenant, stack.baseUrl, { until, intervalMs: env.SOAK_CHURN_INTERVAL_MS, signal: stop.signal }, tally),
     ]);
     // An app that dies ends the run early; the verdicts then name it.
     void stack.firstExit.then(() => stop.abort());
+    const trace = traceRss(nats, stack, started, until, env.SOAK_TRACE_SECONDS, stop.signal);
 
     await sleep(env.SOAK_WARMUP_SECONDS * 1000);
     out(`warm-up done (${tally.sent} requests); reading every app for ${env.SOAK_SAMPLE_SECONDS} s...`);
@@ -177,6 +234,8 @@ async function soak(env: SoakEnv): Promise<boolean> {
       `(start: the ${env.SOAK_SAMPLE_SECONDS} s after a ${env.SOAK_WARMUP_SECONDS} s warm-up; end: the last ${env.SOAK_SAMPLE_SECONDS} s; both under the same load. Per window: median RSS and open resources, median of per-second loop-lag p99, heap used and external memory after a full collection.`,
     );
     out(` flat: end ≤ start × ${FLAT.ratio}, with ${FLAT.lagSlackMs} ms of slack on loop lag and ${FLAT.resourceSlack} on open resources)`);
+    out(`\nRSS every ${env.SOAK_TRACE_SECONDS} s (MB), and its slope over the run after the warm-up:`);
+    for (const line of describeTrace(await trace, env.SOAK_WARMUP_SECONDS)) out(line);
 
     const unexpected = [...tally.unexpected.entries()].map(([label, { count, example }]) => `  ${label}: ${count}× e.g. ${example}`);
     out(
