@@ -9,3 +9,4 @@ export * from './client/profile-cache';
 export * from './client/billing-client';
 export * from './client/billing-client.module';
 export * from './client/lease-book';
+export * from './task';

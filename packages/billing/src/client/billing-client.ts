@@ -45,6 +45,14 @@ export interface UsageFacts {
   seconds?: number;
 }
 
+/** Where and at what prices a tenant's request draws (see BillingClient.planOf). */
+export interface BillingPlan {
+  prices: Prices;
+  /** A request-count quota: every request costs one, whatever it used. */
+  perRequest: boolean;
+  target: ReserveTarget;
+}
+
 export interface BillingClientOptions {
   enabled: boolean;
   /** How long a hold lives if its request never ends (the process died); the sweeper then releases it. */
@@ -77,7 +85,7 @@ export class BillingClient {
   private readonly leases?: LeaseBook;
 
   constructor(
-    private readonly wallet: WalletStore,
+    readonly wallet: WalletStore,
     private readonly bus: NatsBus,
     readonly profiles: ProfileCache,
     private readonly options: BillingClientOptions,
@@ -111,15 +119,28 @@ export class BillingClient {
   async reserve(request: ReserveRequest): Promise<void> {
     if (!this.options.enabled) return;
     const usage = request.maxUsage ?? maxUsageOf(request.model.capability, request.body, request.model.defaultMaxTokens);
-    if (request.keyKind === 'payg') return this.reserveBalance(request, effectivePrices(request.model.prices), usage);
-    const profile = await this.profiles.get(request.tenantId);
+    const plan = await this.planOf(request.tenantId, request.keyKind, request.model);
+    if (plan.target.mode === 'balance') return this.reserveBalance(request, plan.prices, usage);
+    const amount = plan.perRequest ? 1n : costOf(plan.prices, usage);
+    await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs);
+    this.held.set(request.requestId, { prices: plan.prices, perRequest: plan.perRequest, capability: request.model.capability });
+  }
+
+  /**
+   * Where a tenant's request for `model` draws and at what prices: the prepaid balance (payg keys, and
+   * subscriptions without a period quota), or the current period's quota counter, in micro-units or in
+   * requests (a request-count plan charges one request whatever the usage).
+   */
+  async planOf(tenantId: string, keyKind: BillingMode, model: CatalogModel): Promise<BillingPlan> {
+    if (keyKind === 'payg') return { prices: effectivePrices(model.prices), perRequest: false, target: { mode: 'balance' } };
+    const profile = await this.profiles.get(tenantId);
     const subscription = profile.subscription;
     if (subscription?.expiresAt && Date.parse(subscription.expiresAt) <= Date.now()) {
       throw new GatewayError('authentication_failed', 'This API key has expired: its subscription ended.');
     }
-    const prices = effectivePrices(request.model.prices, subscription?.priceOverrides[request.model.id]);
+    const prices = effectivePrices(model.prices, subscription?.priceOverrides[model.id]);
     if (!subscription?.periodSeconds || (subscription.quotaMicros === null && subscription.quotaRequests === null)) {
-      return this.reserveBalance(request, prices, usage);
+      return { prices, perRequest: false, target: { mode: 'balance' } };
     }
     const periodMs = subscription.periodSeconds * 1000;
     const elapsed = Math.max(0, Date.now() - Date.parse(subscription.startsAt));
@@ -129,11 +150,24 @@ export class BillingClient {
     const target: ReserveTarget = perRequest
       ? { mode: 'quota', unit: 'requests', periodIndex, limit: BigInt(subscription.quotaRequests!), ttlSeconds }
       : { mode: 'quota', unit: 'micros', periodIndex, limit: BigInt(subscription.quotaMicros!), ttlSeconds };
-    const amount = perRequest ? 1n : costOf(prices, usage);
-    const outcome = await this.wallet.reserve({ requestId: request.requestId, tenantId: request.tenantId, amount, holdTtlMs: this.options.holdTtlMs, target });
+    return { prices, perRequest, target };
+  }
+
+  /**
+   * Holds `amount` under `holdId` where the plan draws, without a lease and without remembering it in
+   * this process: whoever ends the hold (settle or release by id on the wallet) may be another process.
+   */
+  async reserveHold(holdId: string, tenantId: string, amount: bigint, plan: BillingPlan, holdTtlMs: number): Promise<void> {
+    const input = { requestId: holdId, tenantId, amount, holdTtlMs, target: plan.target };
+    let outcome = await this.wallet.reserve(input);
+    if (outcome.status === 'unseeded') {
+      await this.seed(tenantId);
+      outcome = await this.wallet.reserve(input);
+    }
     if (outcome.status === 'conflict') throw holdConflict();
-    if (outcome.status !== 'reserved') throw quotaExhausted(perRequest ? 'the requests of this period are used up' : 'the credit of this period is used up');
-    this.held.set(request.requestId, { prices, perRequest, capability: request.model.capability });
+    if (outcome.status === 'reserved') return;
+    if (plan.target.mode === 'balance') throw quotaExhausted('the prepaid balance cannot cover this request');
+    throw quotaExhausted(plan.perRequest ? 'the requests of this period are used up' : 'the credit of this period is used up');
   }
 
   /**
@@ -182,14 +216,7 @@ export class BillingClient {
       this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability, ticket });
       return;
     }
-    const input = { requestId: request.requestId, tenantId: request.tenantId, amount, holdTtlMs: this.options.holdTtlMs, target: { mode: 'balance' } as const };
-    let outcome = await this.wallet.reserve(input);
-    if (outcome.status === 'unseeded') {
-      await this.seed(request.tenantId);
-      outcome = await this.wallet.reserve(input);
-    }
-    if (outcome.status === 'conflict') throw holdConflict();
-    if (outcome.status !== 'reserved') throw quotaExhausted('the prepaid balance cannot cover this request');
+    await this.reserveHold(request.requestId, request.tenantId, amount, { prices, perRequest: false, target: { mode: 'balance' } }, this.options.holdTtlMs);
     this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability });
   }
 

@@ -1,0 +1,2 @@
+export * from './task-hold';
+export * from './task-billing';
