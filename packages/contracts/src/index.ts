@@ -16,3 +16,4 @@ export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';
 export * from './usage/usage-event.sample';
 export * from './usage/dead-letter.schema';
+export * from './webhooks';

@@ -1,2 +1,3 @@
 export * from './url-policy';
 export * from './url-policy.schema';
+export * from './resolved-address';

@@ -1,0 +1,67 @@
+import { z } from 'zod';
+
+/**
+ * Outbound webhooks: the admin subjects (secrets, deliveries, redelivery) answered by the service that
+ * hosts the delivery workers, and the views they return.
+ */
+export const WEBHOOK_SUBJECTS = {
+  secretRotate: 'music.webhooks.secret.rotate',
+  deliveries: 'music.webhooks.deliveries.list',
+  redeliver: 'music.webhooks.redeliver',
+} as const;
+
+export const WebhookDeliveryStatus = z.enum(['pending', 'delivered', 'dead']);
+export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
+
+export const WebhookAttemptOutcome = z.enum(['delivered', 'failed', 'timeout', 'refused']);
+export type WebhookAttemptOutcome = z.infer<typeof WebhookAttemptOutcome>;
+
+export const WebhookSecretRotateRequest = z.object({ tenant: z.string().min(1).max(64) });
+export type WebhookSecretRotateRequest = z.infer<typeof WebhookSecretRotateRequest>;
+/** What the admin API sends the webhook service once it has found the tenant. */
+export const WebhookSecretRotateMessage = WebhookSecretRotateRequest.extend({ tenantId: z.uuid() });
+export type WebhookSecretRotateMessage = z.infer<typeof WebhookSecretRotateMessage>;
+
+export const WebhookSecretView = z.object({
+  tenant: z.string(),
+  /** `whsec_` + base64: shown once, at creation or rotation. */
+  secret: z.string(),
+  createdAt: z.string(),
+  /** Until when the secret it replaced still signs beside it (null: there was none). */
+  previousValidUntil: z.string().nullable(),
+});
+export type WebhookSecretView = z.infer<typeof WebhookSecretView>;
+
+export const WebhookDeliveriesRequest = z.object({ task: z.string().min(1).max(128) });
+export type WebhookDeliveriesRequest = z.infer<typeof WebhookDeliveriesRequest>;
+
+export const WebhookAttemptView = z.object({
+  attempt: z.number().int(),
+  outcome: WebhookAttemptOutcome,
+  responseStatus: z.number().int().nullable(),
+  latencyMs: z.number().int(),
+  error: z.string().nullable(),
+  startedAt: z.string(),
+  nextAttemptAt: z.string().nullable(),
+});
+export type WebhookAttemptView = z.infer<typeof WebhookAttemptView>;
+
+export const WebhookDeliveryView = z.object({
+  id: z.string(),
+  taskId: z.string(),
+  eventType: z.string(),
+  url: z.string(),
+  status: WebhookDeliveryStatus,
+  attempts: z.number().int(),
+  nextAttemptAt: z.string().nullable(),
+  createdAt: z.string(),
+  deliveredAt: z.string().nullable(),
+  history: z.array(WebhookAttemptView),
+});
+export type WebhookDeliveryView = z.infer<typeof WebhookDeliveryView>;
+
+export const WebhookDeliveryList = z.object({ data: z.array(WebhookDeliveryView) });
+export type WebhookDeliveryList = z.infer<typeof WebhookDeliveryList>;
+
+export const WebhookRedeliverRequest = z.object({ id: z.string().regex(/^msg_[A-Za-z0-9]{1,64}$/, 'a delivery id (msg_…)') });
+export type WebhookRedeliverRequest = z.infer<typeof WebhookRedeliverRequest>;

@@ -1,0 +1,79 @@
+import type { Queue } from 'bullmq';
+import { retryDelayMs, type RetrySchedule } from './retry-schedule';
+import type { WebhookSender } from './webhook-sender';
+import type { WebhookJob } from '../queue/webhook-queue';
+import type { WebhookSecretService } from '../secrets/webhook-secret.service';
+import { signWebhook } from '../signing/webhook-signature';
+import type { DeliveryRow, WebhookRepository } from '../store/webhook.repository';
+
+/** How long finished jobs stay in Redis, so a second enqueue of the same attempt is recognised and dropped. */
+const KEEP_JOBS = { age: 3600, count: 50_000 };
+
+export type AttemptResult = 'delivered' | 'retrying' | 'dead' | 'skipped';
+
+/**
+ * Makes deliveries: one attempt per job, in order per subject (a delivery waits until every earlier one
+ * of its subject has been delivered or dead-lettered), each attempt recorded, the next one scheduled
+ * with backoff, the last one dead-lettered. Jobs are idempotent: an ended delivery or one that is not
+ * its subject's head is skipped.
+ */
+export class WebhookDeliveryService {
+  constructor(
+    private readonly repository: WebhookRepository,
+    private readonly secrets: WebhookSecretService,
+    private readonly sender: WebhookSender,
+    private readonly queue: Queue<WebhookJob>,
+    private readonly schedule: RetrySchedule,
+  ) {}
+
+  /** Queues the subject's next delivery, if any; safe to call any number of times. */
+  async kick(subjectId: string): Promise<void> {
+    const head = await this.repository.headOf(subjectId);
+    if (head) await this.enqueue(head, head.attempts + 1, head.nextAttemptAt);
+  }
+
+  async attempt(deliveryId: string): Promise<AttemptResult> {
+    const delivery = await this.repository.find(deliveryId);
+    if (!delivery || delivery.status !== 'pending') return 'skipped';
+    const head = await this.repository.headOf(delivery.subjectId);
+    if (head?.id !== delivery.id) return 'skipped';
+    const attempt = delivery.attempts + 1;
+    const body = JSON.stringify(delivery.payload);
+    const startedAt = new Date();
+    const headers = signWebhook(await this.secrets.signingSecrets(delivery.tenantId), delivery.id, Math.floor(startedAt.getTime() / 1000), body);
+    const sent = await this.sender.send(delivery.url, headers, body);
+    const record = { deliveryId: delivery.id, attempt, startedAt, ...sent };
+    if (sent.outcome === 'delivered' || sent.outcome === 'refused') {
+      const status = sent.outcome === 'delivered' ? 'delivered' : 'dead';
+      await this.repository.recordAttempt({ ...record, nextAttemptAt: null }, status);
+      await this.kick(delivery.subjectId);
+      return status;
+    }
+    const delay = retryDelayMs(this.schedule, attempt);
+    if (delay === null) {
+      await this.repository.recordAttempt({ ...record, nextAttemptAt: null }, 'dead');
+      await this.kick(delivery.subjectId);
+      return 'dead';
+    }
+    const nextAttemptAt = new Date(Date.now() + delay);
+    await this.repository.recordAttempt({ ...record, nextAttemptAt }, 'pending');
+    await this.enqueue(delivery, attempt + 1, nextAttemptAt);
+    return 'retrying';
+  }
+
+  /** An operator's redelivery: the delivery (delivered or dead) gets another attempt under the same webhook-id. */
+  async redeliver(deliveryId: string): Promise<DeliveryRow | null> {
+    const reopened = await this.repository.reopen(deliveryId);
+    if (reopened) await this.kick(reopened.subjectId);
+    return reopened;
+  }
+
+  private async enqueue(delivery: DeliveryRow, attempt: number, at: Date | null): Promise<void> {
+    const delay = at === null ? 0 : Math.max(0, at.getTime() - Date.now());
+    await this.queue.add(
+      'deliver',
+      { deliveryId: delivery.id },
+      { jobId: `${delivery.id}-${attempt}`, delay, removeOnComplete: KEEP_JOBS, removeOnFail: KEEP_JOBS, attempts: 3, backoff: { type: 'fixed', delay: 1000 } },
+    );
+  }
+}

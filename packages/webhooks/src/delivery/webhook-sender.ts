@@ -1,0 +1,75 @@
+// One HTTP attempt at a receiver: a POST of the signed body, no redirects followed, bounded by the
+// timeout, every connection made through the destination policy's lookup.
+import type { WebhookAttemptOutcome } from '@gateway/contracts';
+import { Agent, request } from 'undici';
+import { addressProblem, DestinationRefused, guardedLookup, literalAddressOf, type DestinationSettings } from './destination-policy';
+import type { WebhookHeaders } from '../signing/webhook-signature';
+
+export interface SendResult {
+  outcome: WebhookAttemptOutcome;
+  responseStatus: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+const USER_AGENT = 'model-gateway-webhooks/1';
+
+function refusedOf(error: unknown): DestinationRefused | null {
+  for (let current = error; current instanceof Error; current = current.cause) {
+    if (current instanceof DestinationRefused || (current as { code?: string }).code === 'EWEBHOOKREFUSED') return current as DestinationRefused;
+  }
+  return null;
+}
+
+export class WebhookSender {
+  private readonly agent: Agent;
+
+  constructor(
+    private readonly settings: DestinationSettings,
+    private readonly timeoutMs: number,
+  ) {
+    this.agent = new Agent({
+      connect: { lookup: guardedLookup(settings), timeout: timeoutMs },
+      headersTimeout: timeoutMs,
+      bodyTimeout: timeoutMs,
+      keepAliveTimeout: 4_000,
+      connections: 64,
+    });
+  }
+
+  async send(url: string, headers: WebhookHeaders, body: string): Promise<SendResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    const target = new URL(url);
+    const literal = literalAddressOf(target);
+    const literalProblem = literal === null ? null : addressProblem(literal, this.settings);
+    if (literalProblem) return { outcome: 'refused', responseStatus: null, latencyMs: 0, error: `the callback host ${literalProblem}` };
+    try {
+      const response = await request(target, {
+        method: 'POST',
+        dispatcher: this.agent,
+        headers: { ...headers, 'content-type': 'application/json', 'user-agent': USER_AGENT },
+        body,
+        signal: AbortSignal.timeout(this.timeoutMs),
+      });
+      await response.body.dump({ limit: 64 * 1024 }).catch(() => undefined);
+      const status = response.statusCode;
+      if (status >= 200 && status < 300) return { outcome: 'delivered', responseStatus: status, latencyMs: elapsed(), error: null };
+      const error = status >= 300 && status < 400 ? `the receiver answered ${status} (redirects are not followed)` : `the receiver answered ${status}`;
+      return { outcome: 'failed', responseStatus: status, latencyMs: elapsed(), error };
+    } catch (error) {
+      const refused = refusedOf(error);
+      if (refused) return { outcome: 'refused', responseStatus: null, latencyMs: elapsed(), error: refused.message };
+      const name = (error as Error).name;
+      const code = (error as { code?: string }).code ?? '';
+      if (name === 'TimeoutError' || name === 'AbortError' || code.includes('TIMEOUT')) {
+        return { outcome: 'timeout', responseStatus: null, latencyMs: elapsed(), error: `no answer within ${this.timeoutMs} ms` };
+      }
+      return { outcome: 'failed', responseStatus: null, latencyMs: elapsed(), error: `${code || name}: ${(error as Error).message}`.slice(0, 500) };
+    }
+  }
+
+  close(): Promise<void> {
+    return this.agent.close();
+  }
+}

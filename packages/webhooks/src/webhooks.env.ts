@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
+const Millis = z.coerce.number().int().positive();
+
+/** Settings of outbound webhook delivery, validated at boot by the service that hosts the workers. */
+export const WebhooksEnv = z.object({
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  /** Attempt n (from 0) waits about base × 2^n, ± a fifth of jitter, never more than WEBHOOK_RETRY_MAX_MS. */
+  WEBHOOK_RETRY_BASE_MS: Millis.default(2_000),
+  WEBHOOK_RETRY_MAX_MS: Millis.default(3_600_000),
+  /** Attempts before a delivery is dead-lettered; 35 at the defaults spans about 24 hours. */
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(35),
+  /** A receiver that has not answered within this long counts as a failed attempt. */
+  WEBHOOK_TIMEOUT_MS: Millis.default(10_000),
+  /** Development and tests only: callback URLs may be plain HTTP and point at loopback addresses. */
+  WEBHOOK_ALLOW_PRIVATE: Flag.default(false),
+  /** How long a rotated-out secret keeps signing beside the new one. */
+  WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
+  /** Deliveries one worker process sends at once. */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /** A delivery whose worker died is taken up again after this long (BullMQ lock duration). */
+  WEBHOOK_LOCK_MS: Millis.default(30_000),
+});
+export type WebhooksEnv = z.infer<typeof WebhooksEnv>;

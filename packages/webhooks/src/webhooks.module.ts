@@ -1,0 +1,87 @@
+import { PrismaClient } from '@gateway/db';
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { WebhookAdminHandler } from './admin/webhook-admin.handler';
+import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
+import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
+import { WebhookSender } from './delivery/webhook-sender';
+import { WebhookOutbox } from './outbox/webhook-outbox';
+import { createWebhookQueue, type WebhookJob } from './queue/webhook-queue';
+import { WebhookSecretService } from './secrets/webhook-secret.service';
+import { WebhookRepository } from './store/webhook.repository';
+import type { WebhooksEnv } from './webhooks.env';
+
+export const WEBHOOK_QUEUE_TOKEN = Symbol('WEBHOOK_QUEUE');
+const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');
+
+export interface WebhooksModuleOptions {
+  env: WebhooksEnv;
+  natsPrefix: string;
+  /** Run the delivery workers in this process (the worker role). */
+  worker: boolean;
+}
+
+/**
+ * Outbound webhooks, one component for every service that calls tenants back: the outbox a service
+ * publishes events to, the delivery workers, per-tenant secrets and the operator's subjects. Needs a
+ * global PrismaClient from its host.
+ */
+@Module({})
+export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShutdown {
+  constructor(
+    private readonly processor: WebhookDeliveryProcessor,
+    private readonly sender: WebhookSender,
+    @Inject(WEBHOOKS_OPTIONS) private readonly options: WebhooksModuleOptions,
+    @Inject(WEBHOOK_QUEUE_TOKEN) private readonly queue: Queue<WebhookJob>,
+  ) {}
+
+  static forRoot(options: WebhooksModuleOptions): DynamicModule {
+    const { env } = options;
+    return {
+      module: WebhooksModule,
+      controllers: [WebhookAdminHandler],
+      providers: [
+        { provide: WEBHOOKS_OPTIONS, useValue: options },
+        { provide: WebhookRepository, inject: [PrismaClient], useFactory: (prisma: PrismaClient) => new WebhookRepository(prisma) },
+        {
+          provide: WebhookSecretService,
+          inject: [WebhookRepository],
+          useFactory: (r: WebhookRepository) => new WebhookSecretService(r, env.WEBHOOK_SECRET_GRACE_SECONDS),
+        },
+        { provide: WebhookSender, useFactory: () => new WebhookSender({ allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }, env.WEBHOOK_TIMEOUT_MS) },
+        { provide: WEBHOOK_QUEUE_TOKEN, useFactory: () => createWebhookQueue(env.REDIS_URL, options.natsPrefix) },
+        {
+          provide: WebhookDeliveryService,
+          inject: [WebhookRepository, WebhookSecretService, WebhookSender, WEBHOOK_QUEUE_TOKEN],
+          useFactory: (r: WebhookRepository, s: WebhookSecretService, sender: WebhookSender, queue: Queue<WebhookJob>) =>
+            new WebhookDeliveryService(r, s, sender, queue, {
+              baseMs: env.WEBHOOK_RETRY_BASE_MS,
+              maxMs: env.WEBHOOK_RETRY_MAX_MS,
+              maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
+            }),
+        },
+        {
+          provide: WebhookDeliveryProcessor,
+          inject: [WebhookDeliveryService],
+          useFactory: (d: WebhookDeliveryService) => new WebhookDeliveryProcessor(d, env, options.natsPrefix),
+        },
+        {
+          provide: WebhookOutbox,
+          inject: [WebhookRepository, WebhookDeliveryService],
+          useFactory: (r: WebhookRepository, d: WebhookDeliveryService) => new WebhookOutbox(r, d),
+        },
+      ],
+      exports: [WebhookOutbox],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.options.worker) this.processor.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.processor.stop();
+    await this.queue.close();
+    await this.sender.close();
+  }
+}
