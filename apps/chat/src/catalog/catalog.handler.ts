@@ -9,7 +9,8 @@ export class CatalogHandler {
 
   @EventPattern(SUBJECTS.accounts.invalidated)
   onInvalidated(@Payload() payload: unknown): void {
+    // An event this version cannot read may concern anything cached: forget it all.
     const parsed = InvalidationEvent.safeParse(payload);
-    if (parsed.success) this.catalog.invalidate(parsed.data);
+    this.catalog.invalidate(parsed.success ? parsed.data : 'all');
   }
 }

@@ -92,4 +92,21 @@ describe('CatalogService against accounts subjects on a real NATS server', () =>
     await catalog.route('tenant-1', 'gpt', 'chat');
     expect(calls).toEqual({ visible: 3, channels: 2 });
   });
+
+  it('forgets everything when the NATS connection comes back, since invalidations sent meanwhile are lost', async () => {
+    catalog.onModuleInit();
+    try {
+      await catalog.route('tenant-1', 'gpt', 'chat');
+      expect(calls).toEqual({ visible: 1, channels: 1 });
+      const back = (async () => {
+        for await (const status of connection.status()) if (status.type === 'reconnect') return;
+      })();
+      await connection.reconnect();
+      await back;
+      await catalog.route('tenant-1', 'gpt', 'chat');
+      expect(calls).toEqual({ visible: 2, channels: 2 });
+    } finally {
+      catalog.onModuleDestroy();
+    }
+  });
 });

@@ -7,8 +7,8 @@ import {
   type InvalidationEvent,
   type VisibleModel,
 } from '@gateway/contracts';
-import { NatsBus, ReadThroughCache } from '@gateway/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { NatsBus, onReconnect, ReadThroughCache } from '@gateway/platform';
+import { Inject, Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 
 /** Tenants seen and models routed; both are named only after authentication, by keys and the catalog. */
@@ -18,12 +18,13 @@ export type ModelRoute = CatalogChannelsReply;
 
 /**
  * Which models a tenant may use and how each model reaches its upstreams, asked of accounts once and
- * then served from memory until an invalidation broadcast (or the TTL) drops it.
+ * then served from memory until an invalidation broadcast, a reconnection or the TTL drops it.
  */
 @Injectable()
-export class CatalogService {
+export class CatalogService implements OnModuleInit, OnModuleDestroy {
   private readonly routes: ReadThroughCache<ModelRoute>;
   private readonly visible: ReadThroughCache<Map<string, VisibleModel>>;
+  private stopWatching: () => void = () => undefined;
 
   constructor(
     private readonly bus: NatsBus,
@@ -64,8 +65,17 @@ export class CatalogService {
     throw new GatewayError('model_not_found', `No ${capability} model is available to this key.`, 'model');
   }
 
-  invalidate(event: InvalidationEvent): void {
-    if (event.catalog) {
+  onModuleInit(): void {
+    // Invalidations broadcast while the connection was down are lost: nothing cached before may be trusted.
+    this.stopWatching = onReconnect(this.bus.connection, () => this.invalidate('all'));
+  }
+
+  onModuleDestroy(): void {
+    this.stopWatching();
+  }
+
+  invalidate(event: InvalidationEvent | 'all'): void {
+    if (event === 'all' || event.catalog) {
       this.routes.clear();
       this.visible.clear();
       return;

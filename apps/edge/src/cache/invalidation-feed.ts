@@ -1,5 +1,5 @@
 import { InvalidationEvent, SUBJECTS } from '@gateway/contracts';
-import type { NatsBus } from '@gateway/platform';
+import { onReconnect, type NatsBus } from '@gateway/platform';
 
 export type InvalidationListener = (event: InvalidationEvent | 'all') => void;
 
@@ -13,15 +13,9 @@ export function followInvalidations(bus: NatsBus, listener: InvalidationListener
     const event = InvalidationEvent.safeParse(payload);
     listener(event.success ? event.data : 'all');
   });
-  let stopped = false;
-  void (async () => {
-    for await (const status of bus.connection.status()) {
-      if (stopped) break;
-      if (status.type === 'reconnect') listener('all');
-    }
-  })().catch(() => undefined);
+  const stopWatching = onReconnect(bus.connection, () => listener('all'));
   return () => {
-    stopped = true;
+    stopWatching();
     subscription.unsubscribe();
   };
 }

@@ -13,3 +13,4 @@ export * from './batch-puller';
 export * from './jetstream-batch-source';
 export * from './dead-letter-stream';
 export * from './process-stats-responder';
+export * from './reconnects';
