@@ -1,13 +1,19 @@
 // Pure builders for chat completions: a deterministic plan derived from the request (an echo of the last
 // user text, a tool call when tools are offered, or an answer quoting a tool result), rendered either as one
 // chat.completion body or as the chat.completion.chunk sequence of a stream.
+import { usePromptCache } from '../../core/prompt-cache';
+import { thinkAbout } from '../../core/reasoning';
+import { structuredAnswer, toolArgumentsFor, type AnswerFormat } from '../../core/structured-answer';
 import { countTokens, hash32, truncateTokens } from '../../core/tokenizer';
-import type { ChatMessage, ChatRequest, FunctionTool } from './openai.schemas';
+import type { ChatMessage, ChatRequest, FunctionTool, ResponseFormat } from './openai.schemas';
 
+/** The details appear when asked about: reasoning tokens with a reasoning effort, cached tokens with a cache key. */
 export interface ChatUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
+  completion_tokens_details?: { reasoning_tokens: number };
 }
 
 export type ChatPlan =
@@ -42,18 +48,34 @@ function usageOf(prompt: number, completion: number): ChatUsage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
+/** Reasoning spends output tokens before the answer; a cache key lets the leading system messages be read from cache. */
+function withExtras(usage: ChatUsage, request: ChatRequest, reasoningTokens: number): ChatUsage {
+  const out = { ...usage };
+  if (request.reasoning_effort && request.reasoning_effort !== 'none') {
+    out.completion_tokens += reasoningTokens;
+    out.total_tokens += reasoningTokens;
+    out.completion_tokens_details = { reasoning_tokens: reasoningTokens };
+  }
+  if (request.prompt_cache_key) {
+    const leading = request.messages.filter((message, i) => i < request.messages.length - 1 && (message.role === 'system' || message.role === 'developer'));
+    const prefix = leading.map((message) => messageText(message.content)).join('\n');
+    out.prompt_tokens_details = { cached_tokens: usePromptCache(`openai:${request.prompt_cache_key}:${prefix}`, promptTokensOf(leading)).read };
+  }
+  return out;
+}
+
+export function answerFormatOf(format: ResponseFormat | null | undefined): AnswerFormat | null {
+  if (!format || format.type === 'text') return null;
+  if (format.type === 'json_object') return { kind: 'json_object' };
+  return { kind: 'json_schema', schema: format.type === 'json_schema' ? ((format as { json_schema: { schema?: unknown } }).json_schema.schema ?? {}) : {} };
+}
+
 function chooseTool(request: ChatRequest): FunctionTool | null {
   const tools = request.tools ?? [];
   if (tools.length === 0 || request.tool_choice === 'none') return null;
   const choice = request.tool_choice;
   if (choice && typeof choice === 'object') return tools.find((tool) => tool.function.name === choice.function.name) ?? null;
   return tools[0]!;
-}
-
-function toolArguments(tool: FunctionTool, userText: string): string {
-  const properties = tool.function.parameters?.properties;
-  const first = properties && typeof properties === 'object' ? Object.keys(properties)[0] : undefined;
-  return JSON.stringify({ [first ?? 'input']: userText });
 }
 
 /** Splits a string into `parts` roughly equal pieces (at least one). */
@@ -76,20 +98,25 @@ export function planChat(request: ChatRequest): ChatPlan {
   const promptTokens = promptTokensOf(messages);
   const lastUser = [...messages].reverse().find((message) => message.role === 'user');
   const userText = lastUser ? messageText(lastUser.content) : '';
+  const reasoningTokens = thinkAbout(userText).tokens;
   const tool = last.role === 'tool' ? null : chooseTool(request);
   if (tool) {
-    const args = toolArguments(tool, userText);
+    const args = JSON.stringify(toolArgumentsFor(tool.function.parameters, userText));
     const call = { id: `call_${hash32(`${tool.function.name}:${args}`).toString(36)}`, name: tool.function.name, arguments: args };
-    return { kind: 'tool', call, argumentPieces: splitInto(args, 3), usage: usageOf(promptTokens, countTokens(`${call.name} ${args}`)) };
+    const usage = withExtras(usageOf(promptTokens, countTokens(`${call.name} ${args}`)), request, reasoningTokens);
+    return { kind: 'tool', call, argumentPieces: splitInto(args, 3), usage };
   }
+  const format = answerFormatOf(request.response_format);
   const images = lastUser ? countNonText(lastUser.content) : 0;
-  const full =
-    last.role === 'tool'
+  const full = format
+    ? structuredAnswer(format, last.role === 'tool' ? toolResultAnswer(messages, last) : userText)
+    : last.role === 'tool'
       ? toolResultAnswer(messages, last)
       : `You said: ${userText}${images > 0 ? ` (with ${images} attachment${images > 1 ? 's' : ''})` : ''}`;
   const limit = request.max_completion_tokens ?? request.max_tokens ?? undefined;
   const { text, tokens, truncated } = truncateTokens(full, limit);
-  return { kind: 'text', pieces: tokens, text, finishReason: truncated ? 'length' : 'stop', usage: usageOf(promptTokens, tokens.length) };
+  const usage = withExtras(usageOf(promptTokens, tokens.length), request, reasoningTokens);
+  return { kind: 'text', pieces: tokens, text, finishReason: truncated ? 'length' : 'stop', usage };
 }
 
 export function chatCompletionBody(plan: ChatPlan, meta: ChatMeta): Record<string, unknown> {

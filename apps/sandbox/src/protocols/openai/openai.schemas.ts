@@ -32,6 +32,24 @@ export type FunctionTool = z.infer<typeof FunctionTool>;
 const ToolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ type: z.literal('function'), function: z.object({ name: z.string() }) }).loose()]);
 
 const MaxTokens = z.number().int().positive().nullish();
+
+/** chat's `response_format`; responses' `text.format` has the same members, its json_schema flattened. */
+export const ResponseFormat = z.union([
+  z.object({ type: z.enum(['text', 'json_object']) }).loose(),
+  z
+    .object({
+      type: z.literal('json_schema'),
+      json_schema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullish() }).loose(),
+    })
+    .loose(),
+]);
+export type ResponseFormat = z.infer<typeof ResponseFormat>;
+export const TextFormat = z.union([
+  z.object({ type: z.enum(['text', 'json_object']) }).loose(),
+  z.object({ type: z.literal('json_schema'), name: z.string(), schema: z.record(z.string(), z.unknown()) }).loose(),
+]);
+export type TextFormat = z.infer<typeof TextFormat>;
+const Effort = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);
 const StreamOptions = z.object({ include_usage: z.boolean().optional() }).loose().nullish();
 
 export const ChatRequest = z
@@ -44,6 +62,10 @@ export const ChatRequest = z
     max_completion_tokens: MaxTokens,
     tools: z.array(FunctionTool).optional(),
     tool_choice: ToolChoice.optional(),
+    parallel_tool_calls: z.boolean().nullish(),
+    response_format: ResponseFormat.nullish(),
+    reasoning_effort: Effort.nullish(),
+    prompt_cache_key: z.string().nullish(),
   })
   .loose();
 export type ChatRequest = z.infer<typeof ChatRequest>;
@@ -75,6 +97,9 @@ export const ResponseRequest = z
     top_p: z.number().nullish(),
     tools: z.array(z.object({ type: z.string(), name: z.string().optional(), parameters: z.record(z.string(), z.unknown()).nullish() }).loose()).nullish(),
     tool_choice: z.unknown().optional(),
+    text: z.object({ format: TextFormat.optional() }).loose().nullish(),
+    reasoning: z.object({ effort: Effort.nullish(), summary: z.string().nullish() }).loose().nullish(),
+    prompt_cache_key: z.string().nullish(),
   })
   .loose();
 export type ResponseRequest = z.infer<typeof ResponseRequest>;

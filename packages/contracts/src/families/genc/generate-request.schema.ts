@@ -23,6 +23,7 @@ export const GencPart = z
     functionCall: GencFunctionCall.optional(),
     functionResponse: GencFunctionResponse.optional(),
     thought: z.boolean().optional(),
+    thoughtSignature: z.string().optional(),
   })
   .loose()
   .refine((part) => PART_KINDS.filter((kind) => part[kind] !== undefined).length === 1, {
@@ -33,13 +34,19 @@ export type GencPart = z.infer<typeof GencPart>;
 export const GencContent = z.object({ role: z.enum(['user', 'model', 'function']).optional(), parts: z.array(GencPart).min(1) }).loose();
 export type GencContent = z.infer<typeof GencContent>;
 
+/** Parameters as Gemini's OpenAPI-subset schema (`parameters`) or as JSON Schema (`parametersJsonSchema`): one of the two. */
 export const GencFunctionDeclaration = z
   .object({
     name: z.string().min(1).max(128),
     description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    parametersJsonSchema: z.record(z.string(), z.unknown()).optional(),
   })
-  .loose();
+  .loose()
+  .refine((fn) => fn.parameters === undefined || fn.parametersJsonSchema === undefined, {
+    message: 'a function declaration has parameters or parametersJsonSchema, not both',
+    path: ['parametersJsonSchema'],
+  });
 export type GencFunctionDeclaration = z.infer<typeof GencFunctionDeclaration>;
 
 export const GencTool = z.object({ functionDeclarations: z.array(GencFunctionDeclaration).optional() }).loose();
@@ -56,6 +63,15 @@ export const GencToolConfig = z
 
 export const GencModality = z.enum(['TEXT', 'IMAGE', 'AUDIO']);
 
+/** `thinkingBudget`: 0 turns thinking off, -1 lets the model decide; `thinkingLevel` is the newer spelling of an effort. */
+export const GencThinkingConfig = z
+  .object({
+    thinkingBudget: z.number().int().min(-1).optional(),
+    thinkingLevel: z.string().optional(),
+    includeThoughts: z.boolean().optional(),
+  })
+  .loose();
+
 export const GenerationConfig = z
   .object({
     temperature: z.number().min(0).max(2).optional(),
@@ -66,6 +82,10 @@ export const GenerationConfig = z
     candidateCount: z.number().int().min(1).optional(),
     presencePenalty: z.number().optional(),
     frequencyPenalty: z.number().optional(),
+    responseMimeType: z.string().optional(),
+    responseSchema: z.record(z.string(), z.unknown()).optional(),
+    responseJsonSchema: z.record(z.string(), z.unknown()).optional(),
+    thinkingConfig: GencThinkingConfig.optional(),
     responseModalities: z
       .array(GencModality)
       .refine((modalities) => !modalities.includes('IMAGE') || modalities.includes('TEXT'), 'image output needs both TEXT and IMAGE')

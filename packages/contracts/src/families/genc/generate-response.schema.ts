@@ -8,6 +8,7 @@ export const GencUsageMetadata = z
     candidatesTokenCount: z.number().int().min(0).optional(),
     totalTokenCount: z.number().int().min(0).optional(),
     thoughtsTokenCount: z.number().int().min(0).optional(),
+    cachedContentTokenCount: z.number().int().min(0).optional(),
   })
   .loose();
 export type GencUsageMetadata = z.infer<typeof GencUsageMetadata>;

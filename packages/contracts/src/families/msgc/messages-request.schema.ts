@@ -59,12 +59,18 @@ export const MsgcToolResultBlock = z
   .loose();
 export type MsgcToolResultBlock = z.infer<typeof MsgcToolResultBlock>;
 
+/** Reasoning from an earlier answer, sent back as it came: the signature proves it unaltered. */
+export const MsgcThinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string() }).loose();
+export type MsgcThinkingBlock = z.infer<typeof MsgcThinkingBlock>;
+export const MsgcRedactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() }).loose();
+export type MsgcRedactedThinkingBlock = z.infer<typeof MsgcRedactedThinkingBlock>;
+
 export const MsgcContentBlock = z
   .object({ type: z.string() })
   .loose()
   .pipe(
-    z.discriminatedUnion('type', [MsgcTextBlock, MsgcImageBlock, MsgcToolUseBlock, MsgcToolResultBlock], {
-      error: (issue) => (issue.code === 'invalid_union' ? 'content blocks are text, image, tool_use or tool_result' : undefined),
+    z.discriminatedUnion('type', [MsgcTextBlock, MsgcImageBlock, MsgcToolUseBlock, MsgcToolResultBlock, MsgcThinkingBlock, MsgcRedactedThinkingBlock], {
+      error: (issue) => (issue.code === 'invalid_union' ? 'content blocks are text, image, tool_use, tool_result, thinking or redacted_thinking' : undefined),
     }),
   );
 export type MsgcContentBlock = z.infer<typeof MsgcContentBlock>;
@@ -99,6 +105,17 @@ export const MsgcToolChoice = z
   .refine((choice) => choice.type !== 'tool' || choice.name !== undefined, { message: 'a tool choice of type "tool" names the tool', path: ['name'] });
 export type MsgcToolChoice = z.infer<typeof MsgcToolChoice>;
 
+/** Extended thinking: on with a budget of output tokens, or off. */
+export const MsgcThinking = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('enabled'), budget_tokens: z.number().int().min(1) }).loose(),
+  z.object({ type: z.literal('disabled') }).loose(),
+]);
+export type MsgcThinking = z.infer<typeof MsgcThinking>;
+
+/** Structured output: the answer's text is an instance of `schema` (JSON Schema). */
+export const MsgcOutputFormat = z.object({ type: z.literal('json_schema'), schema: z.record(z.string(), z.unknown()) }).loose();
+export type MsgcOutputFormat = z.infer<typeof MsgcOutputFormat>;
+
 export const MessagesRequest = z
   .object({
     model: RequestModelName,
@@ -113,6 +130,9 @@ export const MessagesRequest = z
     tools: z.array(MsgcTool).optional(),
     tool_choice: MsgcToolChoice.optional(),
     metadata: z.object({ user_id: z.string().nullish() }).loose().optional(),
+    thinking: MsgcThinking.optional(),
+    output_format: MsgcOutputFormat.optional(),
+    output_config: z.object({ format: MsgcOutputFormat.optional() }).loose().optional(),
   })
   .loose();
 export type MessagesRequest = z.infer<typeof MessagesRequest>;

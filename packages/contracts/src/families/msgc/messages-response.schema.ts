@@ -18,10 +18,11 @@ export type MsgcUsage = z.infer<typeof MsgcUsage>;
 /** Images a model answers with come inline: a URL source is a request-side way to hand the upstream an image. */
 const ResponseImageBlock = z.object({ type: z.literal('image'), source: MsgcBase64ImageSource }).loose();
 const ResponseToolUse = z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }).loose();
-/** Reasoning blocks an upstream may add; carried by nothing downstream. */
-const ThinkingBlock = z.object({ type: z.enum(['thinking', 'redacted_thinking']) }).loose();
+/** Reasoning blocks: thinking text with its signature, or redacted thinking as opaque data. */
+const ThinkingBlock = z.object({ type: z.literal('thinking'), thinking: z.string(), signature: z.string().optional() }).loose();
+const RedactedThinkingBlock = z.object({ type: z.literal('redacted_thinking'), data: z.string() }).loose();
 
-export const MsgcResponseBlock = z.discriminatedUnion('type', [MsgcTextBlock, ResponseToolUse, ResponseImageBlock, ThinkingBlock]);
+export const MsgcResponseBlock = z.discriminatedUnion('type', [MsgcTextBlock, ResponseToolUse, ResponseImageBlock, ThinkingBlock, RedactedThinkingBlock]);
 export type MsgcResponseBlock = z.infer<typeof MsgcResponseBlock>;
 
 export const MessagesResponse = z
@@ -43,12 +44,15 @@ const StartedBlock = z.discriminatedUnion('type', [
   z.object({ type: z.literal('tool_use'), id: z.string(), name: z.string(), input: z.unknown() }).loose(),
   ResponseImageBlock,
   ThinkingBlock,
+  RedactedThinkingBlock,
 ]);
 
 const BlockDelta = z.discriminatedUnion('type', [
   z.object({ type: z.literal('text_delta'), text: z.string() }).loose(),
   z.object({ type: z.literal('input_json_delta'), partial_json: z.string() }).loose(),
-  z.object({ type: z.enum(['thinking_delta', 'signature_delta', 'citations_delta']) }).loose(),
+  z.object({ type: z.literal('thinking_delta'), thinking: z.string() }).loose(),
+  z.object({ type: z.literal('signature_delta'), signature: z.string() }).loose(),
+  z.object({ type: z.literal('citations_delta') }).loose(),
 ]);
 
 export const MsgcErrorDetail = z.object({ type: z.string(), message: z.string() }).loose();
