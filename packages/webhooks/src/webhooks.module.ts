@@ -1,17 +1,17 @@
 import { PrismaClient } from '@gateway/db';
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { Queue } from 'bullmq';
+import type { QueueFactory } from '@gateway/platform';
 import { WebhookAdminHandler } from './admin/webhook-admin.handler';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookSender } from './delivery/webhook-sender';
 import { WebhookOutbox } from './outbox/webhook-outbox';
-import { createWebhookQueue, type WebhookJob } from './queue/webhook-queue';
+import { createWebhookQueues, WEBHOOK_QUEUE } from './queue/webhook-queue';
 import { WebhookSecretService } from './secrets/webhook-secret.service';
 import { WebhookRepository } from './store/webhook.repository';
 import type { WebhooksEnv } from './webhooks.env';
 
-export const WEBHOOK_QUEUE_TOKEN = Symbol('WEBHOOK_QUEUE');
+const WEBHOOK_QUEUES = Symbol('WEBHOOK_QUEUES');
 const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');
 
 export interface WebhooksModuleOptions {
@@ -32,7 +32,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
     private readonly processor: WebhookDeliveryProcessor,
     private readonly sender: WebhookSender,
     @Inject(WEBHOOKS_OPTIONS) private readonly options: WebhooksModuleOptions,
-    @Inject(WEBHOOK_QUEUE_TOKEN) private readonly queue: Queue<WebhookJob>,
+    @Inject(WEBHOOK_QUEUES) private readonly queues: QueueFactory,
   ) {}
 
   static forRoot(options: WebhooksModuleOptions): DynamicModule {
@@ -49,12 +49,12 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
           useFactory: (r: WebhookRepository) => new WebhookSecretService(r, env.WEBHOOK_SECRET_GRACE_SECONDS),
         },
         { provide: WebhookSender, useFactory: () => new WebhookSender({ allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }, env.WEBHOOK_TIMEOUT_MS) },
-        { provide: WEBHOOK_QUEUE_TOKEN, useFactory: () => createWebhookQueue(env.REDIS_URL, options.natsPrefix) },
+        { provide: WEBHOOK_QUEUES, useFactory: () => createWebhookQueues(env.REDIS_URL, options.natsPrefix) },
         {
           provide: WebhookDeliveryService,
-          inject: [WebhookRepository, WebhookSecretService, WebhookSender, WEBHOOK_QUEUE_TOKEN],
-          useFactory: (r: WebhookRepository, s: WebhookSecretService, sender: WebhookSender, queue: Queue<WebhookJob>) =>
-            new WebhookDeliveryService(r, s, sender, queue, {
+          inject: [WebhookRepository, WebhookSecretService, WebhookSender, WEBHOOK_QUEUES],
+          useFactory: (r: WebhookRepository, s: WebhookSecretService, sender: WebhookSender, queues: QueueFactory) =>
+            new WebhookDeliveryService(r, s, sender, queues.queue(WEBHOOK_QUEUE), {
               baseMs: env.WEBHOOK_RETRY_BASE_MS,
               maxMs: env.WEBHOOK_RETRY_MAX_MS,
               maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
@@ -62,8 +62,8 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
         },
         {
           provide: WebhookDeliveryProcessor,
-          inject: [WebhookDeliveryService],
-          useFactory: (d: WebhookDeliveryService) => new WebhookDeliveryProcessor(d, env, options.natsPrefix),
+          inject: [WebhookDeliveryService, WEBHOOK_QUEUES],
+          useFactory: (d: WebhookDeliveryService, queues: QueueFactory) => new WebhookDeliveryProcessor(d, queues, env),
         },
         {
           provide: WebhookOutbox,
@@ -80,8 +80,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
   }
 
   async onApplicationShutdown(): Promise<void> {
-    await this.processor.stop();
-    await this.queue.close();
+    await this.queues.close();
     await this.sender.close();
   }
 }

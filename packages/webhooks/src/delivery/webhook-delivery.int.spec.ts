@@ -1,11 +1,11 @@
 import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
-import type { Queue } from 'bullmq';
+import type { QueueFactory } from '@gateway/platform';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { WebhookOutbox } from '../outbox/webhook-outbox';
-import { createWebhookQueue, type WebhookJob } from '../queue/webhook-queue';
+import { createWebhookQueues, WEBHOOK_QUEUE } from '../queue/webhook-queue';
 import { WebhookSecretService } from '../secrets/webhook-secret.service';
 import { WebhookRepository } from '../store/webhook.repository';
 import { WebhooksEnv } from '../webhooks.env';
@@ -39,7 +39,7 @@ describe('webhook delivery against real Postgres, Redis and an HTTP receiver', (
   const prefix = `wh${randomBytes(4).toString('hex')}.`;
   let db: TestDatabase;
   let prisma: PrismaClient;
-  let queue: Queue<WebhookJob>;
+  let queues: QueueFactory;
   let processor: WebhookDeliveryProcessor;
   let sender: WebhookSender;
   let outbox: WebhookOutbox;
@@ -57,9 +57,9 @@ describe('webhook delivery against real Postgres, Redis and an HTTP receiver', (
     repository = new WebhookRepository(prisma);
     secrets = new WebhookSecretService(repository, 60);
     sender = new WebhookSender({ allowPrivate: true }, env.WEBHOOK_TIMEOUT_MS);
-    queue = createWebhookQueue(env.REDIS_URL, prefix);
-    const delivery = new WebhookDeliveryService(repository, secrets, sender, queue, { baseMs: 40, maxMs: 200, maxAttempts: 4 });
-    processor = new WebhookDeliveryProcessor(delivery, env, prefix);
+    queues = createWebhookQueues(env.REDIS_URL, prefix);
+    const delivery = new WebhookDeliveryService(repository, secrets, sender, queues.queue(WEBHOOK_QUEUE), { baseMs: 40, maxMs: 200, maxAttempts: 4 });
+    processor = new WebhookDeliveryProcessor(delivery, queues, env);
     processor.start();
     outbox = new WebhookOutbox(repository, delivery);
     server = createServer(async (request, response) => {
@@ -82,9 +82,8 @@ describe('webhook delivery against real Postgres, Redis and an HTTP receiver', (
   });
 
   afterAll(async () => {
-    await processor.stop();
-    await queue.obliterate({ force: true });
-    await queue.close();
+    await queues.queue(WEBHOOK_QUEUE).obliterate({ force: true });
+    await queues.close();
     await sender.close();
     server.closeAllConnections();
     server.close();

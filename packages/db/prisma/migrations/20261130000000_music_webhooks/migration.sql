@@ -18,7 +18,7 @@ CREATE TABLE "music_tasks" (
     "result" JSONB,
     "error_code" INTEGER,
     "error_message" TEXT,
-    "hold_id" TEXT,
+    "hold" JSONB,
     "deadline_at" TIMESTAMP(3) NOT NULL,
     "created_at" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMP(3) NOT NULL,
