@@ -9,3 +9,4 @@ export * from './ir';
 export * from './families';
 export * from './vendors';
 export * from './translation';
+export * from './media';

@@ -4,5 +4,15 @@ import type { SandboxProtocol } from '../core/protocol';
 import { anthropicProtocol } from './anthropic/anthropic.protocol';
 import { geminiProtocol } from './gemini/gemini.protocol';
 import { openaiProtocol } from './openai/openai.protocol';
+import { dashscopeProtocol } from './dashscope/dashscope.protocol';
+import { klingProtocol } from './kling/kling.protocol';
+import { mediaResultsProtocol } from './media-results/media-results.protocol';
 
-export const PROTOCOLS: readonly SandboxProtocol[] = [openaiProtocol, anthropicProtocol, geminiProtocol];
+export const PROTOCOLS: readonly SandboxProtocol[] = [
+  openaiProtocol,
+  anthropicProtocol,
+  geminiProtocol,
+  dashscopeProtocol,
+  klingProtocol,
+  mediaResultsProtocol,
+];

@@ -6,6 +6,7 @@ import type { ProtocolDeps, SandboxProtocol } from '../../core/protocol';
 import { renderOpenaiError } from './openai.errors';
 import { registerOpenaiMediaRoutes } from './openai-media.routes';
 import { registerOpenaiTextRoutes } from './openai-text.routes';
+import { registerOpenaiVideoRoutes } from './openai-videos.routes';
 
 function codeFor(error: GatewayError): string {
   return error.message.startsWith('Missing required parameter') ? 'missing_required_parameter' : 'invalid_value';
@@ -42,6 +43,7 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, deps) => {
 
   registerOpenaiTextRoutes(app, deps);
   registerOpenaiMediaRoutes(app, deps);
+  registerOpenaiVideoRoutes(app, deps);
 };
 
 export const openaiProtocol: SandboxProtocol = { name: 'openai', prefix: '/openai/v1', renderError: renderOpenaiError, plugin };

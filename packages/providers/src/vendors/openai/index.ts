@@ -6,3 +6,4 @@ export * from './openai-stream.parser';
 export * from './openai-chat-request.transform';
 export * from './openai-chat-response.transform';
 export * from './openai-chat.codec';
+export * from './openai-videos.transform';

@@ -1,0 +1,2 @@
+export * from './media-job.types';
+export * from './media-vendors';

@@ -1,0 +1,2 @@
+export * from './kling-jwt';
+export * from './kling-media.transform';
