@@ -8,7 +8,7 @@ export interface StoredObjectInfo {
 
 /** Object storage behind one interface: bytes go in and out as streams, callers hold only keys. */
 export interface ObjectStore {
-  /** `size`, when the caller knows it, lets S3 drivers send one PUT instead of a multipart upload. */
+  /** Streams `body` in without holding it whole; `size` is a hint the drivers may ignore (they count what they store). */
   put(key: string, body: Readable | Buffer, contentType?: string, size?: number): Promise<StoredObjectInfo>;
   get(key: string): Promise<Readable>;
   stat(key: string): Promise<StoredObjectInfo | null>;

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import S3rver from '@20minutes/s3rver';
-import { createObjectStore, LocalObjectStore, S3ObjectStore, StorageEnv, type ObjectStore } from '../src';
+import { createObjectStore, LocalObjectStore, S3_MIN_PART_SIZE, S3ObjectStore, StorageEnv, type ObjectStore } from '../src';
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -86,6 +86,46 @@ describe('object storage drivers', () => {
     // Inside the folder but climbing out of its prefix: refused too, nothing written.
     await expect(new LocalObjectStore(localDir).put('speech/../speech-sibling-probe', Buffer.from('x'))).rejects.toThrow('segments');
     await expect(stat(path.join(localDir, 'speech-sibling-probe'))).rejects.toThrow();
+  });
+
+  it('uploads a stream of unknown size larger than a part to the S3 server as a multipart upload', async () => {
+    const store = new S3ObjectStore({ endpoint, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'gateway-test', partSize: S3_MIN_PART_SIZE });
+    const total = 2 * S3_MIN_PART_SIZE + 12345;
+    let sent = 0;
+    const source = new Readable({
+      read() {
+        if (sent >= total) return void this.push(null);
+        const n = Math.min(256 * 1024, total - sent);
+        this.push(Buffer.alloc(n, sent % 251));
+        sent += n;
+      },
+    });
+    const info = await store.put('uploads/big/stream.bin', source, 'application/octet-stream');
+    expect(info).toEqual({ key: 'uploads/big/stream.bin', size: total, contentType: 'application/octet-stream' });
+    expect(await store.stat('uploads/big/stream.bin')).toEqual(info);
+    const back = await readAll(await store.get('uploads/big/stream.bin'));
+    expect(back.length).toBe(total);
+    expect(back[0]).toBe(0);
+    expect(back[total - 1]).toBe((Math.floor((total - 1) / (256 * 1024)) * 256 * 1024) % 251);
+  });
+
+  it('aborts a multipart upload whose stream fails after its first part, leaving no object', async () => {
+    const store = new S3ObjectStore({ endpoint, accessKey: 'S3RVER', secretKey: 'S3RVER', bucket: 'gateway-test', partSize: S3_MIN_PART_SIZE });
+    let sent = 0;
+    const source = new Readable({
+      read() {
+        if (sent > S3_MIN_PART_SIZE + 1024) return void this.destroy(new Error('client went away'));
+        this.push(Buffer.alloc(64 * 1024, 1));
+        sent += 64 * 1024;
+      },
+    });
+    await expect(store.put('uploads/big/cut.bin', source)).rejects.toThrow('client went away');
+    expect(await store.stat('uploads/big/cut.bin')).toBeNull();
+  });
+
+  it('refuses a part size below what S3 accepts', () => {
+    expect(() => new S3ObjectStore({ endpoint, accessKey: 'a', secretKey: 'b', bucket: 'gateway-test', partSize: 1024 })).toThrow('minimum');
+    expect(StorageEnv.safeParse({ S3_PART_SIZE: '1024' }).success).toBe(false);
   });
 
   it('is refused by the S3 server when the secret is wrong (signatures are checked)', async () => {
