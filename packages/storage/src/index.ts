@@ -4,3 +4,4 @@ export * from './s3-object-store';
 export * from './storage.config';
 export * from './object-key';
 export * from './signed-url';
+export * from './stream-parts';
