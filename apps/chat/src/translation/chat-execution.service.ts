@@ -6,6 +6,7 @@ import {
   UPSTREAM_CHAT,
   type DecodeContext,
   type IrStreamEvent,
+  type ChatProtocol,
   type IrUsage,
   type SseEvent,
 } from '@gateway/providers';
@@ -17,20 +18,23 @@ import { passThroughAnswer, streamModelRewriter } from './passthrough-request';
 
 const encoder = new TextEncoder();
 
-function decodeContext(call: ChatCall): DecodeContext {
+function decodeContext(call: ChatCall, protocol: ChatProtocol): DecodeContext {
   let estimate: number | undefined;
+  const codec = UPSTREAM_CHAT[protocol];
   return {
     model: call.modelId,
     fallbackId: fallbackId(call.family),
     get estimatedInputTokens() {
       return (estimate ??= estimatedInputTokens(call));
     },
+    // A pass-through request is the client's own: any tool in its answer is one the client declared.
+    structuredOutputTool: codec.structuredOutputTool && !isPassThrough(call.family, protocol) ? codec.structuredOutputTool(call.ir()) : null,
   };
 }
 
 /** What an IR event adds to the answer, for counting what reached a client that left early. */
 function producedText(event: IrStreamEvent): string {
-  if (event.type === 'text_delta') return event.text;
+  if (event.type === 'text_delta' || event.type === 'reasoning_delta') return event.text;
   if (event.type === 'tool_call_delta') return event.arguments;
   if (event.type === 'tool_call_start') return event.name;
   return '';
@@ -55,7 +59,7 @@ export class ChatExecutionService {
     call.metered.meter.channelId = channel.id;
     const protocol = chatProtocolOf(channel);
     const json = await readBodyJson(response.body);
-    const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call));
+    const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call, protocol));
     const answer = isPassThrough(call.family, protocol)
       ? passThroughAnswer(call.family, json, call.modelId)
       : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
@@ -73,7 +77,7 @@ export class ChatExecutionService {
   private async *relay(call: ChatCall, opened: OpenedStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
     const protocol = chatProtocolOf(opened.channel);
     const passThrough = isPassThrough(call.family, protocol);
-    const context = decodeContext(call);
+    const context = decodeContext(call, protocol);
     const decoder = UPSTREAM_CHAT[protocol].streamDecoder(context);
     const familyEncoder = FAMILY_CHAT[call.family].streamEncoder(context.fallbackId, call.modelId);
     const rewrite = streamModelRewriter(call.family, call.modelId);

@@ -12,6 +12,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { openFirstEvent, type OpenedStream } from '../upstream/first-event-failover';
+import { UpstreamAttempts } from '../upstream/upstream-observer';
 import { chatProtocolOf, isPassThrough, type ChatCall } from './chat-call';
 import { passThroughRequest } from './passthrough-request';
 
@@ -52,9 +53,10 @@ export class ChatUpstreamService {
   }
 
   async open(call: ChatCall, channels: readonly CatalogChannel[], signal: AbortSignal): Promise<ServedCall> {
+    const attempts = new UpstreamAttempts();
     const { channel, response } = await executeWithFailover(
       channels,
-      (ch) => sendUpstream(this.request(call, ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS }),
+      (ch) => attempts.send(ch, () => sendUpstream(this.request(call, ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS })),
       {
         signal,
         toError: (status, text, ch, headers) => this.upstreamError(call, ch, status, text, headers),

@@ -14,6 +14,8 @@ export interface UpstreamChatCodec {
   fromResponse(body: unknown, context: DecodeContext): ChatIrResponse;
   streamDecoder(context: DecodeContext): IrStreamDecoder;
   fromError: UpstreamErrorTransform;
+  /** Where the protocol answers structured output through a tool: that tool's name for this request, whose input is the answer. */
+  structuredOutputTool?(ir: ChatIrRequest): string | null;
 }
 
 export interface FamilyChatCodec {

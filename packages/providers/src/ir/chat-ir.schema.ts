@@ -7,7 +7,8 @@ import { z } from 'zod';
 export const IrFamily = z.enum(['oaic', 'msgc', 'genc']);
 export type IrFamily = z.infer<typeof IrFamily>;
 
-export const IrTextPart = z.object({ type: z.literal('text'), text: z.string() });
+/** `cache`: the client marked the prompt up to here as a cache breakpoint (msgc `cache_control`). */
+export const IrTextPart = z.object({ type: z.literal('text'), text: z.string(), cache: z.boolean().optional() });
 export type IrTextPart = z.infer<typeof IrTextPart>;
 
 /** An image given inline (base64 + media type) or by public HTTPS URL; `param` is where the client put it. */
@@ -34,17 +35,54 @@ export const IrToolResultPart = z.object({
 });
 export type IrToolResultPart = z.infer<typeof IrToolResultPart>;
 
-export const IrPart = z.discriminatedUnion('type', [IrTextPart, IrImagePart, IrToolCallPart, IrToolResultPart]);
+/**
+ * A model's reasoning: its text (empty when redacted), the vendor's signature that lets it be sent back,
+ * and for redacted reasoning the opaque data that stands for it.
+ */
+export const IrReasoningPart = z.object({
+  type: z.literal('reasoning'),
+  text: z.string(),
+  signature: z.string().nullable(),
+  redacted: z.string().nullable(),
+});
+export type IrReasoningPart = z.infer<typeof IrReasoningPart>;
+
+export const IrPart = z.discriminatedUnion('type', [IrTextPart, IrImagePart, IrToolCallPart, IrToolResultPart, IrReasoningPart]);
 export type IrPart = z.infer<typeof IrPart>;
 
 export const IrMessage = z.object({ role: z.enum(['user', 'assistant', 'tool']), parts: z.array(IrPart) });
 export type IrMessage = z.infer<typeof IrMessage>;
 
-export const IrTool = z.object({ name: z.string(), description: z.string().nullable(), parameters: z.record(z.string(), z.unknown()) });
+export const IrTool = z.object({
+  name: z.string(),
+  description: z.string().nullable(),
+  parameters: z.record(z.string(), z.unknown()),
+  cache: z.boolean().optional(),
+});
 export type IrTool = z.infer<typeof IrTool>;
 
 export const IrToolChoice = z.object({ type: z.enum(['auto', 'any', 'none', 'tool']), name: z.string().nullable() });
 export type IrToolChoice = z.infer<typeof IrToolChoice>;
+
+/** Answer as JSON: any object, or an instance of `schema` (JSON Schema). */
+export const IrResponseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('json_object') }),
+  z.object({
+    type: z.literal('json_schema'),
+    name: z.string(),
+    description: z.string().nullable(),
+    schema: z.record(z.string(), z.unknown()),
+    strict: z.boolean().nullable(),
+  }),
+]);
+export type IrResponseFormat = z.infer<typeof IrResponseFormat>;
+
+export const IrEffort = z.enum(['minimal', 'low', 'medium', 'high']);
+export type IrEffort = z.infer<typeof IrEffort>;
+
+/** Think before answering: an effort level or a token budget (each derivable from the other), and whether to show the thoughts. */
+export const IrReasoning = z.object({ effort: IrEffort, budgetTokens: z.number().int(), includeThoughts: z.boolean() });
+export type IrReasoning = z.infer<typeof IrReasoning>;
 
 export const IrSafetySetting = z.object({ category: z.string(), threshold: z.string() });
 
@@ -55,6 +93,10 @@ export const ChatIrRequest = z.object({
   messages: z.array(IrMessage),
   tools: z.array(IrTool),
   toolChoice: IrToolChoice.nullable(),
+  /** False: at most one tool call per answer; null: the upstream's default. */
+  parallelToolCalls: z.boolean().nullable().optional(),
+  responseFormat: IrResponseFormat.nullable().optional(),
+  reasoning: IrReasoning.nullable().optional(),
   maxTokens: z.number().int().nullable(),
   temperature: z.number().nullable(),
   topP: z.number().nullable(),
@@ -73,13 +115,24 @@ export type ChatIrRequest = z.infer<typeof ChatIrRequest>;
 export const IrStopReason = z.enum(['end_turn', 'max_tokens', 'stop_sequence', 'tool_use', 'content_filter']);
 export type IrStopReason = z.infer<typeof IrStopReason>;
 
-export const IrUsage = z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() });
+/**
+ * `inputTokens` counts every prompt token, cached or not; `cacheReadTokens` and `cacheWriteTokens` say how
+ * many of them were read from or written to the upstream's prompt cache. `outputTokens` includes the
+ * `reasoningTokens` spent thinking.
+ */
+export const IrUsage = z.object({
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  reasoningTokens: z.number().int().optional(),
+  cacheReadTokens: z.number().int().optional(),
+  cacheWriteTokens: z.number().int().optional(),
+});
 export type IrUsage = z.infer<typeof IrUsage>;
 
 export const IrOutputImage = z.object({ type: z.literal('image'), mediaType: z.string(), data: z.string() });
 export type IrOutputImage = z.infer<typeof IrOutputImage>;
 
-export const IrOutputPart = z.discriminatedUnion('type', [IrTextPart, IrToolCallPart, IrOutputImage]);
+export const IrOutputPart = z.discriminatedUnion('type', [IrTextPart, IrToolCallPart, IrOutputImage, IrReasoningPart]);
 export type IrOutputPart = z.infer<typeof IrOutputPart>;
 
 export const ChatIrResponse = z.object({
@@ -99,6 +152,10 @@ export type ChatIrResponse = z.infer<typeof ChatIrResponse>;
 export const IrStreamEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('start'), id: z.string(), model: z.string(), inputTokens: z.number().int().nullable() }),
   z.object({ type: z.literal('text_delta'), text: z.string() }),
+  /** Reasoning arrives as text deltas, then its signature (or whole, when redacted); a block_stop closes it. */
+  z.object({ type: z.literal('reasoning_delta'), text: z.string() }),
+  z.object({ type: z.literal('reasoning_signature'), signature: z.string() }),
+  z.object({ type: z.literal('reasoning_redacted'), data: z.string() }),
   z.object({ type: z.literal('tool_call_start'), index: z.number().int(), id: z.string(), name: z.string() }),
   z.object({ type: z.literal('tool_call_delta'), index: z.number().int(), arguments: z.string() }),
   z.object({ type: z.literal('block_stop') }),
@@ -118,6 +175,8 @@ export interface DecodeContext {
   model: string;
   fallbackId: string;
   estimatedInputTokens: number;
+  /** The tool the request was held to so the answer is JSON: its input is the answer's text. */
+  structuredOutputTool?: string | null;
 }
 
 /** Turns an upstream's SSE messages into IR events; `end` flushes what the upstream left unsaid (usage, finish). */

@@ -13,7 +13,10 @@ export type IrField =
   | 'safetySettings'
   | 'toolChoice'
   | 'tools'
-  | 'maxTokens';
+  | 'maxTokens'
+  | 'responseFormat'
+  | 'reasoning'
+  | 'parallelToolCalls';
 
 const NAMES: Record<IrFamily, Record<IrField, string>> = {
   oaic: {
@@ -28,6 +31,9 @@ const NAMES: Record<IrFamily, Record<IrField, string>> = {
     toolChoice: 'tool_choice',
     tools: 'tools',
     maxTokens: 'max_tokens',
+    responseFormat: 'response_format',
+    reasoning: 'reasoning_effort',
+    parallelToolCalls: 'parallel_tool_calls',
   },
   msgc: {
     temperature: 'temperature',
@@ -41,6 +47,9 @@ const NAMES: Record<IrFamily, Record<IrField, string>> = {
     toolChoice: 'tool_choice',
     tools: 'tools',
     maxTokens: 'max_tokens',
+    responseFormat: 'output_format',
+    reasoning: 'thinking',
+    parallelToolCalls: 'tool_choice.disable_parallel_tool_use',
   },
   genc: {
     temperature: 'generationConfig.temperature',
@@ -54,6 +63,9 @@ const NAMES: Record<IrFamily, Record<IrField, string>> = {
     toolChoice: 'toolConfig',
     tools: 'tools',
     maxTokens: 'generationConfig.maxOutputTokens',
+    responseFormat: 'generationConfig.responseSchema',
+    reasoning: 'generationConfig.thinkingConfig',
+    parallelToolCalls: 'toolConfig',
   },
 };
 

@@ -7,3 +7,5 @@ export * from './tool-arguments';
 export * from './ir-urls';
 export * from './upstream-error';
 export * from './stream-decoder.base';
+export * from './reasoning-budget';
+export * from './schema-dialect';

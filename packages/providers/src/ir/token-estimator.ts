@@ -24,6 +24,8 @@ function partTokens(part: IrPart): number {
       return estimateTextTokens(part.name) + estimateTextTokens(part.arguments);
     case 'tool_result':
       return estimateTextTokens(part.content);
+    case 'reasoning':
+      return estimateTextTokens(part.text);
   }
 }
 

@@ -18,6 +18,8 @@ const IR_FIELDS: readonly IrField[] = [
   'toolChoice',
   'tools',
   'maxTokens',
+  'responseFormat',
+  'reasoning',
 ];
 
 /** Spellings an upstream uses besides the family's own, normalised. */

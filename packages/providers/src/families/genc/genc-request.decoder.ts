@@ -1,31 +1,13 @@
 // genc request → IR. Function calls without an id get one, and each functionResponse is linked to the
 // earliest unanswered call of the same name, so families that link by id keep the pairing.
 import { GatewayError, type GencContent, type GenerateContentRequest } from '@gateway/contracts';
-import type { ChatIrRequest, IrMessage, IrPart, IrTextPart, IrToolChoice, IrToolResultPart } from '../../ir/chat-ir.schema';
+import type { ChatIrRequest, IrMessage, IrPart, IrReasoning, IrResponseFormat, IrTextPart, IrToolChoice, IrToolResultPart } from '../../ir/chat-ir.schema';
+import { budgetOfEffort, effortOfBudget, effortOfWord } from '../../ir/reasoning-budget';
+import { jsonSchemaOfOpenApi } from '../../ir/schema-dialect';
 
 interface PendingCall {
   id: string;
   name: string;
-}
-
-/**
- * Gemini schemas name types in capitals (`OBJECT`, `STRING`); the IR holds JSON Schema, whose type names
- * are lowercase, so the other protocols accept the declarations.
- */
-function jsonSchemaOf(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(jsonSchemaOf);
-  if (schema === null || typeof schema !== 'object') return schema;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    // Property names are the client's own: only the schemas under them are rewritten.
-    if (key === 'properties' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
-      out[key] = Object.fromEntries(Object.entries(value).map(([name, property]) => [name, jsonSchemaOf(property)]));
-    } else if (key === 'type' && typeof value === 'string') out[key] = value.toLowerCase();
-    else if (key === 'type' && Array.isArray(value)) out[key] = value.map((type) => (typeof type === 'string' ? type.toLowerCase() : type));
-    else if (key === 'enum' || key === 'example' || key === 'default' || key === 'const') out[key] = value;
-    else out[key] = jsonSchemaOf(value);
-  }
-  return out;
 }
 
 function imageMime(mimeType: string, where: string): string {
@@ -42,6 +24,7 @@ function decodeContent(content: GencContent, i: number, pending: PendingCall[], 
     const where = `contents[${i}].parts[${j}]`;
     if (part.text !== undefined) {
       if (part.thought !== true) parts.push({ type: 'text', text: part.text });
+      else if (role === 'assistant') parts.push({ type: 'reasoning', text: part.text, signature: part.thoughtSignature ?? null, redacted: null });
     } else if (part.inlineData) {
       parts.push({
         type: 'image',
@@ -87,12 +70,45 @@ function toolChoice(body: GenerateContentRequest): IrToolChoice | null {
   const config = body.toolConfig?.functionCallingConfig;
   if (!config?.mode) return null;
   if (config.mode === 'NONE') return { type: 'none', name: null };
-  if (config.mode === 'ANY' || config.mode === 'VALIDATED') {
+  // VALIDATED lets the model answer in text or call a function (checked against its schema): auto, with schema adherence.
+  if (config.mode === 'ANY') {
     const allowed = config.allowedFunctionNames ?? [];
     if (allowed.length > 1) throw GatewayError.invalid('this model can be held to one function only', 'toolConfig.functionCallingConfig.allowedFunctionNames');
     return allowed.length === 1 ? { type: 'tool', name: allowed[0]! } : { type: 'any', name: null };
   }
   return { type: 'auto', name: null };
+}
+
+/** genc spells JSON output as a MIME type plus an optional schema, in either dialect. */
+function responseFormat(body: GenerateContentRequest): IrResponseFormat | null {
+  const config = body.generationConfig;
+  const mime = config?.responseMimeType;
+  if (mime === undefined || mime === 'text/plain') {
+    if (config?.responseSchema || config?.responseJsonSchema)
+      throw GatewayError.invalid('a response schema needs responseMimeType "application/json"', 'generationConfig.responseMimeType');
+    return null;
+  }
+  if (mime !== 'application/json') throw GatewayError.invalid(`responseMimeType "${mime}" is not supported by this model`, 'generationConfig.responseMimeType');
+  if (config?.responseSchema && config.responseJsonSchema)
+    throw GatewayError.invalid('give responseSchema or responseJsonSchema, not both', 'generationConfig.responseJsonSchema');
+  const schema = config?.responseJsonSchema ?? (config?.responseSchema ? (jsonSchemaOfOpenApi(config.responseSchema) as Record<string, unknown>) : null);
+  return schema ? { type: 'json_schema', name: 'response', description: null, schema, strict: null } : { type: 'json_object' };
+}
+
+/** thinkingBudget 0 is off; -1 (the model decides) is the medium level; a level word sets the budget from the table. */
+function reasoning(body: GenerateContentRequest): IrReasoning | null {
+  const thinking = body.generationConfig?.thinkingConfig;
+  if (!thinking) return null;
+  const includeThoughts = thinking.includeThoughts === true;
+  if (thinking.thinkingLevel !== undefined) {
+    const level = effortOfWord(thinking.thinkingLevel);
+    if (!level) throw GatewayError.invalid(`unknown thinkingLevel "${thinking.thinkingLevel}"`, 'generationConfig.thinkingConfig.thinkingLevel');
+    return { effort: level, budgetTokens: budgetOfEffort(level), includeThoughts };
+  }
+  const budget = thinking.thinkingBudget;
+  if (budget === 0) return null;
+  if (budget === undefined || budget < 0) return { effort: 'medium', budgetTokens: budgetOfEffort('medium'), includeThoughts };
+  return { effort: effortOfBudget(budget), budgetTokens: budget, includeThoughts };
 }
 
 function responseModalities(body: GenerateContentRequest): ChatIrRequest['responseModalities'] {
@@ -114,7 +130,8 @@ export function fromGencRequest(body: GenerateContentRequest, model: string, str
     return tool.functionDeclarations.map((fn) => ({
       name: fn.name,
       description: fn.description ?? null,
-      parameters: jsonSchemaOf(fn.parameters) as Record<string, unknown>,
+      parameters:
+        fn.parametersJsonSchema ?? ((fn.parameters ? jsonSchemaOfOpenApi(fn.parameters) : { type: 'object', properties: {} }) as Record<string, unknown>),
     }));
   });
   return {
@@ -124,6 +141,9 @@ export function fromGencRequest(body: GenerateContentRequest, model: string, str
     messages,
     tools,
     toolChoice: toolChoice(body),
+    parallelToolCalls: null,
+    responseFormat: responseFormat(body),
+    reasoning: reasoning(body),
     maxTokens: config.maxOutputTokens ?? null,
     temperature: config.temperature ?? null,
     topP: config.topP ?? null,

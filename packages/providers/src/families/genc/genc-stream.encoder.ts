@@ -33,6 +33,11 @@ export class GencStreamEncoder implements IrStreamEncoder {
         return '';
       case 'text_delta':
         return event.text === '' ? '' : this.chunk([{ text: event.text }]);
+      case 'reasoning_delta':
+        return event.text === '' ? '' : this.chunk([{ text: event.text, thought: true }]);
+      case 'reasoning_signature':
+      case 'reasoning_redacted':
+        return '';
       case 'tool_call_start':
         this.calls.push({ index: event.index, id: event.id, name: event.name, arguments: '' });
         return '';

@@ -1,11 +1,31 @@
 // msgc request → IR. tool_result blocks of a user turn become a tool message ahead of the turn's other parts.
 import { GatewayError, type CountTokensRequest, type MessagesRequest, type MsgcMessage, type MsgcSystem, type MsgcToolResultBlock } from '@gateway/contracts';
-import type { ChatIrRequest, IrMessage, IrPart, IrTextPart, IrToolChoice, IrToolResultPart } from '../../ir/chat-ir.schema';
+import type { ChatIrRequest, IrMessage, IrPart, IrReasoning, IrResponseFormat, IrTextPart, IrToolChoice, IrToolResultPart } from '../../ir/chat-ir.schema';
+import { effortOfBudget } from '../../ir/reasoning-budget';
+
+function cacheMarked(block: object): boolean {
+  return 'cache_control' in block && block.cache_control != null;
+}
+
+function textPart(text: string, block: object): IrTextPart {
+  return cacheMarked(block) ? { type: 'text', text, cache: true } : { type: 'text', text };
+}
 
 function systemParts(system: MsgcSystem | undefined): IrTextPart[] {
   if (system === undefined) return [];
   if (typeof system === 'string') return system === '' ? [] : [{ type: 'text', text: system }];
-  return system.map((block) => ({ type: 'text', text: block.text }));
+  return system.map((block) => textPart(block.text, block));
+}
+
+function reasoning(body: MessagesRequest): IrReasoning | null {
+  if (body.thinking?.type !== 'enabled') return null;
+  const budget = body.thinking.budget_tokens;
+  return { effort: effortOfBudget(budget), budgetTokens: budget, includeThoughts: true };
+}
+
+function responseFormat(body: MessagesRequest): IrResponseFormat | null {
+  const format = body.output_config?.format ?? body.output_format;
+  return format ? { type: 'json_schema', name: 'response', description: null, schema: format.schema, strict: true } : null;
 }
 
 function toolResultText(block: MsgcToolResultBlock, where: string): string {
@@ -33,7 +53,16 @@ function decodeMessage(message: MsgcMessage, i: number, out: IrMessage[]): void 
     const where = `messages[${i}].content[${j}]`;
     switch (block.type) {
       case 'text':
-        parts.push({ type: 'text', text: block.text });
+        parts.push(textPart(block.text, block));
+        break;
+      case 'thinking':
+      case 'redacted_thinking':
+        if (message.role !== 'assistant') throw GatewayError.invalid(`${block.type} blocks belong to assistant turns`, where);
+        parts.push(
+          block.type === 'thinking'
+            ? { type: 'reasoning', text: block.thinking, signature: block.signature, redacted: null }
+            : { type: 'reasoning', text: '', signature: null, redacted: block.data },
+        );
         break;
       case 'image':
         if (message.role !== 'user') throw GatewayError.invalid('image blocks belong to user turns', where);
@@ -77,8 +106,16 @@ export function fromMsgcRequest(body: MessagesRequest | CountTokensRequest): Cha
     model: body.model,
     system: systemParts(body.system),
     messages,
-    tools: (body.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description ?? null, parameters: tool.input_schema })),
+    tools: (body.tools ?? []).map((tool) => ({
+      name: tool.name,
+      description: tool.description ?? null,
+      parameters: tool.input_schema,
+      ...(cacheMarked(tool) ? { cache: true } : {}),
+    })),
     toolChoice: toolChoice(body.tool_choice),
+    parallelToolCalls: body.tool_choice?.disable_parallel_tool_use === true ? false : null,
+    responseFormat: full ? responseFormat(full) : null,
+    reasoning: full ? reasoning(full) : null,
     maxTokens: full?.max_tokens ?? null,
     temperature: full?.temperature ?? null,
     topP: full?.top_p ?? null,

@@ -2,14 +2,17 @@
 // (text_delta / input_json_delta), content_block_stop, message_delta (stop_reason + usage), message_stop.
 import type { IrStreamEncoder, IrStreamEvent, IrUsage } from '../../ir/chat-ir.schema';
 import { sseEvent } from '../sse-frame';
+import { msgcUsage } from './msgc-response.encoder';
 import { toMsgcStopReason } from '../../ir/stop-reason.map';
+
+type BlockKind = 'text' | 'tool' | 'thinking';
 
 export class MsgcStreamEncoder implements IrStreamEncoder {
   private started = false;
   private finished = false;
   private pinged = false;
   private nextBlock = 0;
-  private open: { kind: 'text' | 'tool'; block: number; toolIndex: number } | null = null;
+  private open: { kind: BlockKind; block: number; toolIndex: number } | null = null;
   /** Block index of each tool call, so a late argument delta still lands on its own block. */
   private readonly toolBlocks = new Map<number, number>();
   private inputTokens = 0;
@@ -30,6 +33,25 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
       case 'text_delta':
         if (this.open?.kind !== 'text') out += this.openBlock('text', -1, { type: 'text', text: '' });
         return out + sseEvent('content_block_delta', { type: 'content_block_delta', index: this.open!.block, delta: { type: 'text_delta', text: event.text } });
+      case 'reasoning_delta':
+        if (this.open?.kind !== 'thinking') out += this.openBlock('thinking', -1, { type: 'thinking', thinking: '', signature: '' });
+        return (
+          out +
+          sseEvent('content_block_delta', { type: 'content_block_delta', index: this.open!.block, delta: { type: 'thinking_delta', thinking: event.text } })
+        );
+      case 'reasoning_signature':
+        if (this.open?.kind !== 'thinking') return out;
+        return (
+          out +
+          sseEvent('content_block_delta', {
+            type: 'content_block_delta',
+            index: this.open.block,
+            delta: { type: 'signature_delta', signature: event.signature },
+          })
+        );
+      case 'reasoning_redacted':
+        out += this.openBlock('thinking', -1, { type: 'redacted_thinking', data: event.data });
+        return out + this.closeBlock();
       case 'tool_call_start':
         out += this.openBlock('tool', event.index, { type: 'tool_use', id: event.id, name: event.name, input: {} });
         this.toolBlocks.set(event.index, this.open!.block);
@@ -76,7 +98,7 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
     return sseEvent('message_start', { type: 'message_start', message });
   }
 
-  private openBlock(kind: 'text' | 'tool', toolIndex: number, contentBlock: unknown): string {
+  private openBlock(kind: BlockKind, toolIndex: number, contentBlock: unknown): string {
     let out = this.closeBlock();
     const block = this.nextBlock++;
     this.open = { kind, block, toolIndex };
@@ -102,11 +124,7 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
       this.pinged = true;
       out += sseEvent('ping', { type: 'ping' });
     }
-    out += sseEvent('message_delta', {
-      type: 'message_delta',
-      delta: { stop_reason: stopReason, stop_sequence: stopSequence },
-      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens },
-    });
+    out += sseEvent('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: msgcUsage(usage) });
     return out + sseEvent('message_stop', { type: 'message_stop' });
   }
 }

@@ -3,7 +3,8 @@
 // with small schemas of their own, so nothing unparsed reaches the IR.
 import { GatewayError, parseOrThrow, type ChatCompletionRequest, type ChatMessage } from '@gateway/contracts';
 import { z } from 'zod';
-import type { ChatIrRequest, IrMessage, IrPart, IrTextPart, IrToolChoice } from '../../ir/chat-ir.schema';
+import type { ChatIrRequest, IrMessage, IrPart, IrReasoning, IrResponseFormat, IrTextPart, IrToolChoice } from '../../ir/chat-ir.schema';
+import { budgetOfEffort, effortOfWord } from '../../ir/reasoning-budget';
 
 const ToolCallIn = z.object({
   id: z.string().min(1),
@@ -16,15 +17,48 @@ const FunctionToolIn = z.object({
   function: z.object({ name: z.string().min(1), description: z.string().optional(), parameters: z.record(z.string(), z.unknown()).optional() }),
 });
 const NamedChoiceIn = z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) });
+const JsonSchemaFormatIn = z.looseObject({
+  type: z.literal('json_schema'),
+  json_schema: z.looseObject({
+    name: z.string().min(1),
+    description: z.string().optional(),
+    schema: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullish(),
+  }),
+});
+const ResponseFormatIn = z.discriminatedUnion('type', [z.looseObject({ type: z.enum(['text', 'json_object']) }), JsonSchemaFormatIn]);
 const ExtrasIn = z.looseObject({
   n: z.number().int().nullish(),
-  response_format: z.looseObject({ type: z.string() }).nullish(),
+  response_format: ResponseFormatIn.nullish(),
   modalities: z.array(z.string()).nullish(),
+  reasoning_effort: z.string().nullish(),
+  parallel_tool_calls: z.boolean().nullish(),
 });
+/** A cache breakpoint on a content part, as Anthropic spells it (the convention oaic clients of Anthropic models use). */
+const CacheMarked = z.looseObject({ cache_control: z.looseObject({ type: z.string() }).nullish() });
+
+function isCacheMarked(value: unknown): boolean {
+  const parsed = CacheMarked.safeParse(value);
+  return parsed.success && parsed.data.cache_control != null;
+}
 
 // ContentBlock has already checked each block (text has a string text, image_url a valid url), so the
 // reads below only narrow what the schema proved.
 const DATA_URL_HEAD = /^data:(image\/[a-z0-9.+-]+);base64,/i;
+
+function responseFormat(format: z.infer<typeof ResponseFormatIn> | null | undefined): IrResponseFormat | null {
+  if (!format || format.type === 'text') return null;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const spec = (format as z.infer<typeof JsonSchemaFormatIn>).json_schema;
+  return { type: 'json_schema', name: spec.name, description: spec.description ?? null, schema: spec.schema ?? {}, strict: spec.strict ?? null };
+}
+
+function reasoning(effort: string | null | undefined): IrReasoning | null {
+  if (effort == null || effort === 'none') return null;
+  const level = effortOfWord(effort);
+  if (!level) throw GatewayError.invalid(`unknown reasoning_effort "${effort}" (expected minimal, low, medium or high)`, 'reasoning_effort');
+  return { effort: level, budgetTokens: budgetOfEffort(level), includeThoughts: true };
+}
 
 function textOf(message: ChatMessage, i: number): string {
   const content = message.content;
@@ -44,7 +78,8 @@ function userParts(message: ChatMessage, i: number): IrPart[] {
   if (content == null) return [];
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((block, j): IrPart => {
-    if (block.type === 'text') return { type: 'text', text: block.text as string };
+    if (block.type === 'text')
+      return isCacheMarked(block) ? { type: 'text', text: block.text as string, cache: true } : { type: 'text', text: block.text as string };
     const url = (block.image_url as { url: string }).url;
     const param = `messages[${i}].content[${j}].image_url.url`;
     const head = DATA_URL_HEAD.exec(url);
@@ -81,9 +116,11 @@ export function fromOaicRequest(body: ChatCompletionRequest): ChatIrRequest {
     const message = body.messages[i]!;
     switch (message.role) {
       case 'system':
-      case 'developer':
-        system.push({ type: 'text', text: textOf(message, i) });
+      case 'developer': {
+        const marked = Array.isArray(message.content) && message.content.some(isCacheMarked);
+        system.push(marked ? { type: 'text', text: textOf(message, i), cache: true } : { type: 'text', text: textOf(message, i) });
         break;
+      }
       case 'user':
         messages.push({ role: 'user', parts: userParts(message, i) });
         break;
@@ -107,9 +144,6 @@ export function fromOaicRequest(body: ChatCompletionRequest): ChatIrRequest {
   }
   const extras = parseOrThrow(ExtrasIn, body);
   if ((extras.n ?? 1) > 1) throw GatewayError.invalid('this model answers with one choice only', 'n');
-  if (extras.response_format && extras.response_format.type !== 'text') {
-    throw GatewayError.invalid(`response_format "${extras.response_format.type}" is not supported by this model`, 'response_format');
-  }
   const tools = (body.tools ?? []).map((tool, t) => {
     const fn = parseOrThrow(FunctionToolIn, tool, `tools[${t}]`).function;
     return { name: fn.name, description: fn.description ?? null, parameters: fn.parameters ?? { type: 'object', properties: {} } };
@@ -122,6 +156,9 @@ export function fromOaicRequest(body: ChatCompletionRequest): ChatIrRequest {
     messages,
     tools,
     toolChoice: toolChoice(body.tool_choice),
+    parallelToolCalls: extras.parallel_tool_calls ?? null,
+    responseFormat: responseFormat(extras.response_format),
+    reasoning: reasoning(extras.reasoning_effort),
     maxTokens: body.max_completion_tokens ?? body.max_tokens ?? null,
     temperature: body.temperature ?? null,
     topP: body.top_p ?? null,

@@ -81,6 +81,15 @@ describe('responses answered through chat', () => {
     });
   });
 
+  it('carries text.format as response_format and reasoning.effort as reasoning_effort', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] };
+    const body = { model: 'm', input: 'hi', text: { format: { type: 'json_schema', name: 'thing', schema, strict: true } }, reasoning: { effort: 'high' } };
+    const chat = responseAsChatRequest(body as ResponseCreateRequest);
+    expect(chat.response_format).toEqual({ type: 'json_schema', json_schema: { name: 'thing', schema, strict: true } });
+    expect(chat.reasoning_effort).toBe('high');
+    expect(responseAsChatRequest({ model: 'm', input: 'hi', text: { format: { type: 'json_object' } } }).response_format).toEqual({ type: 'json_object' });
+  });
+
   it('refuses what chat cannot carry, naming the field', () => {
     const refusal = (body: Record<string, unknown>) => {
       try {
@@ -94,7 +103,7 @@ describe('responses answered through chat', () => {
     expect(refusal({ tools: [{ type: 'web_search' }] })).toMatchObject({ param: 'tools[0]' });
     expect(refusal({ input: [{ type: 'reasoning', summary: [] }] })).toMatchObject({ param: 'input[0]' });
     expect(refusal({ input: [{ role: 'user', content: [{ type: 'input_file', file_id: 'f' }] }] })).toMatchObject({ param: 'input[0].content[0]' });
-    expect(refusal({ text: { format: { type: 'json_schema', name: 'x', schema: {} } } })).toMatchObject({ param: 'text.format' });
+    expect(refusal({ text: { format: { type: 'json_schema', schema: {} } } })).toMatchObject({ param: 'text.format.name' });
     expect(refusal({ tools: [{ type: 'web_search' }] }).message).toContain("needs an upstream with a responses endpoint, and the model 'm' has none");
   });
 

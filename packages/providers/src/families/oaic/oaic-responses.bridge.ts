@@ -5,6 +5,7 @@ import {
   GatewayError,
   isReadResponseInputItem,
   isResponseFunctionTool,
+  parseOrThrow,
   type ChatCompletionRequest,
   type ChatMessage,
   type ContentBlock,
@@ -13,6 +14,7 @@ import {
   type ResponseTool,
 } from '@gateway/contracts';
 import { createParser } from 'eventsource-parser';
+import { z } from 'zod';
 import { randomBytes } from 'node:crypto';
 import { parseUpstreamBody } from '../../ir/upstream-error';
 import { sseEvent } from '../sse-frame';
@@ -81,12 +83,37 @@ function chatToolChoice(choice: NonNullable<ResponseCreateRequest['tool_choice']
   return choice;
 }
 
+const TextFormatIn = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.enum(['text', 'json_object']) }),
+  z.looseObject({
+    type: z.literal('json_schema'),
+    name: z.string().min(1),
+    description: z.string().optional(),
+    schema: z.record(z.string(), z.unknown()),
+    strict: z.boolean().nullish(),
+  }),
+]);
+const ReasoningIn = z.looseObject({ effort: z.string().nullish(), summary: z.string().nullish() });
+
+/** responses' `text.format` as chat's `response_format`: the same formats, the schema's fields one level up. */
+function chatResponseFormat(body: ResponseCreateRequest): Json | undefined {
+  if (!body.text?.format) return undefined;
+  const format = parseOrThrow(TextFormatIn, body.text.format, 'text.format');
+  if (format.type !== 'json_schema') return format.type === 'text' ? undefined : { type: 'json_object' };
+  const spec: Json = { name: format.name, schema: format.schema };
+  if (format.description !== undefined) spec.description = format.description;
+  if (format.strict != null) spec.strict = format.strict;
+  return { type: 'json_schema', json_schema: spec };
+}
+
 /** The chat request that answers a responses request. */
 export function responseAsChatRequest(body: ResponseCreateRequest): ChatCompletionRequest {
   if (body.previous_response_id) refuse("'previous_response_id'", 'previous_response_id', body.model);
-  const format = body.text?.format;
-  if (format && format.type !== 'text') refuse(`A text format of type '${format.type}'`, 'text.format', body.model);
   const chat: ChatCompletionRequest = { model: body.model, messages: chatMessages(body), stream: body.stream === true };
+  const format = chatResponseFormat(body);
+  if (format) chat.response_format = format;
+  const reasoning = body.reasoning === undefined ? null : parseOrThrow(ReasoningIn, body.reasoning, 'reasoning');
+  if (reasoning?.effort) chat.reasoning_effort = reasoning.effort;
   if (body.max_output_tokens) chat.max_tokens = body.max_output_tokens;
   const tools = chatTools(body.tools, body.model);
   if (tools) chat.tools = tools;

@@ -28,6 +28,11 @@ export class OaicStreamEncoder implements IrStreamEncoder {
     switch (event.type) {
       case 'text_delta':
         return out + this.chunk({ content: event.text });
+      case 'reasoning_delta':
+        return out + this.chunk({ reasoning_content: event.text });
+      case 'reasoning_signature':
+      case 'reasoning_redacted':
+        return out;
       case 'tool_call_start':
         return out + this.chunk({ tool_calls: [{ index: event.index, id: event.id, type: 'function', function: { name: event.name, arguments: '' } }] });
       case 'tool_call_delta':

@@ -1,6 +1,6 @@
 import type { UpstreamChatCodec } from '../../ir/chat-codec.types';
 import { fromAnthropicError } from './anthropic-error.transform';
-import { anthropicCall, toAnthropicRequest } from './anthropic-request.transform';
+import { anthropicCall, anthropicStructuredOutputTool, toAnthropicRequest } from './anthropic-request.transform';
 import { AnthropicStreamDecoder, fromAnthropicResponse } from './anthropic-response.transform';
 
 export const anthropicChat: UpstreamChatCodec = {
@@ -10,4 +10,5 @@ export const anthropicChat: UpstreamChatCodec = {
   fromResponse: fromAnthropicResponse,
   streamDecoder: (context) => new AnthropicStreamDecoder(context),
   fromError: fromAnthropicError,
+  structuredOutputTool: anthropicStructuredOutputTool,
 };

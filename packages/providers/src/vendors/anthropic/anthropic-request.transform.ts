@@ -3,12 +3,20 @@
 import { GatewayError } from '@gateway/contracts';
 import type { ChatIrRequest, IrMessage } from '../../ir/chat-ir.schema';
 import { unsupported } from '../../ir/field-names';
+import { MIN_THINKING_BUDGET } from '../../ir/reasoning-budget';
 import { parseToolArguments } from '../../ir/tool-arguments';
 import type { ChannelTarget, UpstreamRequest } from '../../provider.types';
 
 export const ANTHROPIC_VERSION = '2023-06-01';
 /** Anthropic requires max_tokens; families that leave it out get this. */
 export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
+/**
+ * Structured output goes to Anthropic as one more tool the model is held to: its input is the answer,
+ * returned to the client as text. The name is one a client tool is unlikely to have.
+ */
+export const STRUCTURED_OUTPUT_TOOL = 'structured_answer';
+
+const EPHEMERAL = { type: 'ephemeral' };
 
 type Block = Record<string, unknown>;
 interface Turn {
@@ -22,7 +30,12 @@ function blocksOf(message: IrMessage, family: ChatIrRequest['family']): Block[] 
     switch (part.type) {
       case 'text':
         // The protocol refuses empty text blocks.
-        if (part.text !== '') blocks.push({ type: 'text', text: part.text });
+        if (part.text !== '') blocks.push(part.cache ? { type: 'text', text: part.text, cache_control: EPHEMERAL } : { type: 'text', text: part.text });
+        break;
+      case 'reasoning':
+        // Only thinking this protocol signed can go back to it; reasoning from elsewhere stays behind.
+        if (part.redacted !== null) blocks.push({ type: 'redacted_thinking', data: part.redacted });
+        else if (part.signature) blocks.push({ type: 'thinking', thinking: part.text, signature: part.signature });
         break;
       case 'image':
         blocks.push({
@@ -56,8 +69,36 @@ function turnsOf(ir: ChatIrRequest): Turn[] {
 
 function toolChoice(ir: ChatIrRequest): Block | undefined {
   const choice = ir.toolChoice;
-  if (!choice) return undefined;
-  return choice.type === 'tool' ? { type: 'tool', name: choice.name } : { type: choice.type };
+  const serial = ir.parallelToolCalls === false && ir.tools.length > 0 ? { disable_parallel_tool_use: true } : {};
+  if (ir.responseFormat && choice?.type !== 'tool') {
+    // Held to answer: the answer tool alone, or (with tools the model may still call) any tool.
+    if (ir.tools.length === 0 || choice?.type === 'none') return { type: 'tool', name: STRUCTURED_OUTPUT_TOOL };
+    return { type: 'any', ...serial };
+  }
+  if (!choice) return Object.keys(serial).length > 0 ? { type: 'auto', ...serial } : undefined;
+  if (choice.type === 'none') return { type: 'none' };
+  return choice.type === 'tool' ? { type: 'tool', name: choice.name, ...serial } : { type: choice.type, ...serial };
+}
+
+function structuredOutputTool(ir: ChatIrRequest): Block {
+  const format = ir.responseFormat!;
+  const schema = format.type === 'json_schema' ? format.schema : { type: 'object' };
+  const description = format.type === 'json_schema' && format.description !== null ? format.description : 'Give the answer as this tool input.';
+  return { name: STRUCTURED_OUTPUT_TOOL, description, input_schema: { type: 'object', ...schema } };
+}
+
+/** Thinking needs room for the answer: its budget stays below max_tokens, and at least the protocol's minimum. */
+function thinking(ir: ChatIrRequest, maxTokens: number): Block | undefined {
+  if (!ir.reasoning) return undefined;
+  const budget = Math.min(ir.reasoning.budgetTokens, maxTokens - 1);
+  if (budget < MIN_THINKING_BUDGET)
+    throw unsupported(ir.family, 'reasoning', `this upstream thinks with at least ${MIN_THINKING_BUDGET} tokens, so the output limit must exceed that`);
+  return { type: 'enabled', budget_tokens: budget };
+}
+
+/** The tool the answer comes back in when the request asked for structured output, for the response decoder. */
+export function anthropicStructuredOutputTool(ir: ChatIrRequest): string | null {
+  return ir.responseFormat ? STRUCTURED_OUTPUT_TOOL : null;
 }
 
 function checkExpressible(ir: ChatIrRequest): void {
@@ -70,17 +111,22 @@ function checkExpressible(ir: ChatIrRequest): void {
 
 export function toAnthropicBody(ir: ChatIrRequest): Record<string, unknown> {
   checkExpressible(ir);
-  const body: Record<string, unknown> = { model: ir.model, max_tokens: ir.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS, messages: turnsOf(ir) };
+  const maxTokens = ir.maxTokens ?? ANTHROPIC_DEFAULT_MAX_TOKENS;
+  const body: Record<string, unknown> = { model: ir.model, max_tokens: maxTokens, messages: turnsOf(ir) };
   if ((body.messages as Turn[]).length === 0)
     throw GatewayError.invalid('the request holds no content to send', ir.family === 'genc' ? 'contents' : 'messages');
-  if (ir.system.length > 0) body.system = ir.system.map((part) => ({ type: 'text', text: part.text }));
-  if (ir.tools.length > 0) {
-    body.tools = ir.tools.map((tool) => ({
-      name: tool.name,
-      ...(tool.description !== null ? { description: tool.description } : {}),
-      input_schema: { type: 'object', ...tool.parameters },
-    }));
-  }
+  if (ir.system.length > 0)
+    body.system = ir.system.map((part) => (part.cache ? { type: 'text', text: part.text, cache_control: EPHEMERAL } : { type: 'text', text: part.text }));
+  const tools: Block[] = ir.tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description !== null ? { description: tool.description } : {}),
+    input_schema: { type: 'object', ...tool.parameters },
+    ...(tool.cache ? { cache_control: EPHEMERAL } : {}),
+  }));
+  if (ir.responseFormat) tools.push(structuredOutputTool(ir));
+  if (tools.length > 0) body.tools = tools;
+  const reasoning = thinking(ir, maxTokens);
+  if (reasoning) body.thinking = reasoning;
   const choice = toolChoice(ir);
   if (choice) body.tool_choice = choice;
   if (ir.temperature !== null) body.temperature = ir.temperature;

@@ -2,6 +2,8 @@
 // results become functionResponse parts, named after the call they answer (Gemini links by name, not id).
 import { GatewayError } from '@gateway/contracts';
 import type { ChatIrRequest, IrMessage, IrPart } from '../../ir/chat-ir.schema';
+import { fieldName } from '../../ir/field-names';
+import { openApiOfJsonSchema } from '../../ir/schema-dialect';
 import { parseToolArguments } from '../../ir/tool-arguments';
 import type { ChannelTarget, UpstreamRequest } from '../../provider.types';
 
@@ -56,6 +58,9 @@ function partOf(part: IrPart, names: Map<string, string>, ir: ChatIrRequest): Pa
       if (!name) throw GatewayError.invalid(`the tool result for "${part.toolCallId}" answers no earlier tool call`, where);
       return { functionResponse: { name, response: responseObject(part.content, part.isError) } };
     }
+    case 'reasoning':
+      // Earlier thoughts are not input to this protocol: the model thinks afresh each turn.
+      return null;
   }
 }
 
@@ -94,6 +99,12 @@ function generationConfig(ir: ChatIrRequest): Record<string, unknown> {
   if (ir.presencePenalty !== null) config.presencePenalty = ir.presencePenalty;
   if (ir.frequencyPenalty !== null) config.frequencyPenalty = ir.frequencyPenalty;
   if (ir.responseModalities !== null) config.responseModalities = ir.responseModalities.map((modality) => modality.toUpperCase());
+  const format = ir.responseFormat;
+  if (format) {
+    config.responseMimeType = 'application/json';
+    if (format.type === 'json_schema') config.responseSchema = openApiOfJsonSchema(format.schema, fieldName(ir.family, 'responseFormat'));
+  }
+  if (ir.reasoning) config.thinkingConfig = { thinkingBudget: ir.reasoning.budgetTokens, includeThoughts: ir.reasoning.includeThoughts };
   return config;
 }
 
@@ -108,7 +119,7 @@ export function toGeminiBody(ir: ChatIrRequest): Record<string, unknown> {
         functionDeclarations: ir.tools.map((tool) => ({
           name: tool.name,
           ...(tool.description !== null ? { description: tool.description } : {}),
-          parameters: tool.parameters,
+          parametersJsonSchema: tool.parameters,
         })),
       },
     ];

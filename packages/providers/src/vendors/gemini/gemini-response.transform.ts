@@ -12,12 +12,16 @@ export function geminiCallId(): string {
   return `call_${randomBytes(9).toString('base64url')}`;
 }
 
+/** Thoughts are output (billed as such); the cached part of the prompt is still prompt. */
 function usageOf(metadata: GencUsageMetadata | undefined, context: DecodeContext, produced: string): IrUsage {
-  return {
+  const usage: IrUsage = {
     inputTokens: metadata?.promptTokenCount ?? context.estimatedInputTokens,
     outputTokens:
       metadata?.candidatesTokenCount !== undefined ? metadata.candidatesTokenCount + (metadata.thoughtsTokenCount ?? 0) : estimateTextTokens(produced),
   };
+  if (metadata?.thoughtsTokenCount) usage.reasoningTokens = metadata.thoughtsTokenCount;
+  if (metadata?.cachedContentTokenCount) usage.cacheReadTokens = metadata.cachedContentTokenCount;
+  return usage;
 }
 
 export function fromGeminiResponse(body: unknown, context: DecodeContext): ChatIrResponse {
@@ -27,7 +31,10 @@ export function fromGeminiResponse(body: unknown, context: DecodeContext): ChatI
   let text = '';
   for (const part of candidate?.content?.parts ?? []) {
     if (part.text !== undefined) {
-      if (part.thought === true) continue;
+      if (part.thought === true) {
+        parts.push({ type: 'reasoning', text: part.text, signature: part.thoughtSignature ?? null, redacted: null });
+        continue;
+      }
       text += part.text;
       parts.push({ type: 'text', text: part.text });
     } else if (part.functionCall) {
@@ -67,8 +74,10 @@ export class GeminiStreamDecoder extends StreamDecoderBase {
     if (!this.started) events.push(this.start(chunk.responseId ?? this.context.fallbackId, chunk.usageMetadata?.promptTokenCount ?? null));
     const candidate = chunk.candidates?.[0];
     for (const part of candidate?.content?.parts ?? []) {
-      if (part.text !== undefined) {
-        if (part.thought === true || part.text === '') continue;
+      if (part.text !== undefined && part.thought === true) {
+        if (part.text !== '') events.push({ type: 'reasoning_delta', text: part.text });
+      } else if (part.text !== undefined) {
+        if (part.text === '') continue;
         this.produced += part.text;
         events.push({ type: 'text_delta', text: part.text });
       } else if (part.functionCall) {

@@ -36,6 +36,16 @@ function encodeMessage(message: IrMessage, out: OaicMessageOut[]): void {
   out.push({ role: 'assistant', content: text === '' && toolCalls.length > 0 ? null : text, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) });
 }
 
+function responseFormat(ir: ChatIrRequest): Record<string, unknown> | undefined {
+  const format = ir.responseFormat;
+  if (!format) return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const spec: Record<string, unknown> = { name: format.name, schema: format.schema };
+  if (format.description !== null) spec.description = format.description;
+  if (format.strict !== null) spec.strict = format.strict;
+  return { type: 'json_schema', json_schema: spec };
+}
+
 function toolChoice(ir: ChatIrRequest): unknown {
   const choice = ir.toolChoice;
   if (!choice) return undefined;
@@ -60,6 +70,10 @@ export function toOpenaiChatBody(ir: ChatIrRequest): Record<string, unknown> {
   }
   const choice = toolChoice(ir);
   if (choice !== undefined) body.tool_choice = choice;
+  if (ir.parallelToolCalls != null && ir.tools.length > 0) body.parallel_tool_calls = ir.parallelToolCalls;
+  const format = responseFormat(ir);
+  if (format) body.response_format = format;
+  if (ir.reasoning) body.reasoning_effort = ir.reasoning.effort;
   if (ir.maxTokens !== null) body.max_tokens = ir.maxTokens;
   if (ir.temperature !== null) body.temperature = ir.temperature;
   if (ir.topP !== null) body.top_p = ir.topP;

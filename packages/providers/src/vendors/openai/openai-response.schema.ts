@@ -9,6 +9,10 @@ export const OpenaiUsage = z
     input_tokens: z.number().int().nonnegative().optional(),
     output_tokens: z.number().int().nonnegative().optional(),
     total_tokens: z.number().int().nonnegative().optional(),
+    prompt_tokens_details: z.object({ cached_tokens: z.number().int().nonnegative().nullish() }).loose().nullish(),
+    input_tokens_details: z.object({ cached_tokens: z.number().int().nonnegative().nullish() }).loose().nullish(),
+    completion_tokens_details: z.object({ reasoning_tokens: z.number().int().nonnegative().nullish() }).loose().nullish(),
+    output_tokens_details: z.object({ reasoning_tokens: z.number().int().nonnegative().nullish() }).loose().nullish(),
   })
   .loose();
 
@@ -30,7 +34,9 @@ export const ChatCompletion = z
       z
         .object({
           index: z.number().int().nonnegative(),
-          message: z.object({ role: z.string(), content: z.string().nullish(), tool_calls: z.array(ToolCallDelta).nullish() }).loose(),
+          message: z
+            .object({ role: z.string(), content: z.string().nullish(), reasoning_content: z.string().nullish(), tool_calls: z.array(ToolCallDelta).nullish() })
+            .loose(),
           finish_reason: z.string().nullish(),
         })
         .loose(),
@@ -49,7 +55,12 @@ export const ChatCompletionChunk = z
         .object({
           index: z.number().int().nonnegative(),
           delta: z
-            .object({ role: z.string().optional(), content: z.string().nullish(), tool_calls: z.array(ToolCallDelta).nullish() })
+            .object({
+              role: z.string().optional(),
+              content: z.string().nullish(),
+              reasoning_content: z.string().nullish(),
+              tool_calls: z.array(ToolCallDelta).nullish(),
+            })
             .loose()
             .optional(),
           finish_reason: z.string().nullish(),

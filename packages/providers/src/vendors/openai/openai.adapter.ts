@@ -23,10 +23,13 @@ export interface ToUpstreamOptions {
   file?: Omit<MultipartFile, 'field'>;
 }
 
+/** `cachedTokens` are part of `promptTokens`, `reasoningTokens` part of `completionTokens`. */
 export interface TokenUsage {
   promptTokens: number;
   completionTokens: number;
   totalTokens: number;
+  cachedTokens?: number;
+  reasoningTokens?: number;
 }
 
 function baseHeaders(channel: ChannelTarget, accept: string): Record<string, string> {
@@ -106,5 +109,10 @@ export function extractUsage(value: unknown): TokenUsage | null {
   const prompt = usage.prompt_tokens ?? usage.input_tokens;
   const completion = usage.completion_tokens ?? usage.output_tokens ?? 0;
   if (prompt === undefined) return null;
-  return { promptTokens: prompt, completionTokens: completion, totalTokens: usage.total_tokens ?? prompt + completion };
+  const counted: TokenUsage = { promptTokens: prompt, completionTokens: completion, totalTokens: usage.total_tokens ?? prompt + completion };
+  const cached = (usage.prompt_tokens_details ?? usage.input_tokens_details)?.cached_tokens;
+  const reasoning = (usage.completion_tokens_details ?? usage.output_tokens_details)?.reasoning_tokens;
+  if (cached) counted.cachedTokens = cached;
+  if (reasoning) counted.reasoningTokens = reasoning;
+  return counted;
 }
