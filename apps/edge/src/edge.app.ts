@@ -1,11 +1,12 @@
 import 'reflect-metadata';
 import { GatewayError, ROUTES, type RouteDef } from '@gateway/contracts';
-import { answerProcessStats, connectNats, DeadLetterStream, logLevels, NatsBus } from '@gateway/platform';
+import { answerProcessStats, connectNats, createLogger, DeadLetterStream, NatsBus, nestLoggerOf, type AppLogger } from '@gateway/platform';
 import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { NatsConnection } from 'nats';
+
 import { randomUUID } from 'node:crypto';
 import { adminHostNames, assertAdminExposure } from './admin/admin-exposure';
 import { createAdminServer } from './admin/admin-server';
@@ -16,9 +17,11 @@ import { familyOfPath, toGatewayError } from './errors/error-dialect';
 import { sendError } from './errors/error-reply';
 import { logIfInternal } from './errors/internal-error-log';
 import { HANDLER_MODULES } from './handler-modules';
+import { drainServer } from './ops/drain';
 import { HttpMetrics } from './ops/http-metrics';
 import { registerOpsRoutes } from './ops/ops-routes';
 import { ReadinessService } from './ops/readiness.service';
+import { installRequestObserver } from './ops/request-observer';
 import { EdgeFastifyAdapter } from './routing/edge-fastify.adapter';
 import { installJsonBodyParser } from './routing/json-body.parser';
 import './routing/route-config';
@@ -36,6 +39,8 @@ export interface EdgeAppOptions {
   handlerModules?: readonly Type[];
   /** The route table to serve; the contract's by default (tests serve fixtures). */
   routes?: readonly RouteDef[];
+  /** Where access and framework lines go; a logger of the env's level and format by default. */
+  log?: AppLogger;
 }
 
 export interface EdgeApp {
@@ -45,7 +50,11 @@ export interface EdgeApp {
   /** Base URLs of the public and admin listeners, once started. */
   url: string;
   adminUrl: string;
-  close(): Promise<void>;
+  /**
+   * Reports not-ready, takes no new connection, lets open streams and requests finish for up to
+   * `graceMs` (SHUTDOWN_GRACE_SECONDS by default), then closes.
+   */
+  close(graceMs?: number): Promise<void>;
 }
 
 /** Always the server's own id: a client's x-request-id is only echoed (routing/request-id.ts), never a key. */
@@ -120,6 +129,8 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   installJsonBodyParser(fastify);
   const metrics = new HttpMetrics();
   metrics.install(fastify);
+  const log = options.log ?? createLogger('edge', env);
+  installRequestObserver(fastify, metrics, log);
   metrics.watchDeadLetters(new DeadLetterStream(connection, bus.prefix));
   installErrorHandlers(fastify, logger);
 
@@ -129,7 +140,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   let count: number;
   try {
     app = await NestFactory.create<NestFastifyApplication>(module, new EdgeFastifyAdapter(fastify), {
-      logger: logLevels(env.LOG_LEVEL),
+      logger: nestLoggerOf(log),
       bodyParser: false,
       abortOnError: false,
     });
@@ -152,8 +163,10 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   const stats = answerProcessStats(connection, env.NATS_PREFIX, 'edge');
 
   let closing: Promise<void> | undefined;
-  const close = () =>
+  const close = (graceMs = env.SHUTDOWN_GRACE_SECONDS * 1000) =>
     (closing ??= (async () => {
+      started.get(ReadinessService).draining = true;
+      await drainServer(fastify.server, graceMs);
       stats.unsubscribe();
       await Promise.allSettled([started.close(), admin.close()]);
       if (ownConnection) await connection.drain().catch(() => undefined);

@@ -26,6 +26,8 @@ export interface SandboxApp {
 export async function buildSandboxApp(options: SandboxAppOptions = {}): Promise<SandboxApp> {
   const app = Fastify({
     logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
+    // A line per request is the upstream's traffic, not the gateway's: kept for LOG_LEVEL=debug.
+    disableRequestLogging: options.logLevel !== 'debug',
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),

@@ -6,3 +6,4 @@ export * from './batch/isolate-failures';
 export * from './batch/batch-source';
 export * from './batch/batch-consumer';
 export * from './queue';
+export * from './observability';

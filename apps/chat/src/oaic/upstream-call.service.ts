@@ -2,6 +2,7 @@ import type { CatalogChannel } from '@gateway/contracts';
 import { executeWithFailover, fromUpstreamError, sendUpstream, type UpstreamRequest, type UpstreamResponse } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
+import { UpstreamAttempts } from '../upstream/upstream-observer';
 
 export interface Served {
   channel: CatalogChannel;
@@ -18,9 +19,10 @@ export class UpstreamCallService {
   constructor(@Inject(CHAT_ENV) private readonly env: ChatEnv) {}
 
   async open(channels: readonly CatalogChannel[], build: (channel: CatalogChannel) => UpstreamRequest, signal: AbortSignal): Promise<Served> {
+    const attempts = new UpstreamAttempts();
     const { channel, response } = await executeWithFailover(
       channels,
-      (ch) => sendUpstream(build(ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS }),
+      (ch) => attempts.send(ch, () => sendUpstream(build(ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS })),
       { signal, toError: (status, text, ch, headers) => fromUpstreamError(status, text, { headers, secrets: [ch.apiKey] }) },
     );
     return { channel, response };

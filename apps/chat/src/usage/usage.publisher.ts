@@ -1,7 +1,8 @@
 import { BillingClient } from '@gateway/billing';
 import { USAGE_RETENTION_MS, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
-import { encodeJson, ensureWorkQueueStream, NatsBus, publishToStream } from '@gateway/platform';
+import { encodeJson, ensureWorkQueueStream, gatewayMetrics, NatsBus, onScrape, publishToStream } from '@gateway/platform';
 import { Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
+import { observeUsage } from './usage-observer';
 
 const PUBLISH_ATTEMPTS = 5;
 
@@ -31,6 +32,7 @@ export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
     @Optional() private readonly billing?: BillingClient,
   ) {
     this.names = usageStreamNames(bus.prefix);
+    if (billing) onScrape(async () => gatewayMetrics.holdsOpen.set(await billing.wallet.holdCount()));
     bus.beforeReply.register(() => this.flush());
     // A lease closes after its last request's draw: in the same batch (applied after the draws) or a later one.
     billing?.onLeaseClose((close) => {
@@ -51,6 +53,7 @@ export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
   /** Records a request's usage (exactly once per request); it is on the connection before the next reply. */
   record(event: UsageEvent): void {
     const settlement = this.billing?.settlementFor(event);
+    observeUsage(event, settlement);
     this.batch.push(settlement ? { ...event, settlement } : event);
     this.queueFlush();
   }

@@ -1,6 +1,7 @@
 /**
- * `gatewayctl up` (what `npm start` runs): checks Postgres/Redis/NATS, migrates, starts every app, applies
- * the config, prints a demo key, and stops everything on Ctrl-C / SIGTERM.
+ * `gatewayctl up` (what `npm start` runs): starts Postgres/Redis/NATS where they are installed but not
+ * running, migrates, starts every app under supervision (a crashed app is restarted with backoff),
+ * applies the config, prints a demo key, and stops everything on Ctrl-C / SIGTERM or a crash loop.
  */
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -10,6 +11,7 @@ import { CliError } from '../cli-error';
 import { loadConfigFile } from '../config/config-file';
 import { emit, type Io } from '../output/output';
 import { ensureDemoTenant } from '../stack/demo-tenant';
+import { startInfrastructure } from '../stack/infra-start';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
 import { withJson } from './command-context';
@@ -32,6 +34,9 @@ function banner(stack: RunningStack, key: string, config: string): string {
     `  base URL   ${base}`,
     `  admin API  ${stack.adminUrl}`,
     `  sandbox    ${stack.sandboxUrl}`,
+    `  metrics    ${base}/metrics (edge); ${Object.entries(stack.metricsUrls)
+      .map(([app, url]) => `${app} ${url}/metrics`)
+      .join(', ')}`,
     `  config     ${config}`,
     `  demo key   ${key}`,
     '',
@@ -68,7 +73,14 @@ export function registerUp(program: Command, io: Io): void {
       process.once('SIGINT', () => shutdown(0));
       process.once('SIGTERM', () => shutdown(0));
 
+      const targets = {
+        databaseUrl: io.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway',
+        redisUrl: io.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+        natsUrl: io.env.NATS_URL ?? 'nats://127.0.0.1:4222',
+      };
+      await startInfrastructure(targets, path.join(REPO_ROOT, '.data'), (line) => io.err(`[stack] ${line}\n`));
       stack = await launchStack({
+        supervise: true,
         host: env.data.HOST,
         edgePorts: range(env.data.PORT),
         adminPorts: range(env.data.ADMIN_PORT),
@@ -89,7 +101,7 @@ export function registerUp(program: Command, io: Io): void {
       }
       const crashed = await stack.firstExit;
       if (stopping) return;
-      io.err(`error: ${crashed.name} exited unexpectedly; stopping the gateway\n`);
+      io.err(`error: ${crashed.name} keeps crashing; stopping the gateway\n`);
       shutdown(1);
     });
 }

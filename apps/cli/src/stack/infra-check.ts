@@ -55,20 +55,38 @@ function hostPort(url: string, defaultPort: number): { host: string; port: numbe
   return { host: parsed.hostname || '127.0.0.1', port: Number(parsed.port || defaultPort) };
 }
 
-export async function checkInfrastructure(targets: InfraTargets): Promise<void> {
+export type InfraName = keyof typeof START_COMMANDS;
+
+export interface InfraProbe {
+  name: InfraName;
+  /** host:port */
+  where: string;
+  host: string;
+  port: number;
+  check(): Promise<void>;
+}
+
+export function infraProbes(targets: InfraTargets): InfraProbe[] {
+  const postgres = hostPort(targets.databaseUrl, 5432);
   const redis = hostPort(targets.redisUrl, 6379);
   const nats = hostPort(targets.natsUrl, 4222);
-  const checks: [keyof typeof START_COMMANDS, string, () => Promise<void>][] = [
-    ['PostgreSQL', new URL(targets.databaseUrl).host, () => checkPostgres(targets.databaseUrl)],
-    ['Redis', `${redis.host}:${redis.port}`, () => probeTcp(redis.host, redis.port, /^(\+PONG|-NOAUTH)/, 'PING\r\n')],
-    ['NATS', `${nats.host}:${nats.port}`, () => probeTcp(nats.host, nats.port, /^INFO /)],
+  return [
+    { name: 'PostgreSQL', where: new URL(targets.databaseUrl).host, ...postgres, check: () => checkPostgres(targets.databaseUrl) },
+    { name: 'Redis', where: `${redis.host}:${redis.port}`, ...redis, check: () => probeTcp(redis.host, redis.port, /^(\+PONG|-NOAUTH)/, 'PING\r\n') },
+    { name: 'NATS', where: `${nats.host}:${nats.port}`, ...nats, check: () => probeTcp(nats.host, nats.port, /^INFO /) },
   ];
-  for (const [name, where, check] of checks) {
+}
+
+export function reasonOf(error: unknown): string {
+  return (error as { code?: string }).code ?? (error as Error).message;
+}
+
+export async function checkInfrastructure(targets: InfraTargets): Promise<void> {
+  for (const { name, where, check } of infraProbes(targets)) {
     try {
       await check();
     } catch (error) {
-      const reason = (error as { code?: string }).code ?? (error as Error).message;
-      throw CliError.failure(`${name} does not answer at ${where} (${reason}); start it with: ${START_COMMANDS[name]}`);
+      throw CliError.failure(`${name} does not answer at ${where} (${reasonOf(error)}); start it with: ${START_COMMANDS[name]}`);
     }
   }
 }

@@ -11,24 +11,37 @@ import { CliError } from '../cli-error';
 import { AppProcess, type LogSink } from './app-process';
 import { freePorts } from './free-port';
 import { checkInfrastructure } from './infra-check';
-import { entryOf, REPO_ROOT, sharedEnv, STACK_APPS, type EdgeEndpoint, type ResolvedStack, type StackApp, type StackOptions } from './stack-options';
+import { formatLogLine } from './log-line';
+import {
+  entryOf,
+  METERED_APPS,
+  REPO_ROOT,
+  sharedEnv,
+  STACK_APPS,
+  type EdgeEndpoint,
+  type ResolvedStack,
+  type StackApp,
+  type StackOptions,
+} from './stack-options';
+import { Supervisor } from './supervisor';
 
 export interface RunningStack extends ResolvedStack {
   /** The first edge replica. */
   baseUrl: string;
   adminUrl: string;
   processes: AppProcess[];
-  /** Resolves when any app exits on its own (a crash after start-up). */
+  /** Resolves when any app exits on its own (a crash after start-up); supervised, when an app crash-loops. */
   firstExit: Promise<AppProcess>;
   stop(): Promise<void>;
 }
 
-const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${line}\n`);
+const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${formatLogLine(line)}\n`);
 
 async function resolveStack(options: StackOptions): Promise<{ resolved: ResolvedStack; sandboxPort: number }> {
   const host = options.host ?? '127.0.0.1';
   const replicas = options.edgePorts?.length ?? options.edgeReplicas ?? 1;
-  const picked = await freePorts(replicas * 2 + 1, host);
+  const picked = await freePorts(replicas * 2 + 1 + METERED_APPS.length, host);
+  const metricsUrls = Object.fromEntries(METERED_APPS.map((app, i) => [app, `http://${host}:${picked[replicas * 2 + 1 + i]}`]));
   const ports = options.edgePorts ?? picked.slice(0, replicas);
   const adminPorts = options.adminPorts ?? picked.slice(replicas, replicas * 2);
   if (adminPorts.length !== ports.length) throw CliError.usage('one admin port per edge replica is needed');
@@ -51,7 +64,7 @@ async function resolveStack(options: StackOptions): Promise<{ resolved: Resolved
     redisUrl: options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     adminToken: options.adminToken,
   };
-  return { resolved: { ...base, env: sharedEnv(options, base, sandboxPort) }, sandboxPort };
+  return { resolved: { ...base, metricsUrls, env: sharedEnv(options, base, sandboxPort) }, sandboxPort };
 }
 
 function tcpOpen(host: string, port: number): Promise<boolean> {
@@ -101,12 +114,25 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   }
   const sink = options.sink ?? consoleSink;
   const processes: AppProcess[] = [];
-  const start = (app: StackApp, name: string, env: NodeJS.ProcessEnv) =>
-    processes.push(new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink));
+  const spawned = new Map<AppProcess, () => AppProcess>();
+  const start = (app: StackApp, name: string, env: NodeJS.ProcessEnv) => {
+    const spawn = () => {
+      const child = new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink);
+      spawned.set(child, spawn);
+      return child;
+    };
+    processes.push(spawn());
+  };
+  const serviceEnv = (app: StackApp): NodeJS.ProcessEnv => {
+    const url = resolved.metricsUrls[app];
+    return url ? { ...resolved.env, METRICS_HOST: resolved.host, METRICS_PORT: new URL(url).port } : resolved.env;
+  };
+  let supervisor: Supervisor | undefined;
   // If this process ends without stop() (a crash, process.exit), its children must not outlive it.
   const killAll = () => processes.forEach((p) => p.killNow());
   process.once('exit', killAll);
   const stop = async () => {
+    supervisor?.stop();
     await Promise.all(processes.map((p) => p.stop()));
     process.removeListener('exit', killAll);
     if (options.removeNamespaceOnStop && resolved.natsPrefix) {
@@ -118,7 +144,7 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   };
   try {
     for (const app of apps) {
-      if (app !== 'edge') start(app, app, resolved.env);
+      if (app !== 'edge') start(app, app, serviceEnv(app));
     }
     if (apps.includes('edge')) {
       for (const edge of resolved.edges) start('edge', edge.name, { ...resolved.env, PORT: String(edge.port), ADMIN_PORT: String(edge.adminPort) });
@@ -141,6 +167,7 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
     await stop();
     throw error;
   }
-  const firstExit = Promise.race(processes.map((p) => p.exited.then(() => p)));
+  if (options.supervise) supervisor = new Supervisor(processes, (exited) => spawned.get(exited)!(), sink);
+  const firstExit = supervisor ? supervisor.gaveUp : Promise.race(processes.map((p) => p.exited.then(() => p)));
   return { ...resolved, baseUrl: resolved.edges[0]!.baseUrl, adminUrl: resolved.edges[0]!.adminUrl, processes, firstExit, stop };
 }

@@ -39,6 +39,8 @@ export interface StackOptions {
   removeNamespaceOnStop?: boolean;
   /** Aborting it ends the wait for readiness (e.g. Ctrl-C during start-up). */
   signal?: AbortSignal;
+  /** Restart an app that exits on its own, with backoff, until it crash-loops (`gatewayctl up`). */
+  supervise?: boolean;
 }
 
 export interface EdgeEndpoint {
@@ -59,7 +61,9 @@ export interface ResolvedStack {
   databaseUrl: string;
   redisUrl: string;
   adminToken?: string;
-  /** The environment every app gets (each edge replica adds its own PORT and ADMIN_PORT). */
+  /** Each service's operational listener (/healthz, /readyz, /metrics), by app name; the edges serve theirs on their own port. */
+  metricsUrls: Record<string, string>;
+  /** The environment every app gets (each edge replica adds its own PORT and ADMIN_PORT, each service its METRICS_PORT). */
   env: NodeJS.ProcessEnv;
 }
 
@@ -67,7 +71,10 @@ export function entryOf(repoRoot: string, app: StackApp): string {
   return path.join(repoRoot, 'apps', app, 'dist', 'main.js');
 }
 
-export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, 'env'>, sandboxPort: number): NodeJS.ProcessEnv {
+/** The services with a metrics listener of their own (the sandbox is the upstream, the edge serves its ops routes itself). */
+export const METERED_APPS: readonly StackApp[] = ['accounts', 'chat', 'media', 'music', 'files'];
+
+export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, 'env' | 'metricsUrls'>, sandboxPort: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NATS_URL: resolved.natsUrl,
@@ -81,6 +88,8 @@ export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, '
     SANDBOX_HOST: resolved.host,
     SANDBOX_PORT: String(sandboxPort),
     SANDBOX_URL: resolved.sandboxUrl,
+    // Where upstreams call back (music) and what result links are built on: the first edge replica.
+    PUBLIC_BASE_URL: resolved.edges[0]?.baseUrl ?? `http://${resolved.host}:8080`,
     // Two malloc arenas, not eight per core: under steady load glibc's per-thread arenas fragment and an
     // app's resident memory climbs by a third while its heap stays flat (measured by npm run soak).
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',

@@ -8,6 +8,7 @@ export function sendError(reply: FastifyReply, family: Family, thrown: unknown):
   const error = toGatewayError(thrown);
   const requestId = String(reply.request.id);
   const { status, body } = toDialectError(family, error, requestId);
+  reply.request.errorCode = error.code;
   reply.code(status);
   setRequestIdHeaders(reply);
   if (error.retryAfterSeconds !== null) reply.header('retry-after', String(error.retryAfterSeconds));

@@ -3,6 +3,7 @@ import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
 import { toDialectError } from '../errors/error-dialect';
+import { finishReasonsOf } from '../ops/finish-reasons';
 import { clientRequestIdOf } from '../routing/request-id';
 import type { RouteRequest } from '../routing/route-request';
 import { ClaimCheckStore } from './claim-check.store';
@@ -45,7 +46,14 @@ export class OaicRelayService {
   }
 
   async json(subject: string, request: RouteRequest, payload?: unknown): Promise<OaicJsonReply> {
-    return this.bus.request(subject, payload ?? (await this.payload(request)), OaicJsonReply, { timeoutMs: this.env.CHAT_TIMEOUT_MS });
+    const raw = request.raw;
+    const reply = await this.bus.request(subject, payload ?? (await this.payload(request)), OaicJsonReply, {
+      timeoutMs: this.env.CHAT_TIMEOUT_MS,
+      trace: raw.traceContext ?? undefined,
+      onNote: (note) => (raw.replyNote = note),
+    });
+    raw.traceSpan?.setAttribute('gen_ai.response.finish_reasons', finishReasonsOf(reply));
+    return reply;
   }
 
   /**
@@ -54,8 +62,12 @@ export class OaicRelayService {
    */
   async sse(subject: string, request: RouteRequest, payload?: unknown): Promise<undefined> {
     const abort = new AbortController();
-    const frames = this.bus.stream(subject, payload ?? (await this.payload(request)), { signal: abort.signal });
     const { reply } = request;
+    const frames = this.bus.stream(subject, payload ?? (await this.payload(request)), {
+      signal: abort.signal,
+      trace: request.raw.traceContext ?? undefined,
+      onNote: (note) => (request.raw.replyNote = note),
+    });
     const raw: ServerResponse = reply.raw;
     raw.on('close', () => {
       if (!raw.writableFinished) abort.abort();
@@ -65,7 +77,10 @@ export class OaicRelayService {
     // The head leaves with the first event, in one write (the first frame is already here to send).
     raw.writeHead(200, { ...(reply.getHeaders() as Record<string, string>), ...SSE_HEADERS });
     try {
-      if (!first.done && first.value.kind === 'data') raw.write(first.value.data);
+      if (!first.done && first.value.kind === 'data') {
+        raw.write(first.value.data);
+        request.raw.firstEventSeconds = reply.elapsedTime / 1000;
+      }
       if (!first.done && first.value.kind !== 'end') {
         for await (const frame of frames) {
           if (frame.kind === 'data') raw.write(frame.data);

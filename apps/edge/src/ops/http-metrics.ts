@@ -29,6 +29,28 @@ export class HttpMetrics {
     registers: [this.registry],
   });
 
+  /** Requests by family, route, model and status: what SREs alert on (error rate per model). */
+  readonly byModel = new Counter({
+    name: 'gateway_requests_total',
+    help: 'Requests answered by the edge, by family, route, model and status',
+    labelNames: ['family', 'route', 'model', 'status'] as const,
+    registers: [this.registry],
+  });
+  readonly latency = new Histogram({
+    name: 'gateway_request_duration_seconds',
+    help: 'Total time of a request at the edge (to the last byte of a stream), by family, route and model',
+    labelNames: ['family', 'route', 'model'] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300],
+    registers: [this.registry],
+  });
+  readonly timeToFirstToken = new Histogram({
+    name: 'gateway_time_to_first_token_seconds',
+    help: 'Time from a streamed request to its first event written to the client, by family, route and model',
+    labelNames: ['family', 'route', 'model'] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+    registers: [this.registry],
+  });
+
   constructor() {
     // Event-loop lag sampled every 50 ms rather than prom-client's 10: a timer that wakes the edge a hundred
     // times a second, idle or not, to refine a gauge that is scraped every few seconds.

@@ -1,4 +1,5 @@
 import { buildOpenApiDocument, buildRouteIndex } from '@gateway/contracts';
+import { scrapeMetrics } from '@gateway/platform';
 import type { FastifyInstance } from 'fastify';
 import type { HttpMetrics } from './http-metrics';
 import type { ReadinessService } from './readiness.service';
@@ -16,9 +17,11 @@ export function registerOpsRoutes(fastify: FastifyInstance, readiness: Readiness
     const missing = Object.entries(state.services)
       .filter(([, s]) => s !== 'ok')
       .map(([name]) => name);
-    return reply.code(state.ready ? 200 : 503).send({ status: state.ready ? 'ready' : 'unavailable', nats: state.nats, services: state.services, missing });
+    const status = state.ready ? 'ready' : readiness.draining ? 'draining' : 'unavailable';
+    return reply.code(state.ready ? 200 : 503).send({ status, nats: state.nats, services: state.services, missing });
   });
+  // The edge's own series, then the process-wide ones every app shares (NATS timeouts, refusals).
   fastify.get('/metrics', { config: { routeId: 'ops.metrics' } }, async (_req, reply) =>
-    reply.type(metrics.registry.contentType).send(await metrics.registry.metrics()),
+    reply.type(metrics.registry.contentType).send(`${await metrics.registry.metrics()}\n${await scrapeMetrics()}`),
   );
 }

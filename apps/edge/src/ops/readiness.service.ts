@@ -14,6 +14,9 @@ const PING_TIMEOUT_MS = 1000;
 /** Ready means NATS is connected and every service answers its health ping, all pinged at once. */
 @Injectable()
 export class ReadinessService {
+  /** Set when the edge begins to shut down: it is not ready from then on, whatever answers. */
+  draining = false;
+
   constructor(private readonly bus: NatsBus) {}
 
   async check(): Promise<Readiness> {
@@ -29,6 +32,6 @@ export class ReadinessService {
       ),
     );
     const services = Object.fromEntries(SERVICES.map((s, i) => [s, answers[i] ? 'ok' : 'no answer'])) as Readiness['services'];
-    return { ready: nats && answers.every(Boolean), nats, services };
+    return { ready: !this.draining && nats && answers.every(Boolean), nats, services };
   }
 }

@@ -1,2 +1,3 @@
 export * from './subjects';
 export * from './envelope';
+export * from './reply-note';

@@ -52,12 +52,29 @@ export const SUBJECTS = {
     /** JetStream (durable): batches of usage events, written by accounts. */
     usageRecorded: 'chat.usage.recorded',
   },
+  files: {
+    oaic: {
+      create: 'files.oaic.files.create',
+      list: 'files.oaic.files.list',
+      get: 'files.oaic.files.get',
+      delete: 'files.oaic.files.delete',
+      content: 'files.oaic.files.content',
+    },
+    batches: {
+      create: 'files.oaic.batches.create',
+      list: 'files.oaic.batches.list',
+      get: 'files.oaic.batches.get',
+      cancel: 'files.oaic.batches.cancel',
+    },
+  },
 } as const;
 
 /** Header names of the NATS envelope. */
 export const NATS_HEADERS = {
   stream: 'gw-stream',
   kind: 'gw-kind',
+  /** On a reply or a stream's end: what the request was served with (ReplyNote), for the edge's access line. */
+  note: 'gw-note',
 } as const;
 
 /** Kinds of message on a streamed reply: data frames, then exactly one end or error. */

@@ -1,3 +1,4 @@
+import { gatewayMetrics } from '../observability/metrics';
 import { Logger } from '@nestjs/common';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
@@ -167,8 +168,10 @@ export class BatchConsumer<T, M extends SourceMessage> {
       const delivered = counts[i];
       const { error, payload } = refused.get(message)!;
       if (delivered === undefined) continue;
-      if (delivered >= maxDeliveries) await this.options.deadLetter({ error, deliveries: delivered, payload });
-      else {
+      if (delivered >= maxDeliveries) {
+        await this.options.deadLetter({ error, deliveries: delivered, payload });
+        gatewayMetrics.deadLettered.inc({ consumer: name });
+      } else {
         this.logger.error(`${name}: a record was refused, delivery ${delivered} of ${maxDeliveries}: ${error}`);
         retried.add(message);
       }

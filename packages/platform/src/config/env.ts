@@ -9,6 +9,20 @@ export const BaseEnv = z.object({
     .regex(/^([A-Za-z0-9_-]+\.)*$/, 'tokens ending in "." (e.g. "run42.")')
     .default(''),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
+  /** JSON lines for collectors; `pretty` for a terminal. */
+  LOG_FORMAT: z.enum(['json', 'pretty']).default('json'),
+  /** The operational listener of a service (/healthz, /readyz, /metrics); unset: none. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** Adds the tenant as a label of the token and cost series: one series per tenant and model. */
+  METRICS_TENANT_LABEL: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** How long a SIGTERM waits for in-flight requests and open streams before the process exits. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().positive().default(25),
+  /** Traces go to this OTLP/HTTP collector (e.g. http://otel-collector:4318); unset: tracing is off. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
 });
 export type BaseEnv = z.infer<typeof BaseEnv>;
 

@@ -1,10 +1,12 @@
-import { STREAM_KINDS } from '@gateway/contracts';
+import { STREAM_KINDS, type ReplyNote } from '@gateway/contracts';
 
 /** A message the transport writes: a reply, or one frame of a streamed reply. */
 export interface OutgoingFrame {
   subject: string;
   data: Uint8Array;
   kind?: string;
+  /** How the request was served (a reply or a stream's end only). */
+  note?: ReplyNote;
 }
 
 /**

@@ -1,4 +1,5 @@
-import type { NatsConnection } from 'nats';
+import type { JetStreamManager, NatsConnection } from 'nats';
+import { gatewayMetrics, onScrape } from '../observability/metrics';
 import type { BatchSource, SourceMessage } from '../batch/batch-source';
 import { BatchPuller, type PulledMessage } from './batch-puller';
 import { decodeJson } from './codec';
@@ -32,6 +33,19 @@ export class JetStreamBatchSource implements BatchSource<JetStreamMessage> {
   async open(): Promise<void> {
     await this.options.declare();
     this.puller = new BatchPuller(this.connection, this.options.stream, this.options.durable);
+    this.watchLag();
+  }
+
+  /** The consumer's lag (records not yet delivered to it), read from the server at each scrape. */
+  private watchLag(): void {
+    const { stream, durable } = this.options;
+    let manager: Promise<JetStreamManager> | undefined;
+    onScrape(async () => {
+      if (this.connection.isClosed()) return;
+      manager ??= this.connection.jetstreamManager();
+      const info = await (await manager).consumers.info(stream, durable);
+      gatewayMetrics.consumerLag.set({ consumer: durable }, info.num_pending);
+    });
   }
 
   async pull(max: number): Promise<JetStreamMessage[]> {

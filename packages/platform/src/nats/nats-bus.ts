@@ -1,18 +1,41 @@
-import { GatewayError, NATS_HEADERS, RpcReply, serviceOfSubject, STREAM_KINDS, SUBJECTS } from '@gateway/contracts';
-import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
+import { GatewayError, NATS_HEADERS, RpcReply, serviceOfSubject, STREAM_KINDS, SUBJECTS, type ReplyNote } from '@gateway/contracts';
+import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import type { z } from 'zod';
+import { gatewayMetrics } from '../observability/metrics';
+import { noteOf } from '../observability/reply-note';
+import { injectTraceContext, tracingOn, type TraceContext } from '../observability/tracing';
 import { decodeJson, encodeJson, encodeText } from './codec';
 import { ReplyBarrier } from './reply-barrier';
 import { RequestFailure, RequestMux } from './request-mux';
 
 export interface RequestOptions {
   timeoutMs?: number;
+  /** The trace the request belongs to (when tracing is on); the active one otherwise. */
+  trace?: TraceContext;
+  /** Told how the service served the request, when its reply says (model, channel, tokens). */
+  onNote?: (note: ReplyNote) => void;
 }
 
 export interface StreamOptions {
   signal?: AbortSignal;
   /** How long to wait for the first frame and between frames. */
   idleTimeoutMs?: number;
+  trace?: TraceContext;
+  onNote?: (note: ReplyNote) => void;
+}
+
+/** Headers carrying the trace context, or none when tracing is off. */
+function traceHeaders(trace: TraceContext | undefined): MsgHdrs | undefined {
+  if (!tracingOn()) return undefined;
+  const h = natsHeaders();
+  injectTraceContext(h, trace);
+  return h;
+}
+
+function tellNote(msg: Msg, onNote: ((note: ReplyNote) => void) | undefined): void {
+  if (!onNote) return;
+  const note = noteOf(msg.headers);
+  if (note) onNote(note);
 }
 
 /** One frame of a streamed reply: raw bytes as the service sent them. */
@@ -46,13 +69,17 @@ export class NatsBus {
   async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
     let msg: Msg;
     try {
-      msg = await this.requests.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000);
+      msg = await this.requests.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000, traceHeaders(options.trace));
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
       if (error.reason === 'no_responders') throw new GatewayError('unavailable', `No service answers ${name}`);
-      if (error.reason === 'timeout') throw new GatewayError('unavailable', `${name} did not answer in time`);
+      if (error.reason === 'timeout') {
+        gatewayMetrics.natsTimeouts.inc({ subject: name });
+        throw new GatewayError('unavailable', `${name} did not answer in time`);
+      }
       throw new GatewayError('unavailable', `The connection closed before ${name} answered`);
     }
+    tellNote(msg, options.onNote);
     const reply = RpcReply.parse(decodeJson(msg.data));
     if (!reply.ok) throw GatewayError.fromBody(reply.error);
     return schema.parse(reply.data);
@@ -79,6 +106,7 @@ export class NatsBus {
   async *stream(name: string, payload: unknown, options: StreamOptions = {}): AsyncGenerator<StreamFrame> {
     const h = natsHeaders();
     h.set(NATS_HEADERS.stream, '1');
+    if (tracingOn()) injectTraceContext(h, options.trace);
     const replies = this.requests.stream(this.subject(name), encodeJson(payload), options.idleTimeoutMs ?? 300_000, h);
     const cancelSubject = this.subject(SUBJECTS.streamCancel(serviceOfSubject(name)));
     const cancel = () => this.connection.publish(cancelSubject, encodeText(replies.reply));
@@ -95,10 +123,12 @@ export class NatsBus {
           yield { kind: 'data', data: msg.data };
         } else if (kind === STREAM_KINDS.end) {
           finished = true;
+          tellNote(msg, options.onNote);
           yield { kind: 'end', data: msg.data };
           return;
         } else if (kind === STREAM_KINDS.error) {
           finished = true;
+          tellNote(msg, options.onNote);
           const reply = RpcReply.parse(decodeJson(msg.data));
           throw reply.ok ? new GatewayError('internal', 'Malformed stream error') : GatewayError.fromBody(reply.error);
         } else {
@@ -121,6 +151,7 @@ export class NatsBus {
         throw new GatewayError('unavailable', `The connection closed during ${name}`);
       }
       // An idle timeout: handled below like any stream that stops without its end.
+      gatewayMetrics.natsTimeouts.inc({ subject: name });
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       if (!finished && !options.signal?.aborted) cancel();

@@ -1,9 +1,11 @@
-import { NATS_HEADERS, STREAM_KINDS, SUBJECTS, type ServiceName } from '@gateway/contracts';
+import { NATS_HEADERS, STREAM_KINDS, SUBJECTS, type ReplyNote, type ServiceName } from '@gateway/contracts';
 import type { MessageHandler } from '@nestjs/microservices';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
 import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBody } from './codec';
+import { encodeNote, hasNote, withReplyNote } from '../observability/reply-note';
+import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
 import { mergeStreamFrames, type OutgoingFrame } from './frame-merge';
 import { ReplyBarrier } from './reply-barrier';
 import { RpcContext } from './rpc-context';
@@ -17,9 +19,10 @@ function frameBytes(value: unknown): Uint8Array {
   return encodeJson(value);
 }
 
-function kindHeader(kind: string) {
+function replyHeaders(kind: string | undefined, note: ReplyNote | undefined) {
   const h = natsHeaders();
-  h.set(NATS_HEADERS.kind, kind);
+  if (kind) h.set(NATS_HEADERS.kind, kind);
+  if (note) h.set(NATS_HEADERS.note, encodeNote(note));
   return h;
 }
 
@@ -60,12 +63,16 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   private outgoing: OutgoingFrame[] = [];
   /** Streams being written, by reply subject: a cancel names one. */
   private readonly streams = new Map<string, AbortController>();
+  /** Requests being handled: a shutdown waits for them after it stops taking new ones. */
+  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly connection: NatsConnection,
     private readonly prefix: string,
     private readonly service: ServiceName,
     private readonly barrier = new ReplyBarrier(),
+    /** How long a shutdown waits for the requests in flight. */
+    private readonly graceMs = 25_000,
   ) {
     super();
     barrier.setWriter(this.drain);
@@ -76,8 +83,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
    * turn, then go out together behind the barrier: one socket write for all the replies of a turn, with
    * the usage events they account for ahead of them. A stream's data frames of one turn leave as one message.
    */
-  private write(subject: string, data: Uint8Array, kind?: string): void {
-    this.outgoing.push({ subject, data, kind });
+  private write(subject: string, data: Uint8Array, kind?: string, note?: ReplyNote): void {
+    this.outgoing.push(hasNote(note) ? { subject, data, kind, note } : { subject, data, kind });
     this.barrier.schedule();
   }
 
@@ -89,16 +96,16 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     for (const frame of mergeStreamFrames(frames, MERGED_FRAME_BYTES)) this.publish(frame);
   };
 
-  private publish({ subject, data, kind }: OutgoingFrame): void {
+  private publish({ subject, data, kind, note }: OutgoingFrame): void {
     try {
-      this.connection.publish(subject, data, kind ? { headers: kindHeader(kind) } : undefined);
+      this.connection.publish(subject, data, kind || note ? { headers: replyHeaders(kind, note) } : undefined);
     } catch (error) {
       // An answer over the server's payload limit must not take the process (and every request in it) down:
       // its caller gets an error in its place.
       if ((error as { code?: string }).code !== 'MAX_PAYLOAD_EXCEEDED') throw error;
       this.logger.error(`a reply of ${data.length} bytes exceeds the NATS payload limit; answered with an error instead`);
       const refusal = encodeReply({ ok: false, error: { code: 'upstream_error', message: 'The answer is larger than the gateway can relay.' } });
-      this.connection.publish(subject, refusal, kind ? { headers: kindHeader(STREAM_KINDS.error) } : undefined);
+      this.connection.publish(subject, refusal, kind ? { headers: replyHeaders(STREAM_KINDS.error, undefined) } : undefined);
     }
   }
 
@@ -123,7 +130,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
           queue: isEvent ? undefined : this.service,
           callback: (error, msg) => {
             if (error) return this.logger.error(error);
-            void this.dispatch(pattern, handler, msg, isEvent);
+            this.track(isEvent ? this.dispatch(pattern, handler, msg, true) : this.handle(pattern, handler, msg));
           },
         }),
       );
@@ -131,7 +138,34 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     callback();
   }
 
-  private async dispatch(pattern: string, handler: MessageHandler, msg: Msg, isEvent: boolean): Promise<void> {
+  private track(work: Promise<void>): void {
+    this.inFlight.add(work);
+    void work.finally(() => this.inFlight.delete(work));
+  }
+
+  /**
+   * A request, with a note for the reply (what served it) and, when tracing is on, a server span that
+   * continues the caller's trace from the message headers.
+   */
+  private handle(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
+    const note: ReplyNote = {};
+    const run = () => this.dispatch(pattern, handler, msg, false, note);
+    if (!tracingOn()) return withReplyNote(note, run);
+    const parent = extractTraceContext(msg.headers);
+    const span = tracer().startSpan(
+      pattern,
+      { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern } },
+      parent,
+    );
+    return withReplyNote(note, () =>
+      traceContext.with(trace.setSpan(parent, span), async () => {
+        await run();
+        span.end();
+      }),
+    );
+  }
+
+  private async dispatch(pattern: string, handler: MessageHandler, msg: Msg, isEvent: boolean, note?: ReplyNote): Promise<void> {
     const abort = new AbortController();
     const context = new RpcContext([msg.subject, msg.headers, abort.signal]);
     let payload: unknown;
@@ -150,13 +184,14 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
       return;
     }
     const reply = msg.reply;
-    if (reply && msg.headers?.get(NATS_HEADERS.stream) === '1') return this.dispatchStream(handler, reply, msg.subject, payload, context, abort);
+    if (reply && msg.headers?.get(NATS_HEADERS.stream) === '1') return this.dispatchStream(handler, reply, msg.subject, payload, context, abort, note);
     try {
       const result = await lastValueFrom(this.transformToObservable(await handler(payload, context)), { defaultValue: undefined });
-      if (reply) this.write(reply, encodeReply({ ok: true, data: result ?? null }));
+      if (reply) this.write(reply, encodeReply({ ok: true, data: result ?? null }), undefined, note);
     } catch (error) {
       this.logUnexpected(pattern, error);
-      if (reply) this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }));
+      markSpanFailed(error);
+      if (reply) this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }), undefined, note);
     }
   }
 
@@ -167,6 +202,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     payload: unknown,
     context: RpcContext,
     abort: AbortController,
+    note: ReplyNote | undefined,
   ): Promise<void> {
     // Registered before any await: a cancel sent right after the request arrives after it, on this connection.
     this.streams.set(reply, abort);
@@ -177,11 +213,12 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
         if (abort.signal.aborted) break;
         this.write(reply, frameBytes(value), STREAM_KINDS.data);
       }
-      if (!abort.signal.aborted) this.write(reply, new Uint8Array(0), STREAM_KINDS.end);
+      if (!abort.signal.aborted) this.write(reply, new Uint8Array(0), STREAM_KINDS.end, note);
     } catch (error) {
       if (!abort.signal.aborted) {
         this.logUnexpected(subject, error);
-        this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }), STREAM_KINDS.error);
+        markSpanFailed(error);
+        this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }), STREAM_KINDS.error, note);
       }
     } finally {
       this.streams.delete(reply);
@@ -200,8 +237,18 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     return this.connection as T;
   }
 
-  async close(): Promise<void> {
-    if (this.outgoing.length) this.barrier.flushNow();
+  /**
+   * Stops taking requests, then lets the ones in flight finish (streams included) for up to `graceMs`
+   * before the last replies are written.
+   */
+  async close(graceMs = this.graceMs): Promise<void> {
     for (const sub of this.subscriptions) sub.unsubscribe();
+    if (this.inFlight.size > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      const deadline = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
+      await Promise.race([Promise.allSettled([...this.inFlight]), deadline]);
+      clearTimeout(timer);
+    }
+    if (this.outgoing.length) this.barrier.flushNow();
   }
 }

@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/**
+ * What a service tells the caller about how it served a request, beside the answer: the model and
+ * channel that answered and the tokens counted. Never a key or any of the request's text.
+ */
+export const ReplyNote = z.object({
+  model: z.string().max(256).optional(),
+  channel: z.string().max(256).optional(),
+  inputTokens: z.number().int().nonnegative().optional(),
+  outputTokens: z.number().int().nonnegative().optional(),
+  outcome: z.string().max(64).optional(),
+});
+export type ReplyNote = z.infer<typeof ReplyNote>;

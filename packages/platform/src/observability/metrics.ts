@@ -1,0 +1,127 @@
+/**
+ * The gateway's Prometheus series, defined once for every app. Each process has one registry; an app
+ * fills the series of what it does (the edge requests and first tokens, chat tokens and upstreams,
+ * accounts its consumer lag, task services their queues) and serves the registry on its metrics port.
+ */
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const metricsRegistry = new Registry();
+const registers = [metricsRegistry];
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+
+export const gatewayMetrics = {
+  /** Tenant is '' unless METRICS_TENANT_LABEL=true (one series per tenant otherwise). */
+  tokens: new Counter({
+    name: 'gateway_tokens_total',
+    help: 'Tokens counted for answered requests, by model and direction (input, output)',
+    labelNames: ['model', 'direction', 'tenant'] as const,
+    registers,
+  }),
+  cost: new Counter({
+    name: 'gateway_cost_micros_total',
+    help: 'Charged cost in micro-units of the balance currency, by model',
+    labelNames: ['model', 'tenant'] as const,
+    registers,
+  }),
+  upstreamDuration: new Histogram({
+    name: 'gateway_upstream_duration_seconds',
+    help: 'Time from sending an upstream request to its response headers, by channel',
+    labelNames: ['channel', 'system'] as const,
+    buckets: LATENCY_BUCKETS,
+    registers,
+  }),
+  upstreamErrors: new Counter({
+    name: 'gateway_upstream_errors_total',
+    help: 'Upstream calls that failed (connection error, timeout or non-2xx status), by channel',
+    labelNames: ['channel', 'status'] as const,
+    registers,
+  }),
+  upstreamFailovers: new Counter({
+    name: 'gateway_upstream_failovers_total',
+    help: 'Requests moved on from a channel to the next one, by the channel that failed',
+    labelNames: ['channel'] as const,
+    registers,
+  }),
+  holdsOpen: new Gauge({ name: 'gateway_billing_holds_open', help: 'Billing holds taken and not yet ended', registers }),
+  refusals: new Counter({
+    name: 'gateway_refusals_total',
+    help: 'Requests refused for quota or rate limits, by reason (insufficient_quota, rate_limited)',
+    labelNames: ['reason'] as const,
+    registers,
+  }),
+  natsTimeouts: new Counter({
+    name: 'gateway_nats_request_timeouts_total',
+    help: 'NATS requests that got no answer in time, by subject',
+    labelNames: ['subject'] as const,
+    registers,
+  }),
+  consumerLag: new Gauge({
+    name: 'gateway_consumer_lag',
+    help: 'Records a durable JetStream consumer has yet to take, by consumer',
+    labelNames: ['consumer'] as const,
+    registers,
+  }),
+  deadLettered: new Counter({
+    name: 'gateway_dead_lettered_total',
+    help: 'Records this process moved to the dead-letter stream, by consumer',
+    labelNames: ['consumer'] as const,
+    registers,
+  }),
+  queueDepth: new Gauge({
+    name: 'gateway_queue_depth',
+    help: 'Jobs in a BullMQ queue, by queue and state (waiting, delayed, active)',
+    labelNames: ['queue', 'state'] as const,
+    registers,
+  }),
+  queueOldestAge: new Gauge({
+    name: 'gateway_queue_oldest_job_age_seconds',
+    help: 'Age of the oldest waiting job, by queue',
+    labelNames: ['queue'] as const,
+    registers,
+  }),
+  queueFailures: new Counter({
+    name: 'gateway_queue_job_failures_total',
+    help: 'Job attempts that failed, by queue',
+    labelNames: ['queue'] as const,
+    registers,
+  }),
+  webhookDeliveries: new Counter({
+    name: 'gateway_webhook_deliveries_total',
+    help: 'Outbound webhook delivery attempts, by outcome (delivered, retried, dead_lettered)',
+    labelNames: ['outcome'] as const,
+    registers,
+  }),
+};
+
+let defaultsCollected = false;
+
+/** Process series (CPU, memory, event loop, GC) into the registry, once. */
+export function collectProcessMetrics(): void {
+  if (defaultsCollected) return;
+  defaultsCollected = true;
+  collectDefaultMetrics({ register: metricsRegistry, eventLoopMonitoringPrecision: 50 });
+}
+
+/** Gauges read when scraped rather than kept current: a read that fails leaves the last value. */
+export function onScrape(read: () => Promise<void>): void {
+  scrapeReads.push(read);
+}
+const scrapeReads: Array<() => Promise<void>> = [];
+
+/** The registry's text, after the reads registered with `onScrape`. */
+export async function scrapeMetrics(): Promise<string> {
+  await Promise.all(scrapeReads.map((read) => read().catch(() => undefined)));
+  return metricsRegistry.metrics();
+}
+
+let tenantLabel = false;
+
+/** METRICS_TENANT_LABEL: whether token and cost series carry the tenant. */
+export function setTenantLabel(enabled: boolean): void {
+  tenantLabel = enabled;
+}
+
+export function tenantLabelOf(tenantId: string): string {
+  return tenantLabel ? tenantId : '';
+}
