@@ -8,6 +8,7 @@ import { registerSubscriptions } from './commands/subscriptions.command';
 import { registerTenants } from './commands/tenants.command';
 import { registerUsage } from './commands/usage.command';
 import { registerUp } from './commands/up.command';
+import { registerWebhooks } from './commands/webhooks.command';
 import { CliError, EXIT, oneLine, type ExitCode } from './cli-error';
 import { processIo, type Io } from './output/output';
 
@@ -27,6 +28,7 @@ export function createProgram(io: Io = processIo): Command {
   registerSubscriptions(program, io);
   registerBalance(program, io);
   registerUsage(program, io);
+  registerWebhooks(program, io);
   registerMigrate(program, io);
   registerUp(program, io);
   return program;

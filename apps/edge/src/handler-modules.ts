@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import { GencModule } from './genc/genc.module';
 import { ModelsModule } from './models/models.module';
 import { MsgcModule } from './msgc/msgc.module';
+import { MusicModule } from './music/music.module';
 import { OaicModule } from './oaic/oaic.module';
 import { RoomModule } from './room/room.module';
 import { SignedFilesModule } from './signed-files/signed-files.module';
@@ -10,4 +11,4 @@ import { SignedFilesModule } from './signed-files/signed-files.module';
  * Modules whose providers carry @RouteHandler methods. A family's module joins the edge by being
  * listed here; the registrar finds its handlers by route id.
  */
-export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule, MsgcModule, GencModule, SignedFilesModule];
+export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule, MsgcModule, GencModule, SignedFilesModule, MusicModule];

@@ -1,5 +1,59 @@
-import { Module } from '@nestjs/common';
+import { BillingClient, BillingClientModule, BillingEnv, TaskBilling } from '@gateway/billing';
+import { loadEnv } from '@gateway/platform';
+import type { StorageEnv } from '@gateway/storage';
+import { WebhooksModule } from '@gateway/webhooks';
+import { Inject, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
+import { MusicAssetsService } from './assets/music-assets.service';
+import { MusicCatalogHandler } from './catalog/music-catalog.handler';
+import { MusicCatalogService } from './catalog/music-catalog.service';
+import { InfraModule } from './config/infra.module';
+import { MUSIC_ENV, type MusicEnv } from './config/music-env';
+import { MusicCallbackHandler } from './progress/music-callback.handler';
+import { MusicCallbackService } from './progress/music-callback.service';
+import { MusicPollProcessor } from './progress/music-poll.processor';
+import { MusicPollScheduler } from './progress/music-poll.scheduler';
+import { MusicProgressService } from './progress/music-progress.service';
+import { MusicTaskHandler } from './tasks/music-task.handler';
+import { MusicTaskRepository } from './tasks/music-task.repository';
+import { MusicTaskService } from './tasks/music-task.service';
+import { MusicUpstreamClient } from './upstream/music-upstream.client';
 
-/** Music tasks, upstream callback intake and signed tenant webhooks join here. */
+/**
+ * The music service: task creation and queries (api role), upstream callback intake, the poller and
+ * the tenant webhook deliveries (worker role); MUSIC_ROLE=all runs both in one process.
+ */
 @Module({})
-export class MusicModule {}
+export class MusicModule implements OnApplicationBootstrap {
+  constructor(
+    @Inject(MUSIC_ENV) private readonly env: MusicEnv,
+    private readonly poller: MusicPollProcessor,
+  ) {}
+
+  static forRoot(env: MusicEnv, storage: StorageEnv): DynamicModule {
+    return {
+      module: MusicModule,
+      imports: [
+        InfraModule.forRoot(env, storage),
+        BillingClientModule.forRoot(loadEnv(BillingEnv)),
+        WebhooksModule.forRoot({ env, natsPrefix: env.NATS_PREFIX, worker: env.MUSIC_ROLE !== 'api' }),
+      ],
+      controllers: [MusicTaskHandler, MusicCallbackHandler, MusicCatalogHandler],
+      providers: [
+        { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
+        MusicCatalogService,
+        MusicTaskRepository,
+        MusicAssetsService,
+        MusicUpstreamClient,
+        MusicProgressService,
+        MusicPollScheduler,
+        MusicPollProcessor,
+        MusicTaskService,
+        MusicCallbackService,
+      ],
+    };
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.env.MUSIC_ROLE !== 'api') this.poller.start();
+  }
+}

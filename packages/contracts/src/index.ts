@@ -17,3 +17,4 @@ export * from './usage/usage-event.schema';
 export * from './usage/usage-event.sample';
 export * from './usage/dead-letter.schema';
 export * from './webhooks';
+export * from './families/music';

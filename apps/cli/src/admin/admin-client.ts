@@ -10,6 +10,9 @@ import {
   DeadLetterReplayReply,
   UsageRequests,
   UsageSummary,
+  WebhookDeliveryList,
+  WebhookDeliveryView,
+  WebhookSecretView,
   KeyCreated,
   KeyView,
   SubscriptionView,
@@ -110,6 +113,21 @@ export class AdminClient {
   /** Rate limits, a custom subscription's quota and price overrides (decimal prices). */
   configureBilling(body: Record<string, unknown>) {
     return this.call('PUT', '/admin/billing', BillingConfigureReply, body);
+  }
+
+  /** Creates or rotates a tenant's webhook signing secret; the answer is the only time it is shown. */
+  rotateWebhookSecret(tenant: string) {
+    return this.call('POST', '/admin/webhooks/secret/rotate', WebhookSecretView, { tenant });
+  }
+
+  /** A task's webhook deliveries, each with every attempt made. */
+  webhookDeliveries(task: string) {
+    return this.call('GET', `/admin/webhooks/deliveries?task=${encodeURIComponent(task)}`, WebhookDeliveryList);
+  }
+
+  /** One more attempt at a delivered or dead-lettered webhook, under the same webhook-id. */
+  redeliverWebhook(id: string) {
+    return this.call('POST', `/admin/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, WebhookDeliveryView);
   }
 
   private async call<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {

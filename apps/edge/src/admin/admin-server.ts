@@ -7,6 +7,7 @@ import { httpStatusOf } from '../errors/error-status';
 import { hostNameOf, isLoopbackHost } from './admin-exposure';
 import { registerAdminRoutes } from './admin-routes';
 import { registerUsageRoutes } from './usage-routes';
+import { registerWebhookRoutes } from './webhook-routes';
 
 function sendAdminError(reply: FastifyReply, thrown: unknown): FastifyReply {
   const error = toGatewayError(thrown);
@@ -79,5 +80,6 @@ export function createAdminServer(bus: NatsBus, adminToken: string | undefined, 
   );
   registerAdminRoutes(fastify, bus);
   registerUsageRoutes(fastify, bus);
+  registerWebhookRoutes(fastify, bus);
   return fastify;
 }

@@ -33,7 +33,15 @@ export default async function globalSetup(): Promise<void> {
       migrate: false,
       // Every spec runs from one loopback address, and some present bad keys on purpose: the per-address
       // limit on failed authentications would refuse the next spec's fresh key (route-guard.int.spec.ts tests the limit).
-      env: { NO_COLOR: '1', AUTH_FAILURES_PER_MINUTE: '0' },
+      env: {
+        NO_COLOR: '1',
+        AUTH_FAILURES_PER_MINUTE: '0',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_RETRY_BASE_MS: '150',
+        WEBHOOK_TIMEOUT_MS: '2000',
+        WEBHOOK_LOCK_MS: '3000',
+        MUSIC_POLL_INTERVAL_MS: '300',
+      },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     const admin = new AdminClient({ url: stack.adminUrl, token: adminToken });

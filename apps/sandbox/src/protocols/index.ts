@@ -3,6 +3,7 @@
 import type { SandboxProtocol } from '../core/protocol';
 import { anthropicProtocol } from './anthropic/anthropic.protocol';
 import { geminiProtocol } from './gemini/gemini.protocol';
+import { musicProtocol } from './music/music.protocol';
 import { openaiProtocol } from './openai/openai.protocol';
 import { dashscopeProtocol } from './dashscope/dashscope.protocol';
 import { klingProtocol } from './kling/kling.protocol';
@@ -15,4 +16,5 @@ export const PROTOCOLS: readonly SandboxProtocol[] = [
   dashscopeProtocol,
   klingProtocol,
   mediaResultsProtocol,
+  musicProtocol,
 ];

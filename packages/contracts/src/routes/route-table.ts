@@ -1,4 +1,5 @@
 import { GencStreamQuery } from '../families/chat-family-call.schema';
+import { MUSIC_ROUTES, MusicQuery } from '../families/music';
 import { GenerateContentRequest } from '../families/genc/generate-request.schema';
 import { CountTokensRequest, MessagesRequest } from '../families/msgc/messages-request.schema';
 import { SpeechRequest } from '../families/oaic/audio.schema';
@@ -44,8 +45,10 @@ function oaic(
   return routes;
 }
 
-const music = (verb: string, summary: string): RouteDef => route(`music.${verb}`, 'POST', `/music/${verb}`, 'music', 'Stable', summary, false);
-const musicQuery = (kind: string, summary: string): RouteDef => route(`music.query.${kind}`, 'GET', `/music/query/${kind}`, 'music', 'Stable', summary, false);
+const music = (verb: keyof typeof MUSIC_ROUTES, summary: string): RouteDef =>
+  route(`music.${verb}`, 'POST', `/music/${verb}`, 'music', 'Stable', summary, true, { body: MUSIC_ROUTES[verb].body });
+const musicQuery = (kind: string, summary: string): RouteDef =>
+  route(`music.query.${kind}`, 'GET', `/music/query/${kind}`, 'music', 'Stable', summary, true, { query: MusicQuery });
 const nativeVideo = (kind: string, summary: string): RouteDef[] => [
   route(`nativemedia.videos.${kind}.create`, 'POST', `/nativemedia/v1/videos/${kind}`, 'nativemedia', 'Stable', `Create a ${summary} task`, false),
   route(`nativemedia.videos.${kind}.get`, 'GET', `/nativemedia/v1/videos/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query a ${summary} task`, false),

@@ -1,0 +1,35 @@
+import {
+  SUBJECTS,
+  TenantView,
+  WEBHOOK_SUBJECTS,
+  WebhookDeliveriesRequest,
+  WebhookDeliveryList,
+  WebhookDeliveryView,
+  WebhookRedeliverRequest,
+  WebhookSecretRotateRequest,
+  WebhookSecretView,
+  parseOrThrow,
+} from '@gateway/contracts';
+import type { NatsBus } from '@gateway/platform';
+import type { FastifyInstance } from 'fastify';
+
+const TIMEOUT = { timeoutMs: 30_000 };
+
+/** Admin routes of outbound webhooks: a tenant's signing secret (created or rotated, shown once), a task's deliveries, a redelivery. */
+export function registerWebhookRoutes(fastify: FastifyInstance, bus: NatsBus): void {
+  fastify.post('/admin/webhooks/secret/rotate', async (request) => {
+    const { tenant } = parseOrThrow(WebhookSecretRotateRequest, request.body ?? {});
+    const found = await bus.request(SUBJECTS.accounts.tenants.get, { slug: tenant }, TenantView, TIMEOUT);
+    return bus.request(WEBHOOK_SUBJECTS.secretRotate, { tenant, tenantId: found.id }, WebhookSecretView, TIMEOUT);
+  });
+
+  fastify.get('/admin/webhooks/deliveries', async (request) => {
+    const query = parseOrThrow(WebhookDeliveriesRequest, request.query ?? {});
+    return bus.request(WEBHOOK_SUBJECTS.deliveries, query, WebhookDeliveryList, TIMEOUT);
+  });
+
+  fastify.post('/admin/webhooks/deliveries/:id/redeliver', async (request) => {
+    const params = parseOrThrow(WebhookRedeliverRequest, request.params);
+    return bus.request(WEBHOOK_SUBJECTS.redeliver, params, WebhookDeliveryView, TIMEOUT);
+  });
+}

@@ -1,0 +1,19 @@
+import { Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
+import { registerMusicCallbackRoute } from './music-callback.routes';
+import { MusicRelayService } from './music-relay.service';
+import { MusicHandler } from './music.handler';
+
+/** The music family at the edge: its 22 routes relayed to the music service, and the upstream callback intake. */
+@Module({ providers: [MusicRelayService, MusicHandler] })
+export class MusicModule implements OnModuleInit {
+  constructor(
+    private readonly adapterHost: HttpAdapterHost,
+    private readonly relay: MusicRelayService,
+  ) {}
+
+  onModuleInit(): void {
+    registerMusicCallbackRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), this.relay);
+  }
+}

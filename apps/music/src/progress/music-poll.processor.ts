@@ -1,0 +1,51 @@
+import type { MusicTaskStatus } from '@gateway/contracts';
+import type { QueueFactory } from '@gateway/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MusicCatalogService } from '../catalog/music-catalog.service';
+import { MUSIC_QUEUES } from '../config/infra.module';
+import { MusicTaskRepository } from '../tasks/music-task.repository';
+import { isTerminal } from '../tasks/music-task.state';
+import { MusicUpstreamClient } from '../upstream/music-upstream.client';
+import { MusicPollScheduler, POLL_QUEUE, PollJob } from './music-poll.scheduler';
+import { MusicProgressService, verbOf } from './music-progress.service';
+
+/**
+ * The poller: for a task still open, asks the upstream where it stands (reaching the same states as
+ * callbacks would, when they are late or never come), fails it past its deadline, and schedules the next round.
+ */
+@Injectable()
+export class MusicPollProcessor {
+  private readonly logger = new Logger('music');
+
+  constructor(
+    @Inject(MUSIC_QUEUES) private readonly queues: QueueFactory,
+    private readonly tasks: MusicTaskRepository,
+    private readonly catalog: MusicCatalogService,
+    private readonly upstream: MusicUpstreamClient,
+    private readonly progress: MusicProgressService,
+    private readonly polls: MusicPollScheduler,
+  ) {}
+
+  start(): void {
+    this.queues.worker(POLL_QUEUE, PollJob, (job) => this.poll(job), { concurrency: 32 });
+  }
+
+  async poll({ taskId, round }: PollJob): Promise<void> {
+    const task = await this.tasks.find(taskId);
+    if (!task || isTerminal(task.status as MusicTaskStatus)) return;
+    if (Date.now() > task.deadlineAt.getTime()) {
+      await this.progress.fail(task, 'GENERATE_AUDIO_FAILED', 500, 'The task did not complete before its deadline.');
+      return;
+    }
+    try {
+      if (task.upstreamTaskId) {
+        const channel = await this.catalog.channel(task.model, task.channelId);
+        await this.progress.apply(task.id, await this.upstream.recordInfo(verbOf(task), task.upstreamTaskId, channel));
+      }
+    } catch (error) {
+      this.logger.warn(`polling music task ${task.id} failed: ${(error as Error).message}`);
+    }
+    const after = await this.tasks.find(taskId);
+    if (after && !isTerminal(after.status as MusicTaskStatus)) await this.polls.schedule(taskId, round + 1);
+  }
+}

@@ -1,0 +1,118 @@
+import {
+  GatewayError,
+  MUSIC_CALLBACK_TYPES,
+  MUSIC_ROUTES,
+  isMusicVerb,
+  type MusicCallbackType,
+  type MusicTaskStatus,
+  type MusicVerb,
+} from '@gateway/contracts';
+import { TaskBilling, TaskHold } from '@gateway/billing';
+import type { MusicProgress } from '@gateway/providers';
+import { WebhookOutbox } from '@gateway/webhooks';
+import { Injectable, Logger } from '@nestjs/common';
+import { MusicAssetsService } from '../assets/music-assets.service';
+import { EMPTY_RESULT, StoredMusicResult } from '../tasks/music-result';
+import { MusicTaskRepository, type MusicTaskRow } from '../tasks/music-task.repository';
+import { isTerminal, moveFor } from '../tasks/music-task.state';
+
+/** How many times a move is retried when another writer moved the task in between. */
+const CAS_ROUNDS = 4;
+
+export function verbOf(task: MusicTaskRow): MusicVerb {
+  const verb = task.route.replace(/^music\./, '');
+  if (!isMusicVerb(verb)) throw new GatewayError('internal', `music task ${task.id} names no music route (${task.route})`);
+  return verb;
+}
+
+/**
+ * Applies what an upstream reported about a task (by callback or by polling) through the state machine:
+ * results copied into storage, the move made by compare-and-swap, billing ended once by the writer that
+ * won the terminal move, and the callbacks the move owes handed to the webhook outbox.
+ */
+@Injectable()
+export class MusicProgressService {
+  private readonly logger = new Logger('music');
+
+  constructor(
+    private readonly tasks: MusicTaskRepository,
+    private readonly assets: MusicAssetsService,
+    private readonly outbox: WebhookOutbox,
+    private readonly billing: TaskBilling,
+  ) {}
+
+  /** Whether the report moved the task; a stale, duplicate or late report changes nothing. */
+  async apply(taskId: string, progress: MusicProgress): Promise<boolean> {
+    for (let round = 0; round < CAS_ROUNDS; round++) {
+      const task = await this.tasks.find(taskId);
+      if (!task) return false;
+      const current = task.status as MusicTaskStatus;
+      const move = moveFor(current, progress.stage, MUSIC_ROUTES[verbOf(task)].stages);
+      if (!move) return false;
+      const failed = move.to === 'GENERATE_AUDIO_FAILED';
+      const known = StoredMusicResult.safeParse(task.result);
+      const result = failed ? undefined : await this.assets.ingest(task, progress, known.success ? known.data : EMPTY_RESULT);
+      const won = await this.tasks.move(
+        task.id,
+        current,
+        move.to,
+        {
+          result,
+          upstreamTaskId: task.upstreamTaskId ?? progress.upstreamTaskId,
+          errorCode: progress.error?.code ?? null,
+          errorMessage: progress.error?.message ?? null,
+        },
+        isTerminal(move.to),
+      );
+      if (!won) continue;
+      const moved = (await this.tasks.find(task.id))!;
+      await this.endBilling(moved);
+      await this.callBack(moved, move.callbacks);
+      return true;
+    }
+    return false;
+  }
+
+  /** Fails an open task (creation refused upstream, or its deadline passed); false when it had already ended. */
+  async fail(task: MusicTaskRow, to: 'CREATE_TASK_FAILED' | 'GENERATE_AUDIO_FAILED', code: number, message: string): Promise<boolean> {
+    for (let round = 0; round < CAS_ROUNDS; round++) {
+      const current = (round === 0 ? task : await this.tasks.find(task.id))!;
+      if (isTerminal(current.status as MusicTaskStatus)) return false;
+      if (await this.tasks.move(task.id, current.status as MusicTaskStatus, to, { errorCode: code, errorMessage: message }, true)) {
+        await this.endBilling((await this.tasks.find(task.id))!);
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Settles on SUCCESS, releases on a failure; only the writer that won the terminal move calls this. */
+  private async endBilling(task: MusicTaskRow): Promise<void> {
+    const hold = TaskHold.safeParse(task.hold);
+    if (!hold.success || !isTerminal(task.status as MusicTaskStatus)) return;
+    try {
+      if (task.status === 'SUCCESS') await this.billing.settle(hold.data, { tasks: 1 }, `music ${task.route}`);
+      else await this.billing.release(hold.data, `music task ${task.status}`);
+    } catch (error) {
+      // The hold's deadline still ends it: the sweeper releases what nobody settled.
+      this.logger.error(`ending the billing hold of music task ${task.id} failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async callBack(task: MusicTaskRow, callbacks: readonly MusicCallbackType[]): Promise<void> {
+    if (callbacks.length === 0) return;
+    const view = this.assets.view(task);
+    const { sunoData, files, details } = view.response;
+    const data = sunoData.length > 0 ? sunoData : { ...files, ...details };
+    await this.outbox.publish(
+      callbacks.map((callbackType) => ({
+        tenantId: task.tenantId,
+        subjectId: task.id,
+        eventType: callbackType,
+        seq: MUSIC_CALLBACK_TYPES.indexOf(callbackType),
+        url: task.callBackUrl,
+        payload: { code: 200, msg: 'success', data: { callbackType, taskId: task.id, data } },
+      })),
+    );
+  }
+}

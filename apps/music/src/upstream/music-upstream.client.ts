@@ -1,0 +1,46 @@
+import type { CatalogChannel, MusicVerb } from '@gateway/contracts';
+import {
+  parseMusicCreateAnswer,
+  parseMusicRecordInfo,
+  parseUpstreamBody,
+  readBodyJson,
+  sendUpstream,
+  toMusicCreateRequest,
+  toMusicRecordInfoRequest,
+  type MusicProgress,
+} from '@gateway/providers';
+import { Inject, Injectable } from '@nestjs/common';
+import { MUSIC_ENV, type MusicEnv } from '../config/music-env';
+
+/** The music service's HTTP calls to its upstream: submit a task, read where one stands. */
+@Injectable()
+export class MusicUpstreamClient {
+  constructor(@Inject(MUSIC_ENV) private readonly env: MusicEnv) {}
+
+  async submit(
+    verb: MusicVerb,
+    body: Record<string, unknown>,
+    channel: CatalogChannel,
+    callBackUrl: string,
+    sourceUpstreamTaskId: string | null,
+  ): Promise<string> {
+    const request = toMusicCreateRequest(verb, body, {
+      baseUrl: channel.baseUrl,
+      apiKey: channel.apiKey,
+      upstreamModel: channel.upstreamModel,
+      callBackUrl,
+      sourceUpstreamTaskId,
+    });
+    const response = await sendUpstream(request, { timeoutMs: this.env.UPSTREAM_TIMEOUT_MS });
+    const json = await readBodyJson(response.body, 1_000_000);
+    return parseMusicCreateAnswer(response.status, json);
+  }
+
+  async recordInfo(verb: MusicVerb, upstreamTaskId: string, channel: CatalogChannel): Promise<MusicProgress> {
+    const response = await sendUpstream(toMusicRecordInfoRequest(verb, upstreamTaskId, channel.baseUrl, channel.apiKey), {
+      timeoutMs: this.env.UPSTREAM_TIMEOUT_MS,
+    });
+    const json = await readBodyJson(response.body, 10_000_000);
+    return parseUpstreamBody(() => parseMusicRecordInfo(json));
+  }
+}
