@@ -37,6 +37,8 @@ export class CatalogService {
           perImage: model.perImageMicros.toString(),
           perSecond: model.perSecondMicros.toString(),
           perTask: model.perTaskMicros.toString(),
+          ...(model.cachedInputMicrosPerMTok !== null ? { cachedInputPerMTok: model.cachedInputMicrosPerMTok.toString() } : {}),
+          ...(model.cacheWriteMicrosPerMTok !== null ? { cacheWritePerMTok: model.cacheWriteMicrosPerMTok.toString() } : {}),
         },
       },
       channels: model.channels.map((channel) => ({

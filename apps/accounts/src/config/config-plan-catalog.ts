@@ -15,6 +15,8 @@ const MODEL_FIELDS = [
   'perImageMicros',
   'perSecondMicros',
   'perTaskMicros',
+  'cachedInputMicrosPerMTok',
+  'cacheWriteMicrosPerMTok',
   'defaultMaxTokens',
 ] as const;
 
@@ -58,6 +60,8 @@ function desiredModel(model: ModelConfig, current: ModelRow | undefined, now: Da
     perImageMicros: model.prices.perImage ?? 0n,
     perSecondMicros: model.prices.perSecond ?? 0n,
     perTaskMicros: model.prices.perTask ?? 0n,
+    cachedInputMicrosPerMTok: model.prices.cachedInputPerMTok ?? null,
+    cacheWriteMicrosPerMTok: model.prices.cacheWritePerMTok ?? null,
     defaultMaxTokens: model.maxOutputTokens,
   };
 }

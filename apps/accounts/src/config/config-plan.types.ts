@@ -20,6 +20,8 @@ export interface ModelRow {
   perImageMicros: bigint;
   perSecondMicros: bigint;
   perTaskMicros: bigint;
+  cachedInputMicrosPerMTok: bigint | null;
+  cacheWriteMicrosPerMTok: bigint | null;
   defaultMaxTokens: number;
 }
 

@@ -22,7 +22,7 @@ export class OaicJsonService {
     call.metered.meter.channelId = channel.id;
     let answer = fromUpstream(op, await readBodyJson(response.body), call.modelId);
     const usage = extractUsage(answer);
-    if (usage) call.metered.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens };
+    if (usage) call.metered.meter.tokens = { prompt: usage.promptTokens, completion: usage.completionTokens, cached: usage.cachedTokens };
     else if (call.op === 'images')
       call.metered.meter.tokens = { prompt: estimateTokens(call.body.prompt), completion: Array.isArray(answer.data) ? answer.data.length : 0 };
     else call.metered.meter.tokens = { prompt: estimateTokens(JSON.stringify(call.body.input ?? '')), completion: 0 };

@@ -83,6 +83,7 @@ export class OaicStreamService {
     const metered = call.metered.measureWith(() => ({
       prompt: usage?.promptTokens ?? estimateTokens(JSON.stringify(promptOf(call))),
       completion: Math.max(usage?.completionTokens ?? 0, estimateTokens(delivered)),
+      cached: usage?.cachedTokens,
     }));
     try {
       let event: SseEvent | undefined = stream.first;

@@ -15,6 +15,7 @@ import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type C
 import { type OpenedStream } from '../upstream/first-event-failover';
 import { ChatUpstreamService } from './chat-upstream.service';
 import { passThroughAnswer, streamModelRewriter } from './passthrough-request';
+import type { Tokens } from '../usage/usage-meter';
 
 const encoder = new TextEncoder();
 
@@ -30,6 +31,11 @@ function decodeContext(call: ChatCall, protocol: ChatProtocol): DecodeContext {
     // A pass-through request is the client's own: any tool in its answer is one the client declared.
     structuredOutputTool: codec.structuredOutputTool && !isPassThrough(call.family, protocol) ? codec.structuredOutputTool(call.ir()) : null,
   };
+}
+
+/** Usage as metered: reasoning is inside the output count, cache reads and writes inside the prompt count. */
+function tokensOf(usage: IrUsage): Tokens {
+  return { prompt: usage.inputTokens, completion: usage.outputTokens, cached: usage.cacheReadTokens, cacheWrite: usage.cacheWriteTokens };
 }
 
 /** What an IR event adds to the answer, for counting what reached a client that left early. */
@@ -63,7 +69,7 @@ export class ChatExecutionService {
     const answer = isPassThrough(call.family, protocol)
       ? passThroughAnswer(call.family, json, call.modelId)
       : (FAMILY_CHAT[call.family].toResponse(ir) as Record<string, unknown>);
-    call.metered.meter.tokens = { prompt: ir.usage.inputTokens, completion: ir.usage.outputTokens };
+    call.metered.meter.tokens = tokensOf(ir.usage);
     call.metered.succeed();
     return answer;
   }
@@ -84,6 +90,7 @@ export class ChatExecutionService {
     let produced = '';
     let usage: IrUsage | null = null;
     const metered = call.metered.measureWith(() => ({
+      ...(usage ? tokensOf(usage) : {}),
       prompt: usage?.inputTokens ?? context.estimatedInputTokens,
       completion: Math.max(usage?.outputTokens ?? 0, estimateTextTokens(produced)),
     }));

@@ -1,8 +1,11 @@
 import { GatewayError, type OaicCaller, type UsageEvent } from '@gateway/contracts';
 
+/** `cached` and `cacheWrite` are the prompt tokens an upstream's prompt cache read and wrote (part of `prompt`). */
 export interface Tokens {
   prompt: number;
   completion: number;
+  cached?: number;
+  cacheWrite?: number;
 }
 
 /** Collects one request's usage facts as they become known, then renders the event. */
@@ -34,6 +37,8 @@ export class UsageMeter {
       route: this.caller.route,
       promptTokens: this.tokens.prompt,
       completionTokens: this.tokens.completion,
+      ...(this.tokens.cached ? { cachedTokens: this.tokens.cached } : {}),
+      ...(this.tokens.cacheWrite ? { cacheWriteTokens: this.tokens.cacheWrite } : {}),
       ...(this.seconds !== undefined ? { seconds: this.seconds } : {}),
       latencyMs: Date.now() - this.startedAt,
       outcome,

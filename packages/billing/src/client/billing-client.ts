@@ -41,6 +41,9 @@ export interface UsageFacts {
   outcome: string;
   promptTokens: number;
   completionTokens: number;
+  /** Of the prompt tokens, those an upstream's prompt cache read or wrote. */
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
   /** Seconds of media the request was metered for (audio priced per second). */
   seconds?: number;
 }
@@ -194,7 +197,13 @@ export class BillingClient {
     const usage: Usage =
       held.capability === 'image'
         ? { inputTokens: event.promptTokens, outputTokens: 0, images: event.completionTokens }
-        : { inputTokens: event.promptTokens, outputTokens: event.completionTokens, seconds: event.seconds };
+        : {
+            inputTokens: event.promptTokens,
+            outputTokens: event.completionTokens,
+            cachedInputTokens: event.cachedTokens,
+            cacheWriteTokens: event.cacheWriteTokens,
+            seconds: event.seconds,
+          };
     return costOf(held.prices, usage);
   }
 

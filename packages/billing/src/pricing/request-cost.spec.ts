@@ -16,4 +16,13 @@ describe('request cost', () => {
     expect(prices.inputPerMTok).toBe(500_000n);
     expect(prices.outputPerMTok).toBe(3_000_000n);
   });
+
+  it('prices cache reads and writes apart from the rest of the prompt, at the input price by default', () => {
+    const cachedCatalog = { ...catalog, cachedInputPerMTok: '50000', cacheWritePerMTok: '625000' };
+    const usage = { inputTokens: 1_000_000, outputTokens: 0, cachedInputTokens: 600_000, cacheWriteTokens: 100_000 };
+    // 300k fresh at 0.5, 600k read at 0.05, 100k written at 0.625
+    expect(costOf(effectivePrices(cachedCatalog), usage)).toBe(150_000n + 30_000n + 62_500n);
+    expect(costOf(effectivePrices(catalog), usage)).toBe(500_000n);
+    expect(effectivePrices(cachedCatalog, { cachedInputPerMTok: '0' }).cachedInputPerMTok).toBe(0n);
+  });
 });

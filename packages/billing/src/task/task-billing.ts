@@ -26,6 +26,8 @@ function pricesOf(hold: TaskHold): Prices {
     perSecond: BigInt(hold.prices.perSecond),
     perImage: BigInt(hold.prices.perImage),
     perTask: BigInt(hold.prices.perTask),
+    cachedInputPerMTok: 0n,
+    cacheWritePerMTok: 0n,
   };
 }
 

@@ -14,6 +14,10 @@ export const CatalogPrices = z.object({
   perImage: MicrosString,
   perSecond: MicrosString,
   perTask: MicrosString,
+  /** Prompt tokens read from the upstream's prompt cache; absent: the input price. */
+  cachedInputPerMTok: MicrosString.optional(),
+  /** Prompt tokens written to the upstream's prompt cache; absent: the input price. */
+  cacheWritePerMTok: MicrosString.optional(),
 });
 export type CatalogPrices = z.infer<typeof CatalogPrices>;
 

@@ -52,6 +52,10 @@ export const PriceConfig = z
     perImage: MoneyAmount.optional(),
     perSecond: MoneyAmount.optional(),
     perTask: MoneyAmount.optional(),
+    /** Prompt tokens read from an upstream's prompt cache; without it they cost the input price. */
+    cachedInputPerMTok: MoneyAmount.optional(),
+    /** Prompt tokens written to an upstream's prompt cache; without it they cost the input price. */
+    cacheWritePerMTok: MoneyAmount.optional(),
   })
   .strict();
 

@@ -26,6 +26,8 @@ export const PriceOverride = z
     perImage: MicrosString.optional(),
     perSecond: MicrosString.optional(),
     perTask: MicrosString.optional(),
+    cachedInputPerMTok: MicrosString.optional(),
+    cacheWritePerMTok: MicrosString.optional(),
   })
   .strict();
 export type PriceOverride = z.infer<typeof PriceOverride>;

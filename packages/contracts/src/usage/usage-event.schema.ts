@@ -15,6 +15,9 @@ export const UsageEvent = z.object({
   route: z.string(),
   promptTokens: z.number().int().nonnegative(),
   completionTokens: z.number().int().nonnegative(),
+  /** Of the prompt tokens, those read from and written to the upstream's prompt cache (priced apart where the catalog says). */
+  cachedTokens: z.number().int().nonnegative().optional(),
+  cacheWriteTokens: z.number().int().nonnegative().optional(),
   /** Seconds of media metered (audio priced per second); absent for token-metered requests. */
   seconds: z.number().nonnegative().optional(),
   latencyMs: z.number().int().nonnegative(),
