@@ -73,6 +73,25 @@ const storedResponse = async (owner: TenantWithKey) => {
   return { id: (created.body as { id: string }).id, ownerKey: owner.key };
 };
 
+/** A completed song of the owner's: its task id, and an audio id of its results for the transform routes. */
+const musicAudio = new Map<string, string>();
+const musicTask = async (owner: TenantWithKey) => {
+  const body = { customMode: false, instrumental: false, model: 'sandbox-music', callBackUrl: 'https://hooks.example.com/iso', prompt: 'a secret song' };
+  const created = await json('/music/generate', bearer(owner.key), body);
+  expect(created.status).toBe(200);
+  const taskId = (created.body as { data: { taskId: string } }).data.taskId;
+  for (let i = 0; i < 100; i++) {
+    const view = await http('GET', `${base()}/music/query/task?taskId=${taskId}`, { headers: bearer(owner.key) });
+    const data = (view.body as { data: { status: string; response: { sunoData: Array<{ id: string }> } } }).data;
+    if (data.status === 'SUCCESS') {
+      musicAudio.set(taskId, data.response.sunoData[0]!.id);
+      return { id: taskId, ownerKey: owner.key };
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`music task ${taskId} did not complete`);
+};
+
 const RESOURCES: Resource[] = [
   {
     name: 'stored response: GET /oaic/v1/responses/{id}',
@@ -106,6 +125,19 @@ const RESOURCES: Resource[] = [
     create: async (owner) => ({ id: owner.id, ownerKey: null }),
     missing: () => randomUUID(),
     call: (key, id) => http('GET', `${base()}/v1/chatroom/key-context`, { headers: bearer(id) }),
+  },
+  {
+    name: 'music task: GET /music/query/task?taskId=',
+    create: musicTask,
+    missing: (id) => sameShape('', id),
+    call: (key, id) => http('GET', `${base()}/music/query/task?taskId=${id}`, { headers: bearer(key) }),
+  },
+  {
+    name: 'music task as the source of POST /music/wav-generate',
+    create: musicTask,
+    missing: (id) => sameShape('', id),
+    call: (key, id) =>
+      json('/music/wav-generate', bearer(key), { taskId: id, audioId: musicAudio.get(id) ?? 'a1', callBackUrl: 'https://hooks.example.com/iso' }),
   },
   ...MODEL_ROUTES.map(([route, call]): Resource => {
     const model = privateModel();

@@ -105,7 +105,7 @@ export class MusicTaskService {
   async query(payload: unknown): Promise<MusicTaskView> {
     const { tenantId, kind, taskId } = parseOrThrow(MusicQueryPayload, payload);
     const task = await this.tasks.findForTenant(tenantId, taskId);
-    if (!task || task.queryKind !== kind) throw GatewayError.notFound(`No music task '${taskId}' to query on this route.`, 'taskId');
+    if (!task || task.queryKind !== kind) throw GatewayError.notFound(`Invalid value for 'taskId': no music task '${taskId}' on this query route.`, 'taskId');
     return this.assets.view(task);
   }
 
