@@ -9,3 +9,5 @@ export * from './delivery/webhook-delivery.service';
 export * from './outbox/webhook-outbox';
 export * from './store/webhook.repository';
 export * from './queue/webhook-queue';
+export * from './delivery/webhook-delivery.processor';
+export * from './secrets/webhook-secret.service';
