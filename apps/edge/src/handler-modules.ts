@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import { FilesModule } from './files/files.module';
 import { GencModule } from './genc/genc.module';
 import { ModelsModule } from './models/models.module';
 import { MsgcModule } from './msgc/msgc.module';
@@ -11,4 +12,4 @@ import { SignedFilesModule } from './signed-files/signed-files.module';
  * Modules whose providers carry @RouteHandler methods. A family's module joins the edge by being
  * listed here; the registrar finds its handlers by route id.
  */
-export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule, MsgcModule, GencModule, SignedFilesModule, MusicModule];
+export const HANDLER_MODULES: Type[] = [ModelsModule, RoomModule, OaicModule, MsgcModule, GencModule, SignedFilesModule, MusicModule, FilesModule];

@@ -1,5 +1,22 @@
-import { Module } from '@nestjs/common';
+import type { StorageEnv } from '@gateway/storage';
+import { Module, type DynamicModule } from '@nestjs/common';
+import { BatchesModule } from './batches/batches.module';
+import { runsApi, runsWorker, type FilesEnv } from './config/files-env';
+import { InfraModule } from './config/infra.module';
+import { FilesHandler } from './files/files.handler';
+import { FileRecordsModule } from './files/files.module';
 
-/** Files (bytes in object storage), batches and assistants pass-through join here. */
+/**
+ * The files service: file records over object storage, batches and their workers. FILES_ROLE picks what
+ * this process does: `api` answers NATS, `worker` runs batch jobs, `all` both.
+ */
 @Module({})
-export class FilesModule {}
+export class FilesModule {
+  static forRoot(env: FilesEnv, storage: StorageEnv): DynamicModule {
+    return {
+      module: FilesModule,
+      imports: [InfraModule.forRoot(env, storage), FileRecordsModule, BatchesModule.forRole(runsApi(env), runsWorker(env))],
+      controllers: runsApi(env) ? [FilesHandler] : [],
+    };
+  }
+}

@@ -16,5 +16,6 @@ export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';
 export * from './usage/usage-event.sample';
 export * from './usage/dead-letter.schema';
+export * from './files';
 export * from './webhooks';
 export * from './families/music';

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createTestDatabase } from '@gateway/db';
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT } from '@gateway/cli';
 import { E2E_ENV_FILE, type E2eEnv } from './support/e2e-env';
+import { E2E_FILES_MAX_BYTES } from './support/files-fixtures';
 import { setE2eRun } from './support/e2e-run';
 
 export default async function globalSetup(): Promise<void> {
@@ -36,6 +37,7 @@ export default async function globalSetup(): Promise<void> {
       env: {
         NO_COLOR: '1',
         AUTH_FAILURES_PER_MINUTE: '0',
+        FILES_MAX_BYTES: String(E2E_FILES_MAX_BYTES),
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_RETRY_BASE_MS: '150',
         WEBHOOK_TIMEOUT_MS: '2000',

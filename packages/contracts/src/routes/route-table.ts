@@ -11,6 +11,8 @@ import { ModelListQuery } from '../families/oaic/models.schema';
 import { ModerationRequest } from '../families/oaic/moderations.schema';
 import { ResponseCreateRequest } from '../families/oaic/responses.schema';
 import { RoomModelsQuery } from '../families/room/room.schema';
+import { BatchCreateRequest, BatchListQuery } from '../files/batch.schema';
+import { FileListQuery } from '../files/file.schema';
 import type { AuthScheme, Family, HttpMethod, RouteDef, RouteStatus } from './route.types';
 
 type Extra = Pick<RouteDef, 'query' | 'body' | 'multipart'>;
@@ -76,15 +78,15 @@ export const ROUTES: readonly RouteDef[] = [
   ...oaic('oaic.audio.transcriptions', 'POST', '/audio/transcriptions', 'Stable', 'Transcribe audio', true, false, { multipart: true }),
   ...oaic('oaic.audio.translations', 'POST', '/audio/translations', 'Stable', 'Translate audio into English text', true, false, { multipart: true }),
 
-  ...oaic('oaic.files.list', 'GET', '/files', 'Stable', 'List files', false, false),
-  ...oaic('oaic.files.create', 'POST', '/files', 'Stable', 'Upload a file', false, false, { multipart: true }),
-  ...oaic('oaic.files.get', 'GET', '/files/{file_id}', 'Stable', 'Retrieve a file record', false, false),
-  ...oaic('oaic.files.delete', 'DELETE', '/files/{file_id}', 'Stable', 'Delete a file', false, false),
-  ...oaic('oaic.files.content', 'GET', '/files/{file_id}/content', 'Stable', 'Download file content', false, false),
-  ...oaic('oaic.batches.list', 'GET', '/batches', 'Stable', 'List batches', false, true),
-  ...oaic('oaic.batches.create', 'POST', '/batches', 'Stable', 'Create a batch', false, true),
-  ...oaic('oaic.batches.get', 'GET', '/batches/{batch_id}', 'Stable', 'Retrieve a batch', false, true),
-  ...oaic('oaic.batches.cancel', 'POST', '/batches/{batch_id}/cancel', 'Stable', 'Cancel a batch', false, true),
+  ...oaic('oaic.files.list', 'GET', '/files', 'Stable', 'List files', true, false, { query: FileListQuery }),
+  ...oaic('oaic.files.create', 'POST', '/files', 'Stable', 'Upload a file', true, false, { multipart: true }),
+  ...oaic('oaic.files.get', 'GET', '/files/{file_id}', 'Stable', 'Retrieve a file record', true, false),
+  ...oaic('oaic.files.delete', 'DELETE', '/files/{file_id}', 'Stable', 'Delete a file', true, false),
+  ...oaic('oaic.files.content', 'GET', '/files/{file_id}/content', 'Stable', 'Download file content', true, false),
+  ...oaic('oaic.batches.list', 'GET', '/batches', 'Stable', 'List batches', true, true, { query: BatchListQuery }),
+  ...oaic('oaic.batches.create', 'POST', '/batches', 'Stable', 'Create a batch', true, true, { body: BatchCreateRequest }),
+  ...oaic('oaic.batches.get', 'GET', '/batches/{batch_id}', 'Stable', 'Retrieve a batch', true, true),
+  ...oaic('oaic.batches.cancel', 'POST', '/batches/{batch_id}/cancel', 'Stable', 'Cancel a batch', true, true),
 
   passThrough('assistants.create', 'POST', '/assistants', 'Create an assistant'),
   passThrough('assistants.list', 'GET', '/assistants', 'List assistants'),

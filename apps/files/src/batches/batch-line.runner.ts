@@ -1,0 +1,99 @@
+import { claimCheckKey, GatewayError, OaicJsonReply, type BatchEndpoint, type ErrorCode, type OaicCallPayload } from '@gateway/contracts';
+import { NatsBus } from '@gateway/platform';
+import { createHash } from 'node:crypto';
+import type Redis from 'ioredis';
+import { BATCH_ENDPOINT_ROUTES } from './batch-endpoints';
+import type { BatchRow, PendingLine } from './batches.repository';
+
+/** Bodies larger than this go to the chat service by claim check, as the edge sends them (NATS's default max_payload is 1 MB). */
+const CLAIM_CHECK_MIN_BYTES = 512 * 1024;
+const CLAIM_CHECK_TTL_SECONDS = 600;
+
+/** One output or error file line (OpenAI's batch output format). */
+export interface BatchLineResult {
+  id: string;
+  custom_id: string;
+  response: { status_code: number; request_id: string; body: unknown } | null;
+  error: { code: string; message: string } | null;
+}
+
+/** HTTP status of a failed line, as the live route would have answered. */
+const STATUS_OF: Record<ErrorCode, number> = {
+  invalid_request: 400,
+  authentication_failed: 401,
+  permission_denied: 403,
+  not_found: 404,
+  model_not_found: 404,
+  payload_too_large: 413,
+  rate_limited: 429,
+  insufficient_quota: 429,
+  upstream_error: 502,
+  upstream_timeout: 504,
+  unavailable: 503,
+  internal: 500,
+};
+
+const TYPE_OF = (code: ErrorCode): string =>
+  code === 'invalid_request' || code === 'not_found' || code === 'model_not_found' ? 'invalid_request_error' : code;
+
+/**
+ * The NATS bus's own failures (no chat replica answering, no answer in time, the connection gone): not
+ * the line's fault, so the line stays pending and is run again, instead of failing with the batch.
+ */
+export function isTransportFailure(error: GatewayError): boolean {
+  return error.code === 'unavailable' && /^(No service answers |The connection closed )|did not answer in time$/.test(error.message);
+}
+
+/** The server's request id of a line: derived from the batch and the line, so a line run again is the same request to usage. */
+export function lineRequestId(batchId: string, line: number): string {
+  return `${batchId}-${line}`;
+}
+
+export function lineResultId(batchId: string, line: number): string {
+  return `batch_req_${createHash('sha256').update(`${batchId}:${line}`).digest('hex').slice(0, 24)}`;
+}
+
+/**
+ * Runs one line through the chat service exactly as its live route runs: same subject, same caller
+ * (the batch's key, billing mode and tenant), so it is routed, billed and metered like a live request;
+ * the batch id rides as the client request id, the tag on its usage row.
+ */
+export class BatchLineRunner {
+  constructor(
+    private readonly bus: NatsBus,
+    private readonly redis: Redis,
+    private readonly timeoutMs: number,
+  ) {}
+
+  async run(batch: BatchRow, line: PendingLine): Promise<{ ok: boolean; result: BatchLineResult }> {
+    const route = BATCH_ENDPOINT_ROUTES[batch.endpoint as BatchEndpoint];
+    const requestId = lineRequestId(batch.id, line.line);
+    const caller = {
+      requestId,
+      clientRequestId: batch.id,
+      tenantId: batch.tenantId,
+      keyId: batch.keyId,
+      keyKind: batch.keyKind as OaicCallPayload['keyKind'],
+      route: route.route,
+    };
+    const id = lineResultId(batch.id, line.line);
+    try {
+      const payload = await this.payload(caller, line.body);
+      const body = await this.bus.request(route.subject, payload, OaicJsonReply, { timeoutMs: this.timeoutMs });
+      return { ok: true, result: { id, custom_id: line.customId, response: { status_code: 200, request_id: requestId, body }, error: null } };
+    } catch (error) {
+      if (!(error instanceof GatewayError) || isTransportFailure(error)) throw error;
+      const body = { error: { message: error.message, type: TYPE_OF(error.code), param: error.param, code: error.code } };
+      const status = error.upstreamStatus ?? STATUS_OF[error.code];
+      return { ok: false, result: { id, custom_id: line.customId, response: { status_code: status, request_id: requestId, body }, error: null } };
+    }
+  }
+
+  private async payload(caller: Omit<OaicCallPayload, 'body' | 'bodyRef'>, body: Record<string, unknown>): Promise<OaicCallPayload> {
+    const json = JSON.stringify(body);
+    if (Buffer.byteLength(json) < CLAIM_CHECK_MIN_BYTES) return { ...caller, body };
+    const key = claimCheckKey(this.bus.prefix, caller.tenantId, caller.requestId);
+    await this.redis.set(key, json, 'EX', CLAIM_CHECK_TTL_SECONDS);
+    return { ...caller, bodyRef: { store: 'redis', key, bytes: Buffer.byteLength(json) } };
+  }
+}

@@ -1,0 +1,154 @@
+import { type BatchEndpoint, type BatchStatus } from '@gateway/contracts';
+import type { ObjectStore } from '@gateway/storage';
+import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
+import { FilesRepository } from '../files/files.repository';
+import { validateBatchInput } from './batch-input.validator';
+import { BatchLineRecorder } from './batch-line.recorder';
+import { BatchLineRunner } from './batch-line.runner';
+import { BatchOutputWriter } from './batch-output.writer';
+import { isTerminal } from './batch-state';
+import { BatchesRepository, type BatchRow } from './batches.repository';
+import { BATCH_LINE_RUNNER, TENANT_SLOTS } from './batch-tokens';
+import type { TenantSlots } from './tenant-slots';
+
+const PAGE = 200;
+const STATUS_POLL_MS = 500;
+
+/** A failure that is not the line's own (NATS, storage, Postgres): the line stays pending and the job is retried. */
+class InfrastructureError extends Error {}
+
+/**
+ * Moves one batch through its states, doing what each one asks: validate the input file, run the pending
+ * lines, write the output files. Every step may run again after a crash: lines are recorded once (by the
+ * guarded move out of `pending`), files have ids derived from the batch, and every state change is a
+ * compare-and-swap, so a resumed job continues where the killed one stopped.
+ */
+@Injectable()
+export class BatchRunnerService implements BeforeApplicationShutdown {
+  private readonly logger = new Logger(BatchRunnerService.name);
+  private readonly writer: BatchOutputWriter;
+  /** Aborted when the process shuts down: running batches stop dispatching and hand their jobs back. */
+  private readonly shutdown = new AbortController();
+
+  constructor(
+    private readonly batches: BatchesRepository,
+    private readonly files: FilesRepository,
+    @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(FILES_ENV) private readonly env: FilesEnv,
+    @Inject(BATCH_LINE_RUNNER) private readonly lines: BatchLineRunner,
+    @Inject(TENANT_SLOTS) private readonly slots: TenantSlots,
+  ) {
+    this.writer = new BatchOutputWriter(batches, files, store);
+  }
+
+  beforeApplicationShutdown(): void {
+    this.shutdown.abort();
+  }
+
+  async advance(batchId: string): Promise<void> {
+    for (;;) {
+      const batch = await this.batches.byId(batchId);
+      if (!batch || isTerminal(batch.status as BatchStatus)) return;
+      await this.step(batch);
+    }
+  }
+
+  private async step(batch: BatchRow): Promise<void> {
+    switch (batch.status as BatchStatus) {
+      case 'validating':
+        return this.validate(batch);
+      case 'in_progress':
+        if (batch.expiresAt.getTime() <= Date.now())
+          return this.finish(batch, 'in_progress', 'expired', { code: 'batch_expired', message: 'This line was not run before the batch expired.' });
+        await this.runLines(batch);
+        if ((await this.batches.countPending(batch.id)) === 0) await this.batches.move(batch.id, 'in_progress', 'finalizing');
+        return;
+      case 'finalizing':
+        return this.finish(batch, 'finalizing', 'completed', null);
+      case 'cancelling':
+        return this.finish(batch, 'cancelling', 'cancelled', { code: 'batch_cancelled', message: 'This line was not run before the batch was cancelled.' });
+      default:
+        return;
+    }
+  }
+
+  private async validate(batch: BatchRow): Promise<void> {
+    const file = await this.files.find(batch.tenantId, batch.inputFileId);
+    if (!file) {
+      await this.batches.fail(batch.id, [
+        { code: 'invalid_file', message: `The input file ${batch.inputFileId} no longer exists.`, param: 'input_file_id', line: null },
+      ]);
+      return;
+    }
+    const input = await this.store.get(file.objectKey);
+    const { errors, total } = await validateBatchInput(input, batch.endpoint as BatchEndpoint, (page) => this.batches.addLines(batch.id, page));
+    if (errors.length > 0) {
+      await this.batches.fail(batch.id, errors);
+      return;
+    }
+    await this.batches.setTotal(batch.id, total);
+    await this.batches.move(batch.id, 'validating', 'in_progress');
+  }
+
+  /**
+   * Runs the pending lines in order with at most BATCH_CONCURRENCY in flight, each holding one of the
+   * tenant's BATCH_TENANT_CONCURRENCY slots. Stops dispatching when the batch leaves in_progress (a
+   * cancel), expires, or this worker shuts down; lines in flight finish and are recorded. A failure that is
+   * not a line's own stops the run with an error, so the job is retried and the pending lines run again.
+   */
+  private async runLines(batch: BatchRow): Promise<void> {
+    const stop = new AbortController();
+    const onShutdown = () => stop.abort();
+    this.shutdown.signal.addEventListener('abort', onShutdown);
+    const watcher = setInterval(() => {
+      if (batch.expiresAt.getTime() <= Date.now()) stop.abort();
+      void this.batches.status(batch.id).then(
+        (status) => status !== 'in_progress' && stop.abort(),
+        () => undefined,
+      );
+    }, STATUS_POLL_MS);
+    const recorder = new BatchLineRecorder(this.batches, batch.id);
+    const inFlight = new Set<Promise<void>>();
+    let broken: Error | undefined;
+    try {
+      let after = 0;
+      while (!stop.signal.aborted && !broken) {
+        const page = await this.batches.pendingLines(batch.id, after, PAGE);
+        if (page.length === 0) break;
+        for (const line of page) {
+          while (inFlight.size >= this.env.BATCH_CONCURRENCY) await Promise.race(inFlight);
+          if (stop.signal.aborted || broken) break;
+          const release = await this.slots.acquire(batch.tenantId, stop.signal).catch(() => null);
+          if (!release) break;
+          const running: Promise<void> = this.lines
+            .run(batch, line)
+            .then(
+              ({ ok, result }) => recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result }),
+              (error: Error) => void (broken ??= new InfrastructureError(`line ${line.line} of ${batch.id}: ${error.message}`)),
+            )
+            .finally(() => {
+              inFlight.delete(running);
+              void release();
+            });
+          inFlight.add(running);
+          after = line.line;
+        }
+      }
+      await Promise.all(inFlight);
+      await recorder.close();
+    } finally {
+      clearInterval(watcher);
+      this.shutdown.signal.removeEventListener('abort', onShutdown);
+    }
+    if (broken) throw broken;
+    if (this.shutdown.signal.aborted) throw new InfrastructureError(`${batch.id} stopped by this worker's shutdown; another worker resumes it`);
+  }
+
+  /** Writes the output files of the lines recorded, then makes the terminal move (if another worker did, nothing changes). */
+  private async finish(batch: BatchRow, from: BatchStatus, to: BatchStatus, unrun: { code: string; message: string } | null): Promise<void> {
+    const files = await this.writer.write(batch, unrun);
+    const moved = await this.batches.move(batch.id, from, to, files);
+    if (moved) this.logger.log(`${batch.id} ${to}: ${batch.completed} completed, ${batch.failed} failed`);
+  }
+}

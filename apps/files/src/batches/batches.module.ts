@@ -1,0 +1,59 @@
+import { NatsBus, QueueFactory, queuePrefix } from '@gateway/platform';
+import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import Redis from 'ioredis';
+import { FILES_ENV, type FilesEnv } from '../config/files-env';
+import { FileRecordsModule } from '../files/files.module';
+import { BatchLineRunner } from './batch-line.runner';
+import { BatchProcessor } from './batch.processor';
+import { BatchRunnerService } from './batch-runner.service';
+import { BATCH_LINE_RUNNER, BATCH_QUEUES, BATCH_REDIS, TENANT_SLOTS } from './batch-tokens';
+import { BatchesHandler } from './batches.handler';
+import { BatchesRepository } from './batches.repository';
+import { BatchesService } from './batches.service';
+import { TenantSlots } from './tenant-slots';
+
+/** Batches: the api role records and answers them over NATS, the worker role runs them from the queue. */
+@Module({})
+export class BatchesModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(BATCH_QUEUES) private readonly queues: QueueFactory,
+    @Inject(BATCH_REDIS) private readonly redis: Redis,
+    @Inject(TENANT_SLOTS) private readonly slots: TenantSlots,
+  ) {}
+
+  static forRole(api: boolean, worker: boolean): DynamicModule {
+    return {
+      module: BatchesModule,
+      imports: [FileRecordsModule],
+      controllers: api ? [BatchesHandler] : [],
+      providers: [
+        {
+          provide: BATCH_QUEUES,
+          inject: [FILES_ENV],
+          useFactory: (env: FilesEnv) => new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('files', env.NATS_PREFIX) }),
+        },
+        { provide: BATCH_REDIS, inject: [FILES_ENV], useFactory: (env: FilesEnv) => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) },
+        {
+          provide: TENANT_SLOTS,
+          inject: [BATCH_REDIS, FILES_ENV],
+          useFactory: (redis: Redis, env: FilesEnv) => new TenantSlots(redis, `${queuePrefix('files', env.NATS_PREFIX)}:`, env.BATCH_TENANT_CONCURRENCY),
+        },
+        {
+          provide: BATCH_LINE_RUNNER,
+          inject: [NatsBus, BATCH_REDIS, FILES_ENV],
+          useFactory: (bus: NatsBus, redis: Redis, env: FilesEnv) => new BatchLineRunner(bus, redis, env.BATCH_LINE_TIMEOUT_MS),
+        },
+        BatchesRepository,
+        BatchesService,
+        BatchRunnerService,
+        ...(worker ? [BatchProcessor] : []),
+      ],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queues.close();
+    this.slots.close();
+    this.redis.disconnect();
+  }
+}

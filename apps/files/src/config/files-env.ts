@@ -1,0 +1,29 @@
+import { BaseEnv } from '@gateway/platform';
+import { z } from 'zod';
+
+const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** The files service's settings, validated at boot; addresses default to this machine. */
+export const FilesEnv = BaseEnv.extend({
+  DATABASE_URL: z.string().min(1).default('postgresql://postgres@127.0.0.1:5432/gateway'),
+  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  /** `api` answers NATS (records, batch creation), `worker` runs batches, `all` does both. */
+  FILES_ROLE: z.enum(['api', 'worker', 'all'], { error: 'FILES_ROLE must be api, worker or all' }).default('all'),
+  /** Lines of one batch in flight at once. */
+  BATCH_CONCURRENCY: positive(8),
+  /** Lines of one tenant's batches in flight at once, over every worker. */
+  BATCH_TENANT_CONCURRENCY: positive(16),
+  /** Batches one worker process runs at once. */
+  BATCH_WORKER_BATCHES: positive(4),
+  /** How long a batch job's lock lives unrenewed: a killed worker's batch resumes elsewhere after about this long. */
+  BATCH_LOCK_MS: positive(30_000),
+  /** Longest one line's call to the chat service may take. */
+  BATCH_LINE_TIMEOUT_MS: positive(600_000),
+});
+export type FilesEnv = z.infer<typeof FilesEnv>;
+
+export const FILES_ENV = Symbol('FILES_ENV');
+export const OBJECT_STORE = Symbol('OBJECT_STORE');
+
+export const runsApi = (env: FilesEnv): boolean => env.FILES_ROLE !== 'worker';
+export const runsWorker = (env: FilesEnv): boolean => env.FILES_ROLE !== 'api';

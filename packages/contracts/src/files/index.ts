@@ -1,0 +1,2 @@
+export * from './file.schema';
+export * from './batch.schema';
