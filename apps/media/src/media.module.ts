@@ -1,5 +1,50 @@
-import { Module } from '@nestjs/common';
+import { BillingClient, BillingClientModule, BillingEnv, TaskBilling } from '@gateway/billing';
+import { loadEnv } from '@gateway/platform';
+import type { StorageEnv } from '@gateway/storage';
+import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import { MediaCatalogService } from './catalog/media-catalog.service';
+import { InfraModule } from './config/infra.module';
+import type { MediaEnv } from './config/media-env';
+import { MediaCreateService } from './create/media-create.service';
+import { MediaQueryService } from './create/media-query.service';
+import { MediaHandler } from './create/media.handler';
+import { MediaTaskRepository } from './tasks/media-task.repository';
+import { PollScheduler } from './tasks/poll-scheduler.service';
+import { TaskLifecycleService } from './tasks/task-lifecycle.service';
+import { MediaUpstreamService } from './upstream/media-upstream.service';
+import { ResultStoreService } from './upstream/result-store.service';
+import { MediaPollService } from './worker/media-poll.service';
+import { MediaSweepService } from './worker/media-sweep.service';
+import { MediaWorkerProcessor } from './worker/media-worker.processor';
 
-/** Image and video tasks (oaic videos, dsc, nativemedia): task handlers and pollers join here. */
+/**
+ * Image and video tasks (oaic videos, dsc, nativemedia). MEDIA_ROLE picks the roles this process plays:
+ * `api` answers NATS (validate, hold, submit, record), `worker` runs the BullMQ polls, ingestion and
+ * sweeps, and scales by replica count; `all` (the default) does both.
+ */
 @Module({})
-export class MediaModule {}
+export class MediaModule {
+  static forRoot(env: MediaEnv, storage: StorageEnv): DynamicModule {
+    const api = env.MEDIA_ROLE !== 'worker';
+    const worker = env.MEDIA_ROLE !== 'api';
+    const shared: Provider[] = [
+      MediaCatalogService,
+      MediaTaskRepository,
+      MediaUpstreamService,
+      ResultStoreService,
+      PollScheduler,
+      TaskLifecycleService,
+      { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
+    ];
+    return {
+      module: MediaModule,
+      imports: [InfraModule.forRoot(env, storage), BillingClientModule.forRoot(loadEnv(BillingEnv))],
+      controllers: api ? [MediaHandler] : [],
+      providers: [
+        ...shared,
+        ...(api ? [MediaCreateService, MediaQueryService] : []),
+        ...(worker ? [MediaPollService, MediaSweepService, MediaWorkerProcessor] : []),
+      ],
+    };
+  }
+}

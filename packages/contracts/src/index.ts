@@ -18,4 +18,5 @@ export * from './usage/usage-event.sample';
 export * from './usage/dead-letter.schema';
 export * from './files';
 export * from './webhooks';
+export * from './families/media';
 export * from './families/music';

@@ -12,9 +12,10 @@ const TOKEN = /^[A-Za-z0-9_.-]{1,2000}$/;
  * the route index): the links are handed out inside task results.
  */
 export function registerSignedFileRoute(fastify: FastifyInstance, signer: UrlSigner, store: ObjectStore): void {
-  fastify.get<{ Params: { token: string } }>(`${SIGNED_FILE_PATH}/:token`, { config: { routeId: 'files.signed', family: 'oaic' } }, async (request, reply) => {
+  // A wildcard, not a parameter: tokens are longer than the router's parameter length limit.
+  fastify.get<{ Params: { '*': string } }>(`${SIGNED_FILE_PATH}/*`, { config: { routeId: 'files.signed', family: 'oaic' } }, async (request, reply) => {
     setRequestIdHeaders(reply);
-    const token = request.params.token;
+    const token = request.params['*'];
     const signed = TOKEN.test(token) ? signer.verify(token) : null;
     if (!signed) return sendError(reply, 'oaic', new GatewayError('permission_denied', 'The signed link in the path is invalid or has expired.', 'token'));
     const info = await store.stat(signed.key);

@@ -43,6 +43,8 @@ export default async function globalSetup(): Promise<void> {
         WEBHOOK_TIMEOUT_MS: '2000',
         WEBHOOK_LOCK_MS: '3000',
         MUSIC_POLL_INTERVAL_MS: '300',
+        MEDIA_POLL_INTERVAL_MS: '200',
+        MEDIA_SWEEP_INTERVAL_MS: '1000',
       },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });

@@ -1,5 +1,7 @@
 import { GencStreamQuery } from '../families/chat-family-call.schema';
 import { MUSIC_ROUTES, MusicQuery } from '../families/music';
+import { DscImageRequest, DscVideoRequest } from '../families/media/dsc-request.schema';
+import { NativeImageRequest, NativeVideoRequest } from '../families/media/native-request.schema';
 import { GenerateContentRequest } from '../families/genc/generate-request.schema';
 import { CountTokensRequest, MessagesRequest } from '../families/msgc/messages-request.schema';
 import { SpeechRequest } from '../families/oaic/audio.schema';
@@ -52,12 +54,16 @@ const music = (verb: keyof typeof MUSIC_ROUTES, summary: string): RouteDef =>
 const musicQuery = (kind: string, summary: string): RouteDef =>
   route(`music.query.${kind}`, 'GET', `/music/query/${kind}`, 'music', 'Stable', summary, true, { query: MusicQuery });
 const nativeVideo = (kind: string, summary: string): RouteDef[] => [
-  route(`nativemedia.videos.${kind}.create`, 'POST', `/nativemedia/v1/videos/${kind}`, 'nativemedia', 'Stable', `Create a ${summary} task`, false),
-  route(`nativemedia.videos.${kind}.get`, 'GET', `/nativemedia/v1/videos/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query a ${summary} task`, false),
+  route(`nativemedia.videos.${kind}.create`, 'POST', `/nativemedia/v1/videos/${kind}`, 'nativemedia', 'Stable', `Create a ${summary} task`, true, {
+    body: NativeVideoRequest,
+  }),
+  route(`nativemedia.videos.${kind}.get`, 'GET', `/nativemedia/v1/videos/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query a ${summary} task`, true),
 ];
 const nativeImage = (kind: string, summary: string): RouteDef[] => [
-  route(`nativemedia.images.${kind}.create`, 'POST', `/nativemedia/v1/images/${kind}`, 'nativemedia', 'Stable', `Create ${summary} task`, false),
-  route(`nativemedia.images.${kind}.get`, 'GET', `/nativemedia/v1/images/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query ${summary} task`, false),
+  route(`nativemedia.images.${kind}.create`, 'POST', `/nativemedia/v1/images/${kind}`, 'nativemedia', 'Stable', `Create ${summary} task`, true, {
+    body: NativeImageRequest,
+  }),
+  route(`nativemedia.images.${kind}.get`, 'GET', `/nativemedia/v1/images/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query ${summary} task`, true),
 ];
 const passThrough = (id: string, method: HttpMethod, tail: string, summary: string): RouteDef =>
   route(`oaic.${id}`, method, `/oaic/v1${tail}`, 'oaic', 'Pass-through', summary, false);
@@ -102,9 +108,10 @@ export const ROUTES: readonly RouteDef[] = [
   passThrough('threads.runs.create', 'POST', '/threads/{thread_id}/runs', 'Start a run'),
   passThrough('threads.runs.list', 'GET', '/threads/{thread_id}/runs', 'List runs'),
 
-  ...oaic('oaic.videos.create', 'POST', '/videos', 'Stable', 'Create a video task', false, false),
-  ...oaic('oaic.videos.get', 'GET', '/videos/{video_id}', 'Stable', 'Query a video task', false, false),
-  ...oaic('oaic.videos.content', 'GET', '/videos/{video_id}/content', 'Stable', 'Download a completed video', false, false),
+  // JSON, or multipart/form-data as OpenAI's SDK sends it: the handler reads either and parses it with VideoCreateRequest.
+  ...oaic('oaic.videos.create', 'POST', '/videos', 'Stable', 'Create a video task', true, false, { multipart: true }),
+  ...oaic('oaic.videos.get', 'GET', '/videos/{video_id}', 'Stable', 'Query a video task', true, false),
+  ...oaic('oaic.videos.content', 'GET', '/videos/{video_id}/content', 'Stable', 'Download a completed video', true, false),
 
   route('msgc.messages', 'POST', '/msgc/v1/messages', 'msgc', 'Stable', 'Create a message', true, { body: MessagesRequest }),
   route('msgc.count_tokens', 'POST', '/msgc/v1/messages/count_tokens', 'msgc', 'Stable', 'Count the input tokens of a message request', true, {
@@ -119,9 +126,13 @@ export const ROUTES: readonly RouteDef[] = [
     body: GenerateContentRequest,
   }),
 
-  route('dsc.image', 'POST', '/dsc/v1/services/aigc/multimodal-generation/generation', 'dsc', 'Stable', 'Generate an image from a prompt', false),
-  route('dsc.video', 'POST', '/dsc/v1/services/aigc/video-generation/video-synthesis', 'dsc', 'Stable', 'Create a video synthesis task', false),
-  route('dsc.tasks.get', 'GET', '/dsc/v1/tasks/{task_id}', 'dsc', 'Stable', 'Query a media task', false),
+  route('dsc.image', 'POST', '/dsc/v1/services/aigc/multimodal-generation/generation', 'dsc', 'Stable', 'Generate an image from a prompt', true, {
+    body: DscImageRequest,
+  }),
+  route('dsc.video', 'POST', '/dsc/v1/services/aigc/video-generation/video-synthesis', 'dsc', 'Stable', 'Create a video synthesis task', true, {
+    body: DscVideoRequest,
+  }),
+  route('dsc.tasks.get', 'GET', '/dsc/v1/tasks/{task_id}', 'dsc', 'Stable', 'Query a media task', true),
 
   ...nativeVideo('text2video', 'text-to-video'),
   ...nativeVideo('image2video', 'image-to-video'),

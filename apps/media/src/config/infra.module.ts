@@ -1,0 +1,40 @@
+import { createPrismaClient, PrismaClient } from '@gateway/db';
+import { NatsBus, QueueFactory, queuePrefix } from '@gateway/platform';
+import { createObjectStore, SignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
+import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { MEDIA_ENV, OBJECT_STORE, type MediaEnv } from './media-env';
+
+export const SIGNED_URL_TTL = Symbol('SIGNED_URL_TTL');
+
+/** Owns the media service's connections: env, Postgres (Prisma), the BullMQ queues, object storage and the URL signer. */
+@Global()
+@Module({})
+export class InfraModule implements OnApplicationShutdown {
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  static forRoot(env: MediaEnv, storage: StorageEnv): DynamicModule {
+    const signed = SignedUrlEnv.parse(process.env);
+    return {
+      module: InfraModule,
+      providers: [
+        { provide: MEDIA_ENV, useValue: env },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(env.DATABASE_URL) },
+        { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(storage) },
+        { provide: UrlSigner, useValue: new UrlSigner(signed.secret) },
+        { provide: SIGNED_URL_TTL, useValue: signed.ttlSeconds },
+        {
+          provide: QueueFactory,
+          inject: [NatsBus],
+          useFactory: (bus: NatsBus) => new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('media', bus.prefix) }),
+        },
+      ],
+      exports: [MEDIA_ENV, PrismaClient, OBJECT_STORE, UrlSigner, SIGNED_URL_TTL, QueueFactory],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.moduleRef.get(QueueFactory).close();
+    await this.moduleRef.get(PrismaClient).$disconnect();
+  }
+}

@@ -1,0 +1,143 @@
+import type { TaskHold } from '@gateway/billing';
+import { PrismaClient } from '@gateway/db';
+import type { MediaJob } from '@gateway/providers';
+import { Injectable } from '@nestjs/common';
+import { ProducedUsage, StoredHold, StoredJob, StoredResults, type StoredResult } from './media-task.schema';
+import { TERMINAL_STATES, type MediaTaskState } from './media-task.state';
+
+export interface MediaTask {
+  id: string;
+  tenantId: string;
+  keyId: string;
+  family: 'oaic' | 'dsc' | 'nativemedia';
+  route: string;
+  queryKind: string;
+  model: string;
+  channelId: string | null;
+  protocol: string;
+  upstreamTaskId: string | null;
+  state: MediaTaskState;
+  progress: number;
+  job: MediaJob;
+  results: StoredResult[];
+  usage: ProducedUsage | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  hold: TaskHold | null;
+  polls: number;
+  deadlineAt: Date;
+  createdAt: Date;
+  updatedAt: Date;
+  finishedAt: Date | null;
+}
+
+export type NewMediaTask = Pick<
+  MediaTask,
+  | 'id'
+  | 'tenantId'
+  | 'keyId'
+  | 'family'
+  | 'route'
+  | 'queryKind'
+  | 'model'
+  | 'channelId'
+  | 'protocol'
+  | 'upstreamTaskId'
+  | 'state'
+  | 'job'
+  | 'hold'
+  | 'deadlineAt'
+>;
+
+/** How a task ends: its terminal state and what goes with it. */
+export interface TaskEnding {
+  state: Extract<MediaTaskState, 'succeeded' | 'failed' | 'cancelled'>;
+  results?: StoredResult[];
+  usage?: ProducedUsage;
+  errorCode?: string;
+  errorMessage?: string;
+}
+
+type Row = Awaited<ReturnType<PrismaClient['mediaTask']['findUnique']>> & object;
+
+function toTask(row: Row): MediaTask {
+  return {
+    ...row,
+    family: row.family as MediaTask['family'],
+    state: row.state as MediaTaskState,
+    job: StoredJob.parse(row.request) as MediaJob,
+    results: row.results === null ? [] : StoredResults.parse(row.results),
+    usage: row.usage === null ? null : ProducedUsage.parse(row.usage),
+    hold: StoredHold.parse(row.billingHold ?? null),
+  };
+}
+
+const LIVE = { notIn: [...TERMINAL_STATES] };
+
+/** The only place media tasks touch Postgres. A move to a terminal state is a compare-and-swap. */
+@Injectable()
+export class MediaTaskRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async create(task: NewMediaTask): Promise<MediaTask> {
+    const { job, hold, ...fields } = task;
+    const row = await this.prisma.mediaTask.create({ data: { ...fields, request: job as object, billingHold: hold ?? undefined } });
+    return toTask(row);
+  }
+
+  async findById(id: string): Promise<MediaTask | null> {
+    const row = await this.prisma.mediaTask.findUnique({ where: { id } });
+    return row ? toTask(row) : null;
+  }
+
+  /** A tenant's task, read on its own family's query kind; another tenant's or another route's is not there. */
+  async findForTenant(id: string, tenantId: string, family: string, queryKind: string): Promise<MediaTask | null> {
+    const row = await this.prisma.mediaTask.findFirst({ where: { id, tenantId, family, queryKind } });
+    return row ? toTask(row) : null;
+  }
+
+  /** Records a live task's progress; a task that has ended meanwhile is left alone. */
+  async recordProgress(id: string, state: MediaTaskState, progress: number | null): Promise<void> {
+    await this.prisma.mediaTask.updateMany({
+      where: { id, state: LIVE },
+      data: { state, ...(progress === null ? {} : { progress }), polls: { increment: 1 } },
+    });
+  }
+
+  /** A poll that learned nothing (upstream busy or unreachable): counted, so backoff can grow. */
+  async countPoll(id: string): Promise<void> {
+    await this.prisma.mediaTask.updateMany({ where: { id, state: LIVE }, data: { polls: { increment: 1 } } });
+  }
+
+  /**
+   * Ends a task: `UPDATE … WHERE state NOT IN (terminal)`. True for the one caller that moved it, which
+   * alone settles or releases its billing; false when another worker (or the sweeper) ended it first.
+   */
+  async finish(id: string, ending: TaskEnding): Promise<boolean> {
+    const { count } = await this.prisma.mediaTask.updateMany({
+      where: { id, state: LIVE },
+      data: {
+        state: ending.state,
+        finishedAt: new Date(),
+        ...(ending.state === 'succeeded' ? { progress: 100 } : {}),
+        ...(ending.results ? { results: ending.results } : {}),
+        ...(ending.usage ? { usage: ending.usage } : {}),
+        ...(ending.errorCode ? { errorCode: ending.errorCode.slice(0, 200) } : {}),
+        ...(ending.errorMessage ? { errorMessage: ending.errorMessage.slice(0, 2000) } : {}),
+      },
+    });
+    return count === 1;
+  }
+
+  /** Live tasks past their deadline. */
+  async overdue(now: Date, limit: number): Promise<string[]> {
+    const rows = await this.prisma.mediaTask.findMany({ where: { state: LIVE, deadlineAt: { lt: now } }, select: { id: true }, take: limit });
+    return rows.map((row) => row.id);
+  }
+
+  /** Live tasks nobody has polled since `before` (their poll job was lost): the sweeper polls them again. */
+  async stale(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.prisma.mediaTask.findMany({ where: { state: LIVE, updatedAt: { lt: before } }, select: { id: true }, take: limit });
+    return rows.map((row) => row.id);
+  }
+}

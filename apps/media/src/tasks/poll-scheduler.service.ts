@@ -1,0 +1,26 @@
+import { QueueFactory } from '@gateway/platform';
+import { Inject, Injectable } from '@nestjs/common';
+import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
+import { MEDIA_QUEUES, type PollJob } from './media-queues';
+
+/**
+ * Puts a task's next poll on the queue. The job id names the task and its poll count, so a job run twice
+ * (a worker died mid-job) schedules the same next poll once, never two chains of polls.
+ */
+@Injectable()
+export class PollScheduler {
+  constructor(
+    private readonly queues: QueueFactory,
+    @Inject(MEDIA_ENV) private readonly env: MediaEnv,
+  ) {}
+
+  async schedule(taskId: string, round: number, delayMs = this.env.MEDIA_POLL_INTERVAL_MS): Promise<void> {
+    await this.queues.queue<PollJob>(MEDIA_QUEUES.poll).add('poll', { taskId }, { delay: delayMs, jobId: `poll-${taskId}-${round}` });
+  }
+
+  /** After polls that learned nothing: doubling from the poll interval up to the cap, or the upstream's Retry-After. */
+  backoffMs(failures: number, retryAfterSeconds: number | null): number {
+    if (retryAfterSeconds !== null) return Math.min(this.env.MEDIA_POLL_MAX_BACKOFF_MS, Math.max(this.env.MEDIA_POLL_INTERVAL_MS, retryAfterSeconds * 1000));
+    return Math.min(this.env.MEDIA_POLL_MAX_BACKOFF_MS, this.env.MEDIA_POLL_INTERVAL_MS * 2 ** Math.min(10, failures));
+  }
+}

@@ -1,0 +1,41 @@
+import { TaskBilling } from '@gateway/billing';
+import type { MediaAsset, MediaUsage } from '@gateway/providers';
+import { Injectable, Logger } from '@nestjs/common';
+import { ResultStoreService } from '../upstream/result-store.service';
+import { MediaTaskRepository, type MediaTask } from './media-task.repository';
+
+/**
+ * How a task ends, wherever it ends (the api role for synchronous answers, a worker's poll, the sweeper):
+ * results stored first, then the terminal compare-and-swap, and only its winner settles or releases the
+ * billing hold, so a task is billed exactly once however many workers race.
+ */
+@Injectable()
+export class TaskLifecycleService {
+  private readonly logger = new Logger('media');
+
+  constructor(
+    private readonly tasks: MediaTaskRepository,
+    private readonly results: ResultStoreService,
+    private readonly billing: TaskBilling,
+  ) {}
+
+  /** Stores the results and ends the task succeeded; true when this call ended it. */
+  async succeed(task: MediaTask, assets: readonly MediaAsset[], usage: MediaUsage): Promise<boolean> {
+    const stored = await this.results.ingest(task.tenantId, task.id, assets);
+    const produced = {
+      seconds: task.job.output === 'video' ? (usage.seconds ?? task.job.seconds) : undefined,
+      images: task.job.output === 'image' ? (usage.images ?? stored.length) : undefined,
+    };
+    const won = await this.tasks.finish(task.id, { state: 'succeeded', results: stored, usage: produced });
+    if (won && task.hold) await this.billing.settle(task.hold, { ...produced, tasks: 1 }, `media ${task.family}`);
+    return won;
+  }
+
+  /** Ends the task failed and gives its whole hold back; true when this call ended it. */
+  async fail(task: MediaTask, code: string, message: string): Promise<boolean> {
+    const won = await this.tasks.finish(task.id, { state: 'failed', errorCode: code, errorMessage: message });
+    if (won && task.hold) await this.billing.release(task.hold, `media ${code}`.slice(0, 120));
+    if (won) this.logger.warn(`media task ${task.id} failed: ${code}: ${message}`);
+    return won;
+  }
+}

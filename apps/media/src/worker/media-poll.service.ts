@@ -1,0 +1,56 @@
+import { Injectable } from '@nestjs/common';
+import { MediaCatalogService } from '../catalog/media-catalog.service';
+import { MediaTaskRepository } from '../tasks/media-task.repository';
+import { isTerminal } from '../tasks/media-task.state';
+import { PollScheduler } from '../tasks/poll-scheduler.service';
+import { TaskLifecycleService } from '../tasks/task-lifecycle.service';
+import { MediaUpstreamService } from '../upstream/media-upstream.service';
+
+/**
+ * One poll of one task: ask the upstream, then record progress and schedule the next poll, or end the
+ * task. A busy or failing upstream (429, 5xx, unreachable) leaves the task as it is and polls again
+ * later with backoff. Idempotent: a poll of an ended task does nothing.
+ */
+@Injectable()
+export class MediaPollService {
+  constructor(
+    private readonly tasks: MediaTaskRepository,
+    private readonly catalog: MediaCatalogService,
+    private readonly upstream: MediaUpstreamService,
+    private readonly scheduler: PollScheduler,
+    private readonly lifecycle: TaskLifecycleService,
+  ) {}
+
+  async poll(taskId: string): Promise<void> {
+    const task = await this.tasks.findById(taskId);
+    if (!task || isTerminal(task.state)) return;
+    if (task.deadlineAt.getTime() <= Date.now()) {
+      await this.lifecycle.fail(task, 'deadline_exceeded', 'The task did not finish before its deadline.');
+      return;
+    }
+    const channel = task.channelId ? (await this.catalog.channels(task.model)).channels.find((c) => c.id === task.channelId) : undefined;
+    if (!channel || !task.upstreamTaskId) {
+      await this.lifecycle.fail(task, 'channel_missing', 'The upstream channel that accepted this task is no longer configured.');
+      return;
+    }
+    const result = await this.upstream.poll(channel, task.upstreamTaskId, task.job);
+    const round = task.polls + 2;
+    switch (result.state) {
+      case 'deferred':
+        await this.tasks.countPoll(task.id);
+        await this.scheduler.schedule(task.id, round, this.scheduler.backoffMs(task.polls + 1, result.retryAfterSeconds));
+        return;
+      case 'pending':
+      case 'running':
+        await this.tasks.recordProgress(task.id, result.state === 'running' ? 'running' : task.state, result.progress);
+        await this.scheduler.schedule(task.id, round);
+        return;
+      case 'succeeded':
+        await this.lifecycle.succeed(task, result.assets, result.usage);
+        return;
+      case 'failed':
+        await this.lifecycle.fail(task, result.code, result.message);
+        return;
+    }
+  }
+}

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { OaicCaller } from '../oaic/oaic-call.schema';
+
+/** Subjects of the media service (api role). */
+export const MEDIA_SUBJECTS = {
+  /** A create route of oaic videos, dsc or nativemedia: validate, hold, submit, record. */
+  create: 'media.task.create',
+  /** A query route: the task as its family shows it. */
+  get: 'media.task.get',
+  /** `GET /oaic/v1/videos/{id}/content`: where the stored video waits for the edge to stream it. */
+  content: 'media.task.content',
+} as const;
+
+/**
+ * Who is calling and on which route (the route id says the family and the kind), plus the public origin
+ * the edge answers on: result links are signed gateway URLs on that origin.
+ */
+export const MediaCaller = OaicCaller.extend({ origin: z.url() });
+export type MediaCaller = z.infer<typeof MediaCaller>;
+
+export const MediaCreatePayload = MediaCaller.extend({ body: z.unknown() });
+export type MediaCreatePayload = z.infer<typeof MediaCreatePayload>;
+
+export const MediaGetPayload = MediaCaller.extend({ taskId: z.string().min(1).max(128) });
+export type MediaGetPayload = z.infer<typeof MediaGetPayload>;
+
+/** A task as its family shows it (rendered by the media service). */
+export const MediaTaskReply = z.looseObject({});
+export type MediaTaskReply = z.infer<typeof MediaTaskReply>;
+
+export const MediaContentReply = z.object({ objectKey: z.string().min(1), contentType: z.string().min(1), size: z.number().int().nonnegative() });
+export type MediaContentReply = z.infer<typeof MediaContentReply>;
+
+/** Task ids are the server's: a prefix, then lowercase hex; anything else cannot name a task. */
+export const MediaTaskId = z.string().regex(/^(video|task|img)_[0-9a-f]{32}$/, 'not a task id of this gateway');
