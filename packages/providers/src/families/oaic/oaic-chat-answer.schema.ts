@@ -10,7 +10,7 @@ const ChatToolCall = z.looseObject({
 });
 export type ChatToolCall = z.infer<typeof ChatToolCall>;
 
-const ChatMessageOut = z.looseObject({ content: z.string().nullish(), tool_calls: z.array(ChatToolCall).nullish() });
+const ChatMessageOut = z.looseObject({ content: z.string().nullish(), reasoning_content: z.string().nullish(), tool_calls: z.array(ChatToolCall).nullish() });
 
 export const ChatAnswerUsage = z.looseObject({
   prompt_tokens: z.number().nullish(),

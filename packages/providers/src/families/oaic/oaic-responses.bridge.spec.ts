@@ -184,6 +184,31 @@ describe('responses answered through chat', () => {
     expect(rewrite.final).toEqual(completed);
   });
 
+  it('answers shown reasoning as a reasoning item ahead of the message, whole and streamed, with its token count', () => {
+    const chat = {
+      choices: [{ message: { role: 'assistant', content: 'Hi', reasoning_content: 'Think first.' }, finish_reason: 'stop' }],
+      usage: { prompt_tokens: 4, completion_tokens: 9, completion_tokens_details: { reasoning_tokens: 3 } },
+    };
+    const whole = chatAnswerAsResponse(chat, origin()) as { output: Array<Record<string, unknown>>; usage: Record<string, unknown> };
+    expect(whole.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
+    expect(whole.output[0]!.summary).toEqual([{ type: 'summary_text', text: 'Think first.' }]);
+    expect(whole.usage.output_tokens_details).toEqual({ reasoning_tokens: 3 });
+
+    const stream =
+      chunk({ reasoning_content: 'Think ' }) + chunk({ reasoning_content: 'first.' }) + chunk({ content: 'Hi' }) + chunk({}, 'stop') + 'data: [DONE]\n\n';
+    const rewrite = new ChatStreamAsResponseEvents(origin());
+    const seen = events(rewrite.push(stream));
+    expect(seen.map((e) => e.event).slice(2, 7)).toEqual([
+      'response.output_item.added',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.delta',
+      'response.reasoning_summary_text.done',
+      'response.output_item.done',
+    ]);
+    const completed = seen.at(-1)!.data.response as { output: Array<Record<string, unknown>> };
+    expect(completed.output.map((item) => item.type)).toEqual(['reasoning', 'message']);
+  });
+
   it('streams a tool call as a function_call item with argument deltas', () => {
     const stream =
       chunk({ role: 'assistant', content: null }) +

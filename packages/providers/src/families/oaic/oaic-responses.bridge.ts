@@ -140,7 +140,15 @@ interface ToolCallState {
   outputIndex: number;
 }
 
+/** The model's shown reasoning, answered as a reasoning item whose summary is that text. */
+interface ReasoningState {
+  id: string;
+  text: string;
+  outputIndex: number;
+}
+
 interface ResponseState {
+  reasoning: ReasoningState | null;
   /** null: the answer has no message item (tool calls only). */
   text: string | null;
   messageId: string;
@@ -172,6 +180,10 @@ function messageItem(state: ResponseState, status: string): Json {
   };
 }
 
+function reasoningItem(reasoning: ReasoningState): Json {
+  return { id: reasoning.id, type: 'reasoning', summary: [{ type: 'summary_text', text: reasoning.text }] };
+}
+
 function callItem(call: ToolCallState, status: string): Json {
   return { id: call.id, type: 'function_call', status, call_id: call.callId, name: call.name, arguments: call.arguments };
 }
@@ -193,6 +205,7 @@ function responseUsage(usage: ChatAnswerUsage): Json {
 function responseObject(origin: ResponseOrigin, state: ResponseState, done: boolean): Json {
   const incomplete = done && state.finishReason === 'length';
   const items: Array<[index: number, item: Json]> = [];
+  if (done && state.reasoning) items.push([state.reasoning.outputIndex, reasoningItem(state.reasoning)]);
   if (done && state.text !== null) items.push([state.messageIndex, messageItem(state, incomplete ? 'incomplete' : 'completed')]);
   if (done) for (const call of state.toolCalls) items.push([call.outputIndex, callItem(call, 'completed')]);
   const output = items.sort((a, b) => a[0] - b[0]).map(([, item]) => item);
@@ -225,17 +238,20 @@ export function chatAnswerAsResponse(chat: Json, origin: ResponseOrigin): Json {
   const choice = answer.choices?.[0];
   const toolCalls = choice?.message?.tool_calls ?? [];
   const text = choice?.message?.content ?? '';
+  const thought = choice?.message?.reasoning_content;
+  const first = thought ? 1 : 0;
   const hasMessage = text !== '' || toolCalls.length === 0;
   const state: ResponseState = {
+    reasoning: thought ? { id: itemId('rs'), text: thought, outputIndex: 0 } : null,
     text: hasMessage ? text : null,
     messageId: itemId('msg'),
-    messageIndex: 0,
+    messageIndex: first,
     toolCalls: toolCalls.map((call, i) => ({
       id: itemId('fc'),
       callId: call.id ?? itemId('call'),
       name: call.function?.name ?? '',
       arguments: call.function?.arguments ?? '',
-      outputIndex: i + (hasMessage ? 1 : 0),
+      outputIndex: first + i + (hasMessage ? 1 : 0),
     })),
     finishReason: choice?.finish_reason ?? null,
     usage: answer.usage ?? null,
@@ -255,7 +271,16 @@ export class ChatStreamAsResponseEvents {
   private sequence = 0;
   private started = false;
   private textOpen = false;
-  private readonly state: ResponseState = { text: null, messageId: itemId('msg'), messageIndex: -1, toolCalls: [], finishReason: null, usage: null };
+  private readonly state: ResponseState = {
+    reasoning: null,
+    text: null,
+    messageId: itemId('msg'),
+    messageIndex: -1,
+    toolCalls: [],
+    finishReason: null,
+    usage: null,
+  };
+  private reasoningOpen = false;
   /** Each tool call by its index in the chat stream. */
   private readonly calls = new Map<number, ToolCallState>();
   private outputs = 0;
@@ -290,12 +315,44 @@ export class ChatStreamAsResponseEvents {
     let out = this.start();
     if (chunk.usage) this.state.usage = chunk.usage;
     for (const choice of chunk.choices ?? []) {
+      const thought = choice.delta?.reasoning_content;
+      if (thought) out += this.thought(thought);
       const content = choice.delta?.content;
       if (content) out += this.text(content);
       for (const call of choice.delta?.tool_calls ?? []) out += this.toolCall(call);
       if (choice.finish_reason) this.state.finishReason = choice.finish_reason;
     }
     return out;
+  }
+
+  private thought(piece: string): string {
+    let out = '';
+    if (!this.state.reasoning) {
+      this.state.reasoning = { id: itemId('rs'), text: '', outputIndex: this.outputs++ };
+      this.reasoningOpen = true;
+      out += this.emit('response.output_item.added', {
+        output_index: this.state.reasoning.outputIndex,
+        item: { ...reasoningItem(this.state.reasoning), summary: [] },
+      });
+    }
+    if (!this.reasoningOpen) return out;
+    const reasoning = this.state.reasoning;
+    reasoning.text += piece;
+    return (
+      out + this.emit('response.reasoning_summary_text.delta', { item_id: reasoning.id, output_index: reasoning.outputIndex, summary_index: 0, delta: piece })
+    );
+  }
+
+  /** Reasoning ends where the answer begins. */
+  private closeReasoning(): string {
+    if (!this.reasoningOpen || !this.state.reasoning) return '';
+    this.reasoningOpen = false;
+    const reasoning = this.state.reasoning;
+    const where = { item_id: reasoning.id, output_index: reasoning.outputIndex, summary_index: 0 };
+    return (
+      this.emit('response.reasoning_summary_text.done', { ...where, text: reasoning.text }) +
+      this.emit('response.output_item.done', { output_index: reasoning.outputIndex, item: reasoningItem(reasoning) })
+    );
   }
 
   private openText(): string {
@@ -315,7 +372,7 @@ export class ChatStreamAsResponseEvents {
   }
 
   private text(piece: string): string {
-    const out = this.openText();
+    const out = this.closeReasoning() + this.openText();
     this.state.text += piece;
     return (
       out +
@@ -332,7 +389,7 @@ export class ChatStreamAsResponseEvents {
   private toolCall(delta: ChatToolCall): string {
     const index = delta.index ?? 0;
     const fn = delta.function ?? {};
-    let out = '';
+    let out = this.closeReasoning();
     let call = this.calls.get(index);
     if (!call) {
       call = { id: itemId('fc'), callId: delta.id ?? itemId('call'), name: fn.name ?? '', arguments: '', outputIndex: this.outputs++ };
@@ -349,7 +406,7 @@ export class ChatStreamAsResponseEvents {
 
   private finish(): string {
     if (this.final) return '';
-    let out = this.start();
+    let out = this.start() + this.closeReasoning();
     // An answer with neither text nor tool calls is still one (empty) message.
     if (this.state.toolCalls.length === 0) out += this.openText();
     if (this.textOpen) {
