@@ -1,7 +1,7 @@
 import type { BatchesRepository, LineOutcome } from './batches.repository';
 
-const FLUSH_LINES = 64;
-const FLUSH_MS = 50;
+const FLUSH_LINES = 16;
+const FLUSH_MS = 10;
 
 /**
  * Gathers the outcomes of a batch's finished lines and writes them in groups (every FLUSH_LINES lines or
