@@ -92,6 +92,38 @@ const musicTask = async (owner: TenantWithKey) => {
   throw new Error(`music task ${taskId} did not complete`);
 };
 
+/** A batch input file of one chat line, uploaded by the owner. */
+const uploadedFile = async (owner: TenantWithKey) => {
+  const line = JSON.stringify({ custom_id: 'iso', method: 'POST', url: '/v1/chat/completions', body: { model: 'sandbox-gpt', messages: user, max_tokens: 8 } });
+  const form = new FormData();
+  form.append('purpose', 'batch');
+  form.append('file', new File([line + '\n'], 'iso.jsonl'));
+  const uploaded = await fetch(`${base()}/oaic/v1/files`, { method: 'POST', headers: bearer(owner.key), body: form });
+  expect(uploaded.status).toBe(200);
+  return { id: ((await uploaded.json()) as { id: string }).id, ownerKey: owner.key };
+};
+
+const createdBatch = async (owner: TenantWithKey) => {
+  const { id: inputFileId } = await uploadedFile(owner);
+  const created = await json('/oaic/v1/batches', bearer(owner.key), { input_file_id: inputFileId, endpoint: '/v1/chat/completions', completion_window: '24h' });
+  expect(created.status).toBe(200);
+  return { id: (created.body as { id: string }).id, ownerKey: owner.key };
+};
+
+const FILE_ROUTES: Array<[string, (key: string, id: string) => Promise<HttpResult>]> = [
+  ['file: GET /oaic/v1/files/{id}', (key, id) => http('GET', `${base()}/oaic/v1/files/${id}`, { headers: bearer(key) })],
+  ['file: GET /oaic/v1/files/{id}/content', (key, id) => http('GET', `${base()}/oaic/v1/files/${id}/content`, { headers: bearer(key) })],
+  [
+    'file: input_file_id of POST /oaic/v1/batches',
+    (key, id) => json('/oaic/v1/batches', bearer(key), { input_file_id: id, endpoint: '/v1/chat/completions', completion_window: '24h' }),
+  ],
+];
+
+const BATCH_ROUTES: Array<[string, (key: string, id: string) => Promise<HttpResult>]> = [
+  ['batch: GET /oaic/v1/batches/{id}', (key, id) => http('GET', `${base()}/oaic/v1/batches/${id}`, { headers: bearer(key) })],
+  ['batch: GET /v1/batches/{id}', (key, id) => http('GET', `${base()}/v1/batches/${id}`, { headers: bearer(key) })],
+];
+
 const RESOURCES: Resource[] = [
   {
     name: 'stored response: GET /oaic/v1/responses/{id}',
@@ -139,6 +171,18 @@ const RESOURCES: Resource[] = [
     call: (key, id) =>
       json('/music/wav-generate', bearer(key), { taskId: id, audioId: musicAudio.get(id) ?? 'a1', callBackUrl: 'https://hooks.example.com/iso' }),
   },
+  ...FILE_ROUTES.map(([name, call]): Resource => ({
+    name,
+    create: uploadedFile,
+    missing: (id) => sameShape('file-', id),
+    call,
+  })),
+  ...BATCH_ROUTES.map(([name, call]): Resource => ({
+    name,
+    create: createdBatch,
+    missing: (id) => sameShape('batch_', id),
+    call,
+  })),
   ...MODEL_ROUTES.map(([route, call]): Resource => {
     const model = privateModel();
     return {
