@@ -124,6 +124,30 @@ const BATCH_ROUTES: Array<[string, (key: string, id: string) => Promise<HttpResu
   ['batch: GET /v1/batches/{id}', (key, id) => http('GET', `${base()}/v1/batches/${id}`, { headers: bearer(key) })],
 ];
 
+/** Media tasks: the id prefix, the query route, how one is created, and where its answer names the id. */
+type MediaIdOf = (body: Record<string, never>) => string;
+const MEDIA_TASKS: Array<[string, string, { path: string; body: unknown }, MediaIdOf]> = [
+  ['video_', '/oaic/v1/videos', { path: '/oaic/v1/videos', body: { model: 'sandbox-sora', prompt: 'a secret video' } }, (b) => b['id']],
+  [
+    'task_',
+    '/dsc/v1/tasks',
+    { path: '/dsc/v1/services/aigc/video-generation/video-synthesis', body: { model: 'sandbox-wan-video', input: { prompt: 'a secret video' } } },
+    (b) => (b['output'] as { task_id: string }).task_id,
+  ],
+  [
+    'task_',
+    '/nativemedia/v1/videos/text2video',
+    { path: '/nativemedia/v1/videos/text2video', body: { model_name: 'sandbox-kling', mode: 'std', prompt: 'a secret video' } },
+    (b) => (b['data'] as { task_id: string }).task_id,
+  ],
+  [
+    'task_',
+    '/nativemedia/v1/images/generations',
+    { path: '/nativemedia/v1/images/generations', body: { model_name: 'sandbox-kling-image', prompt: 'a secret image' } },
+    (b) => (b['data'] as { task_id: string }).task_id,
+  ],
+];
+
 const RESOURCES: Resource[] = [
   {
     name: 'stored response: GET /oaic/v1/responses/{id}',
@@ -183,6 +207,16 @@ const RESOURCES: Resource[] = [
     missing: (id) => sameShape('batch_', id),
     call,
   })),
+  ...MEDIA_TASKS.map(([name, path, create, idOf]): Resource => ({
+    name: `media task: GET ${path}/{id}`,
+    create: async (owner) => {
+      const created = await json(create.path, bearer(owner.key), create.body);
+      expect(created.status).toBe(200);
+      return { id: idOf(created.body as Record<string, never>), ownerKey: owner.key };
+    },
+    missing: (id) => sameShape(name, id),
+    call: (key, id) => http('GET', `${base()}${path}/${id}`, { headers: bearer(key) }),
+  })),
   ...MODEL_ROUTES.map(([route, call]): Resource => {
     const model = privateModel();
     return {
@@ -194,9 +228,11 @@ const RESOURCES: Resource[] = [
   }),
 ];
 
-/** What an answer tells the caller, with the named id replaced so two ids' answers compare. */
+/** What an answer tells the caller, with the named id (and the request's own id) replaced so two ids' answers compare. */
 function observable(result: HttpResult, id: string) {
-  return { status: result.status, contentType: result.headers['content-type'], body: result.text.split(id).join('<id>') };
+  // The dsc and nativemedia dialects carry the request's own id in the body: it differs per request.
+  const requestId = String(result.headers['x-request-id']);
+  return { status: result.status, contentType: result.headers['content-type'], body: result.text.split(id).join('<id>').split(requestId).join('<request-id>') };
 }
 
 describe('tenant isolation matrix: naming another tenant’s resource answers like naming a missing one', () => {
