@@ -166,7 +166,9 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   const close = (graceMs = env.SHUTDOWN_GRACE_SECONDS * 1000) =>
     (closing ??= (async () => {
       started.get(ReadinessService).draining = true;
+      const drainStarted = Date.now();
       await drainServer(fastify.server, graceMs);
+      logger.log(`edge drained its listener in ${Date.now() - drainStarted} ms`);
       stats.unsubscribe();
       await Promise.allSettled([started.close(), admin.close()]);
       if (ownConnection) await connection.drain().catch(() => undefined);

@@ -10,7 +10,7 @@ async function main(): Promise<void> {
   configureUrlPolicy({ allowHosts: env.URL_POLICY_ALLOW_HOSTS });
   const log = createLogger('edge', env);
   useLoggerForNest(log);
-  startTracing('edge', env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  await startTracing('edge', env.OTEL_EXPORTER_OTLP_ENDPOINT);
   const logger = new Logger('edge');
   const edge = await createEdgeApp(env, { log }).catch((error: Error) => {
     logger.error(error.message);
@@ -21,8 +21,10 @@ async function main(): Promise<void> {
     // Draining must end: a step that never returns would leave the process up forever.
     setTimeout(() => process.exit(1), env.SHUTDOWN_GRACE_SECONDS * 1000 + 5000).unref();
     logger.log(`edge draining: not ready, no new connections, up to ${env.SHUTDOWN_GRACE_SECONDS} s for open requests and streams`);
+    const started = Date.now();
     await edge.close();
     await stopTracing();
+    logger.log(`edge stopped after ${Date.now() - started} ms`);
     process.exit(0);
   };
   process.once('SIGTERM', stop);

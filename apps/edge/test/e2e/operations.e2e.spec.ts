@@ -62,7 +62,8 @@ describe('operating the gateway', () => {
       databaseUrl: db.url,
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-ops-objects-')),
       migrate: false,
-      env: { NO_COLOR: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, SHUTDOWN_GRACE_SECONDS: '20' },
+      // A request the killed chat held fails after CHAT_TIMEOUT_MS instead of the default minute.
+      env: { NO_COLOR: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, SHUTDOWN_GRACE_SECONDS: '20', CHAT_TIMEOUT_MS: '5000' },
       sink: (app, line) => {
         lines.push(`[${app}] ${line}`);
         log.write(`[${app}] ${line}\n`);
@@ -72,10 +73,10 @@ describe('operating the gateway', () => {
     const config = (await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env)) as { models: unknown[] };
     config.models.push({
       id: SLOW_STREAM_MODEL,
-      displayName: 'A stream of one event every 100 ms',
+      displayName: 'A stream of one event every 250 ms',
       capability: 'chat',
       provider: 'sandbox-openai',
-      upstreamModel: 'sandbox-gpt@chunk=100',
+      upstreamModel: 'sandbox-gpt@chunk=250',
       prices: { inputPerMTok: '0.50', outputPerMTok: '1.50' },
     });
     await admin.apply(config);
@@ -189,7 +190,7 @@ describe('operating the gateway', () => {
         else await sleep(50);
       }
     };
-    const clients = Array.from({ length: 8 }, client);
+    const clients = Array.from({ length: 4 }, client);
     await sleep(1000);
     const killed = stack.processes.find((p) => p.name === 'chat')!;
     const killedAt = Date.now();

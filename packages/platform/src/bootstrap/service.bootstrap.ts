@@ -39,7 +39,7 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   const env = loadEnvOrExit(BaseEnv);
   const nestLogger = useLoggerForNest(createLogger(service, env));
   const logger = new Logger(service);
-  startTracing(service, env.OTEL_EXPORTER_OTLP_ENDPOINT);
+  await startTracing(service, env.OTEL_EXPORTER_OTLP_ENDPOINT);
   setTenantLabel(env.METRICS_TENANT_LABEL);
   const graceMs = env.SHUTDOWN_GRACE_SECONDS * 1000;
   let connection;

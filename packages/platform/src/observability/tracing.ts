@@ -15,9 +15,7 @@ import {
   type TextMapGetter,
   type TextMapSetter,
 } from '@opentelemetry/api';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { NodeSDK } from '@opentelemetry/sdk-node';
-import { BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
 import type { MsgHdrs } from 'nats';
 
 export { SpanKind, SpanStatusCode, context as traceContext, trace, type Context as TraceContext, type Span };
@@ -27,8 +25,17 @@ let sdk: NodeSDK | undefined;
 /** Spans leave in batches this often: short enough that a trace shows up while one looks for it. */
 const EXPORT_DELAY_MS = 500;
 
-export function startTracing(service: string, endpoint: string | undefined): boolean {
+/**
+ * Starts the SDK when `endpoint` is set. Its modules load only then: they cost a second of CPU at start,
+ * which a process without tracing (and a restarted one, which must be back fast) does not pay.
+ */
+export async function startTracing(service: string, endpoint: string | undefined): Promise<boolean> {
   if (!endpoint || sdk) return sdk !== undefined;
+  const [{ NodeSDK }, { OTLPTraceExporter }, { BatchSpanProcessor }] = await Promise.all([
+    import('@opentelemetry/sdk-node'),
+    import('@opentelemetry/exporter-trace-otlp-http'),
+    import('@opentelemetry/sdk-trace-base'),
+  ]);
   // The exporter reads the endpoint from the environment itself and appends /v1/traces.
   process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
   sdk = new NodeSDK({

@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import Redis from 'ioredis';
 import type { z } from 'zod';
+import { gatewayMetrics, onScrape } from '../observability/metrics';
 
 export interface QueueFactoryOptions {
   redisUrl: string;
@@ -42,6 +43,21 @@ export class QueueFactory {
   constructor(private readonly options: QueueFactoryOptions) {
     // BullMQ's blocking commands need no per-request retry limit.
     this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
+    onScrape(() => this.readDepths());
+  }
+
+  /** Queue depth by state and the oldest waiting job's age, per queue this factory opened: read at each scrape. */
+  private async readDepths(): Promise<void> {
+    if (this.connection.status !== 'ready') return;
+    const now = Date.now();
+    await Promise.all(
+      [...this.queues].map(async ([name, queue]) => {
+        const counts = await queue.getJobCounts('waiting', 'delayed', 'active');
+        for (const state of ['waiting', 'delayed', 'active'] as const) gatewayMetrics.queueDepth.set({ queue: name, state }, counts[state] ?? 0);
+        const [oldest] = await queue.getJobs(['waiting'], 0, 0, true);
+        gatewayMetrics.queueOldestAge.set({ queue: name }, oldest ? Math.max(0, (now - oldest.timestamp) / 1000) : 0);
+      }),
+    );
   }
 
   get prefix(): string {
@@ -73,6 +89,7 @@ export class QueueFactory {
     const worker = new Worker(name, (job: Job) => processor(schema.parse(job.data), job), workerOptions);
     // A failed job is retried or kept by BullMQ; the event only needs a listener so it is never unhandled.
     worker.on('error', () => undefined);
+    worker.on('failed', () => gatewayMetrics.queueFailures.inc({ queue: name }));
     this.workers.push(worker);
     return worker;
   }

@@ -1,0 +1,81 @@
+/**
+ * The operator-facing files outside the code: docker-compose parses and wires the observability profile,
+ * Prometheus scrapes every app and loads the alert rules, and every alert and dashboard query names only
+ * series the gateway exports.
+ */
+import { gatewayMetrics } from '@gateway/platform';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'yaml';
+import { REPO_ROOT } from './stack-options';
+
+const read = (...parts: string[]) => readFileSync(path.join(REPO_ROOT, ...parts), 'utf8');
+/** Series of the edge's own registry (apps/edge/src/ops/http-metrics.ts) beside the shared catalog. */
+const EDGE_SERIES = [
+  'gateway_requests_total',
+  'gateway_request_duration_seconds',
+  'gateway_time_to_first_token_seconds',
+  'gateway_dead_letters',
+  'gateway_http_requests_total',
+];
+
+function exported(): Set<string> {
+  const names = Object.values(gatewayMetrics).map((metric) => (metric as unknown as { name: string }).name);
+  return new Set([...names, ...EDGE_SERIES]);
+}
+
+function seriesIn(expr: string): string[] {
+  return [...expr.matchAll(/\b(gateway_[a-z_]+?)(?:_bucket|_count|_sum)?\b(?=[{[\s)])/g)].map((m) => m[1]!);
+}
+
+describe('deployment files', () => {
+  const compose = parse(read('docker-compose.yml'), { merge: true }) as {
+    services: Record<string, { profiles?: string[]; environment?: Record<string, string> }>;
+  };
+
+  it('docker-compose parses, and Prometheus and Grafana run under the observability profile', () => {
+    expect(compose.services.prometheus!.profiles).toEqual(['observability']);
+    expect(compose.services.grafana!.profiles).toEqual(['observability']);
+    expect(compose.services.chat!.environment!.METRICS_PORT).toBe('9464');
+  });
+
+  it('Prometheus scrapes every app of the compose file', () => {
+    const config = parse(read('infra', 'observability', 'prometheus.yml')) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    const hosts = config.scrape_configs.flatMap((job) => job.static_configs.flatMap((s) => s.targets.map((t) => t.split(':')[0])));
+    expect(hosts.sort()).toEqual(['accounts', 'chat', 'edge', 'files', 'media', 'music']);
+    for (const host of hosts) expect(compose.services[host!]).toBeDefined();
+  });
+
+  it('alert rules cover error rate, TTFT p99, consumer lag, queue age and dead letters, on exported series', () => {
+    const rules = (
+      parse(read('infra', 'observability', 'alert-rules.yml')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }
+    ).groups.flatMap((g) => g.rules);
+    expect(rules.map((r) => r.alert)).toEqual(
+      expect.arrayContaining([
+        'GatewayHighErrorRate',
+        'GatewayTimeToFirstTokenP99High',
+        'GatewayConsumerLag',
+        'GatewayQueueOldestJobAge',
+        'GatewayDeadLetters',
+      ]),
+    );
+    const known = exported();
+    for (const rule of rules)
+      for (const series of seriesIn(rule.expr)) expect({ alert: rule.alert, series, known: known.has(series) }).toMatchObject({ known: true });
+  });
+
+  it('the Grafana dashboard queries exported series only', () => {
+    const dashboard = JSON.parse(read('infra', 'observability', 'grafana', 'dashboards', 'gateway.json')) as {
+      panels: Array<{ title: string; targets: Array<{ expr: string }> }>;
+    };
+    expect(dashboard.panels.length).toBeGreaterThan(10);
+    const known = exported();
+    for (const panel of dashboard.panels) {
+      for (const { expr } of panel.targets) {
+        const series = seriesIn(expr);
+        expect({ panel: panel.title, found: series.length > 0 }).toEqual({ panel: panel.title, found: true });
+        for (const name of series) expect({ panel: panel.title, name, known: known.has(name) }).toMatchObject({ known: true });
+      }
+    }
+  });
+});
