@@ -2,6 +2,7 @@
 import { Command, CommanderError, Option } from 'commander';
 import { registerApply } from './commands/apply.command';
 import { registerBalance } from './commands/balance.command';
+import { registerK8s } from './commands/k8s.command';
 import { registerKeys } from './commands/keys.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerSubscriptions } from './commands/subscriptions.command';
@@ -31,6 +32,7 @@ export function createProgram(io: Io = processIo): Command {
   registerWebhooks(program, io);
   registerMigrate(program, io);
   registerUp(program, io);
+  registerK8s(program, io);
   return program;
 }
 
