@@ -1,4 +1,4 @@
-import { PrismaClient, type Prisma } from '@gateway/db';
+import { pgJson, PrismaClient, type Prisma } from '@gateway/db';
 import type { BatchError, BatchStatus } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { STAMP_OF } from './batch-state';
@@ -44,7 +44,7 @@ export class BatchesRepository {
 
   async create(batch: NewBatch): Promise<BatchRow> {
     const { metadata, ...rest } = batch;
-    return this.prisma.batch.create({ data: { ...rest, status: 'validating', metadata: metadata ?? undefined } });
+    return this.prisma.batch.create({ data: { ...rest, status: 'validating', metadata: metadata ? (pgJson(metadata) as Prisma.InputJsonObject) : undefined } });
   }
 
   async find(tenantId: string, id: string): Promise<BatchRow | null> {
@@ -85,7 +85,7 @@ export class BatchesRepository {
   /** Lines a re-run of validation already wrote are skipped, not doubled. */
   async addLines(batchId: string, lines: ValidLine[]): Promise<void> {
     await this.prisma.batchLine.createMany({
-      data: lines.map((l) => ({ batchId, line: l.line, customId: l.customId, body: l.body as Prisma.InputJsonValue })),
+      data: lines.map((l) => ({ batchId, line: l.line, customId: l.customId, body: pgJson(l.body) as Prisma.InputJsonValue })),
       skipDuplicates: true,
     });
   }
@@ -118,7 +118,7 @@ export class BatchesRepository {
     if (outcomes.length === 0) return 0;
     const lines = outcomes.map((o) => o.line);
     const statuses = outcomes.map((o) => o.status);
-    const results = outcomes.map((o) => JSON.stringify(o.result));
+    const results = outcomes.map((o) => JSON.stringify(pgJson(o.result)));
     const rows = await this.prisma.$queryRaw<{ moved: number }[]>`
       WITH input AS (
         SELECT * FROM unnest(${lines}::int[], ${statuses}::text[], ${results}::text[]) AS t(line, status, result)

@@ -1,4 +1,4 @@
-import { PrismaClient, type Prisma } from '@gateway/db';
+import { pgTextFields, PrismaClient, type Prisma } from '@gateway/db';
 import { Injectable } from '@nestjs/common';
 
 export interface FileRow {
@@ -26,12 +26,13 @@ export class FilesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async create(row: Omit<FileRow, 'createdAt' | 'status'>): Promise<FileRow> {
-    return this.prisma.storedFile.create({ data: row });
+    // Text a client chose (file name, content type) is stored as Postgres can hold it: no NUL, no lone surrogate.
+    return this.prisma.storedFile.create({ data: pgTextFields(row) });
   }
 
   /** Creates the row unless it exists: records written by a job that may run twice. */
   async upsert(row: Omit<FileRow, 'createdAt' | 'status'>): Promise<FileRow> {
-    return this.prisma.storedFile.upsert({ where: { id: row.id }, create: row, update: {} });
+    return this.prisma.storedFile.upsert({ where: { id: row.id }, create: pgTextFields(row), update: {} });
   }
 
   async find(tenantId: string, id: string): Promise<FileRow | null> {

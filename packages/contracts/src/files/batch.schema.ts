@@ -75,7 +75,11 @@ export type BatchList = z.infer<typeof BatchList>;
 
 /** One line of a batch input file. The body is checked against the endpoint's own request schema apart. */
 export const BatchInputLine = z.object({
-  custom_id: z.string().min(1, 'custom_id must not be empty').max(512),
+  custom_id: z
+    .string()
+    .min(1, 'custom_id must not be empty')
+    .max(512)
+    .refine((id) => !id.includes('\u0000'), 'custom_id must not contain NUL'),
   method: z.literal('POST', { error: 'method must be POST' }),
   url: z.string(),
   body: z.looseObject({}),
