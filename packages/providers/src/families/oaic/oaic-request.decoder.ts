@@ -26,7 +26,11 @@ const JsonSchemaFormatIn = z.looseObject({
     strict: z.boolean().nullish(),
   }),
 });
-const ResponseFormatIn = z.discriminatedUnion('type', [z.looseObject({ type: z.enum(['text', 'json_object']) }), JsonSchemaFormatIn]);
+const ResponseFormatIn = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('text') }),
+  z.looseObject({ type: z.literal('json_object') }),
+  JsonSchemaFormatIn,
+]);
 const ExtrasIn = z.looseObject({
   n: z.number().int().nullish(),
   response_format: ResponseFormatIn.nullish(),
@@ -49,7 +53,7 @@ const DATA_URL_HEAD = /^data:(image\/[a-z0-9.+-]+);base64,/i;
 function responseFormat(format: z.infer<typeof ResponseFormatIn> | null | undefined): IrResponseFormat | null {
   if (!format || format.type === 'text') return null;
   if (format.type === 'json_object') return { type: 'json_object' };
-  const spec = (format as z.infer<typeof JsonSchemaFormatIn>).json_schema;
+  const spec = format.json_schema;
   return { type: 'json_schema', name: spec.name, description: spec.description ?? null, schema: spec.schema ?? {}, strict: spec.strict ?? null };
 }
 

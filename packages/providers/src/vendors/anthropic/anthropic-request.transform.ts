@@ -4,6 +4,7 @@ import { GatewayError } from '@gateway/contracts';
 import type { ChatIrRequest, IrMessage } from '../../ir/chat-ir.schema';
 import { unsupported } from '../../ir/field-names';
 import { MIN_THINKING_BUDGET } from '../../ir/reasoning-budget';
+import { estimateTextTokens } from '../../ir/token-estimator';
 import { parseToolArguments } from '../../ir/tool-arguments';
 import type { ChannelTarget, UpstreamRequest } from '../../provider.types';
 
@@ -17,6 +18,19 @@ export const ANTHROPIC_DEFAULT_MAX_TOKENS = 4096;
 export const STRUCTURED_OUTPUT_TOOL = 'structured_answer';
 
 const EPHEMERAL = { type: 'ephemeral' };
+/**
+ * OpenAI and Gemini cache long prompt prefixes on their own; Anthropic only where a breakpoint says so. A
+ * request from those families that marks none gets one after a system prompt this long (Anthropic's
+ * smallest cacheable prefix), so its repeated prefix is read from cache as it would be at home.
+ */
+export const IMPLICIT_CACHE_MIN_TOKENS = 1024;
+
+function implicitCacheBreakpoint(ir: ChatIrRequest): boolean {
+  if (ir.family === 'msgc' || ir.system.length === 0) return false;
+  if (ir.system.some((part) => part.cache) || ir.tools.some((tool) => tool.cache)) return false;
+  if (ir.messages.some((message) => message.parts.some((part) => part.type === 'text' && part.cache))) return false;
+  return estimateTextTokens(ir.system.map((part) => part.text).join('\n')) >= IMPLICIT_CACHE_MIN_TOKENS;
+}
 
 type Block = Record<string, unknown>;
 interface Turn {
@@ -115,8 +129,12 @@ export function toAnthropicBody(ir: ChatIrRequest): Record<string, unknown> {
   const body: Record<string, unknown> = { model: ir.model, max_tokens: maxTokens, messages: turnsOf(ir) };
   if ((body.messages as Turn[]).length === 0)
     throw GatewayError.invalid('the request holds no content to send', ir.family === 'genc' ? 'contents' : 'messages');
-  if (ir.system.length > 0)
-    body.system = ir.system.map((part) => (part.cache ? { type: 'text', text: part.text, cache_control: EPHEMERAL } : { type: 'text', text: part.text }));
+  if (ir.system.length > 0) {
+    const implicit = implicitCacheBreakpoint(ir);
+    body.system = ir.system.map((part, i) =>
+      part.cache || (implicit && i === ir.system.length - 1) ? { type: 'text', text: part.text, cache_control: EPHEMERAL } : { type: 'text', text: part.text },
+    );
+  }
   const tools: Block[] = ir.tools.map((tool) => ({
     name: tool.name,
     ...(tool.description !== null ? { description: tool.description } : {}),
