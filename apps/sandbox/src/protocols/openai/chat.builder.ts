@@ -67,7 +67,7 @@ function withExtras(usage: ChatUsage, request: ChatRequest, reasoningTokens: num
 export function answerFormatOf(format: ResponseFormat | null | undefined): AnswerFormat | null {
   if (!format || format.type === 'text') return null;
   if (format.type === 'json_object') return { kind: 'json_object' };
-  return { kind: 'json_schema', schema: format.type === 'json_schema' ? ((format as { json_schema: { schema?: unknown } }).json_schema.schema ?? {}) : {} };
+  return { kind: 'json_schema', schema: format.json_schema.schema ?? {} };
 }
 
 function chooseTool(request: ChatRequest): FunctionTool | null {

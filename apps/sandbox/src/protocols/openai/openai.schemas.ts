@@ -33,20 +33,17 @@ const ToolChoice = z.union([z.enum(['none', 'auto', 'required']), z.object({ typ
 
 const MaxTokens = z.number().int().positive().nullish();
 
-/** chat's `response_format`; responses' `text.format` has the same members, its json_schema flattened. */
-export const ResponseFormat = z.union([
-  z.object({ type: z.enum(['text', 'json_object']) }).loose(),
-  z
-    .object({
-      type: z.literal('json_schema'),
-      json_schema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()).optional(), strict: z.boolean().nullish() }).loose(),
-    })
-    .loose(),
+/** chat's `response_format`; responses' `text.format` has the same members, its json_schema flattened. Only what is read is kept. */
+export const ResponseFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({ type: z.literal('json_schema'), json_schema: z.object({ name: z.string(), schema: z.record(z.string(), z.unknown()).optional() }) }),
 ]);
 export type ResponseFormat = z.infer<typeof ResponseFormat>;
-export const TextFormat = z.union([
-  z.object({ type: z.enum(['text', 'json_object']) }).loose(),
-  z.object({ type: z.literal('json_schema'), name: z.string(), schema: z.record(z.string(), z.unknown()) }).loose(),
+export const TextFormat = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('text') }),
+  z.object({ type: z.literal('json_object') }),
+  z.object({ type: z.literal('json_schema'), name: z.string(), schema: z.record(z.string(), z.unknown()) }),
 ]);
 export type TextFormat = z.infer<typeof TextFormat>;
 const Effort = z.enum(['none', 'minimal', 'low', 'medium', 'high', 'xhigh']);

@@ -29,7 +29,7 @@ function chosenFunction(request: ResponseRequest): { name: string; parameters?: 
 function answerFormatOf(request: ResponseRequest): AnswerFormat | null {
   const format = request.text?.format;
   if (!format || format.type === 'text') return null;
-  return format.type === 'json_object' ? { kind: 'json_object' } : { kind: 'json_schema', schema: 'schema' in format ? format.schema : {} };
+  return format.type === 'json_object' ? { kind: 'json_object' } : { kind: 'json_schema', schema: format.schema };
 }
 
 interface InputItem {
