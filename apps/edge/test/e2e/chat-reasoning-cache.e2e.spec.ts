@@ -104,12 +104,13 @@ describe('reasoning and prompt caching across families', () => {
     expect(altered.text).toContain('signature');
   });
 
-  it('bills a cached msgc prompt at the cached price, and shows the cached count to oaic for the same model', async () => {
-    // A system prompt no other test uses, so the first request writes the cache and the next ones read it.
+  it('bills a cached msgc prompt at the cached price, and shows the cached count to oaic and genc for the same model', async () => {
+    // A system prompt no other test uses, so the first request writes the cache and the next ones read it;
+    // over 1,024 tokens, so a genc request (which has no breakpoint of its own) gets one implicitly.
     const system = [
       {
         type: 'text',
-        text: `Reference manual ${randomUUID()}: ${'the gateway routes every family to every upstream. '.repeat(20)}`,
+        text: `Reference manual ${randomUUID()}: ${'the gateway routes every family to every upstream. '.repeat(120)}`,
         cache_control: { type: 'ephemeral' },
       },
     ];
@@ -140,5 +141,13 @@ describe('reasoning and prompt caching across families', () => {
     });
     expect(viaOaic.status).toBe(200);
     expect((viaOaic.body as Json).usage.prompt_tokens_details.cached_tokens).toBe(usage.cache_read_input_tokens);
+
+    const viaGenc = await genc('sandbox-claude', {
+      systemInstruction: { parts: [{ text: system[0]!.text }] },
+      contents: [{ role: 'user', parts: [{ text: 'Fourth question' }] }],
+      generationConfig: { maxOutputTokens: 64 },
+    });
+    expect(viaGenc.status).toBe(200);
+    expect((viaGenc.body as Json).usageMetadata.cachedContentTokenCount).toBe(usage.cache_read_input_tokens);
   });
 });
