@@ -1,5 +1,5 @@
 import type { TaskHold } from '@gateway/billing';
-import { PrismaClient } from '@gateway/db';
+import { Prisma, PrismaClient } from '@gateway/db';
 import type { MediaJob } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ProducedUsage, StoredHold, StoredJob, StoredResults, type StoredResult } from './media-task.schema';
@@ -127,6 +127,21 @@ export class MediaTaskRepository {
       },
     });
     return count === 1;
+  }
+
+  /** The task's hold was settled or released: nothing is left to bill. */
+  async markBilled(id: string): Promise<void> {
+    await this.prisma.mediaTask.update({ where: { id }, data: { billingHold: Prisma.DbNull } });
+  }
+
+  /** Ended tasks whose hold was not marked billed (their worker died between the terminal move and billing). */
+  async unbilled(before: Date, limit: number): Promise<string[]> {
+    const rows = await this.prisma.mediaTask.findMany({
+      where: { state: { in: [...TERMINAL_STATES] }, finishedAt: { lt: before }, NOT: { billingHold: { equals: Prisma.DbNull } } },
+      select: { id: true },
+      take: limit,
+    });
+    return rows.map((row) => row.id);
   }
 
   /** Live tasks past their deadline. */

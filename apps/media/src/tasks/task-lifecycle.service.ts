@@ -27,15 +27,32 @@ export class TaskLifecycleService {
       images: task.job.output === 'image' ? (usage.images ?? stored.length) : undefined,
     };
     const won = await this.tasks.finish(task.id, { state: 'succeeded', results: stored, usage: produced });
-    if (won && task.hold) await this.billing.settle(task.hold, { ...produced, tasks: 1 }, `media ${task.family}`);
+    if (won) await this.bill({ ...task, state: 'succeeded', usage: produced });
     return won;
   }
 
   /** Ends the task failed and gives its whole hold back; true when this call ended it. */
   async fail(task: MediaTask, code: string, message: string): Promise<boolean> {
     const won = await this.tasks.finish(task.id, { state: 'failed', errorCode: code, errorMessage: message });
-    if (won && task.hold) await this.billing.release(task.hold, `media ${code}`.slice(0, 120));
-    if (won) this.logger.warn(`media task ${task.id} failed: ${code}: ${message}`);
+    if (won) {
+      this.logger.warn(`media task ${task.id} failed: ${code}: ${message}`);
+      await this.bill({ ...task, state: 'failed', errorCode: code });
+    }
     return won;
+  }
+
+  /**
+   * Ends an ended task's hold as its state says (settled at what it produced, or released) and marks it
+   * billed. Run by the winner of the terminal move, and again by the sweeper for a task whose worker died
+   * in between: the wallet ends a hold once, so a second run charges nothing.
+   */
+  async bill(task: MediaTask): Promise<void> {
+    if (!task.hold) return;
+    if (task.state === 'succeeded') {
+      await this.billing.settle(task.hold, { seconds: task.usage?.seconds, images: task.usage?.images, tasks: 1 }, `media ${task.family}`);
+    } else {
+      await this.billing.release(task.hold, `media ${task.errorCode ?? task.state}`.slice(0, 120));
+    }
+    await this.tasks.markBilled(task.id);
   }
 }
