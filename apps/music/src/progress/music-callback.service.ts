@@ -24,7 +24,7 @@ export class MusicCallbackService {
     const progress = parseMusicCallback(body);
     if (!progress) return { accepted: true };
     if (task.upstreamTaskId !== null && progress.upstreamTaskId !== task.upstreamTaskId) return { accepted: false };
-    await this.progress.apply(task.id, progress);
+    await this.progress.apply(task.id, progress, task);
     return { accepted: true };
   }
 }

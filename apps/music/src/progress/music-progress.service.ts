@@ -41,31 +41,25 @@ export class MusicProgressService {
     private readonly billing: TaskBilling,
   ) {}
 
-  /** Whether the report moved the task; a stale, duplicate or late report changes nothing. */
-  async apply(taskId: string, progress: MusicProgress): Promise<boolean> {
+  /** Whether the report moved the task; a stale, duplicate or late report changes nothing. `known`: the row as just read. */
+  async apply(taskId: string, progress: MusicProgress, known?: MusicTaskRow): Promise<boolean> {
     for (let round = 0; round < CAS_ROUNDS; round++) {
-      const task = await this.tasks.find(taskId);
+      const task = round === 0 && known ? known : await this.tasks.find(taskId);
       if (!task) return false;
       const current = task.status as MusicTaskStatus;
       const move = moveFor(current, progress.stage, MUSIC_ROUTES[verbOf(task)].stages);
       if (!move) return false;
       const failed = move.to === 'GENERATE_AUDIO_FAILED';
-      const known = StoredMusicResult.safeParse(task.result);
-      const result = failed ? undefined : await this.assets.ingest(task, progress, known.success ? known.data : EMPTY_RESULT);
-      const won = await this.tasks.move(
-        task.id,
-        current,
-        move.to,
-        {
-          result,
-          upstreamTaskId: task.upstreamTaskId ?? progress.upstreamTaskId,
-          errorCode: progress.error?.code ?? null,
-          errorMessage: progress.error?.message ?? null,
-        },
-        isTerminal(move.to),
-      );
-      if (!won) continue;
-      const moved = (await this.tasks.find(task.id))!;
+      const stored = StoredMusicResult.safeParse(task.result);
+      const result = failed ? undefined : await this.assets.ingest(task, progress, stored.success ? stored.data : EMPTY_RESULT);
+      const data = {
+        result,
+        upstreamTaskId: task.upstreamTaskId ?? progress.upstreamTaskId,
+        errorCode: progress.error?.code ?? null,
+        errorMessage: progress.error?.message ?? null,
+      };
+      if (!(await this.tasks.move(task.id, current, move.to, data, isTerminal(move.to)))) continue;
+      const moved: MusicTaskRow = { ...task, ...data, status: move.to, result: (result ?? task.result) as MusicTaskRow['result'] };
       await this.endBilling(moved);
       await this.callBack(moved, move.callbacks);
       return true;

@@ -22,6 +22,8 @@ function startWorker(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   });
 }
 
+// Real Postgres, Redis and processes on a shared machine: generous limits, the assertions decide.
+jest.setTimeout(60_000);
 describe('webhook delivery when its worker is killed with SIGKILL mid-delivery', () => {
   const prefix = `whk${randomBytes(4).toString('hex')}.`;
   let db: TestDatabase;

@@ -26,7 +26,7 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 25_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');
@@ -34,6 +34,8 @@ async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 10
   }
 }
 
+// Real Postgres, Redis and processes on a shared machine: generous limits, the assertions decide.
+jest.setTimeout(60_000);
 describe('webhook delivery against real Postgres, Redis and an HTTP receiver', () => {
   const env = WebhooksEnv.parse({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '4', WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_ALLOW_PRIVATE: 'true' });
   const prefix = `wh${randomBytes(4).toString('hex')}.`;

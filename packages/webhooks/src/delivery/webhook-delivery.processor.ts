@@ -15,7 +15,7 @@ export class WebhookDeliveryProcessor {
   ) {}
 
   start(): void {
-    const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (job) => this.delivery.attempt(job.deliveryId), {
+    const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (job) => this.delivery.attempt(job.deliveryId, job.subjectId), {
       concurrency: this.env.WEBHOOK_CONCURRENCY,
       lockDurationMs: this.env.WEBHOOK_LOCK_MS,
       stalledIntervalMs: this.env.WEBHOOK_LOCK_MS,

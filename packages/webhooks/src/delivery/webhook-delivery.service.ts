@@ -32,11 +32,10 @@ export class WebhookDeliveryService {
     if (head) await this.enqueue(head, head.attempts + 1, head.nextAttemptAt);
   }
 
-  async attempt(deliveryId: string): Promise<AttemptResult> {
-    const delivery = await this.repository.find(deliveryId);
-    if (!delivery || delivery.status !== 'pending') return 'skipped';
-    const head = await this.repository.headOf(delivery.subjectId);
-    if (head?.id !== delivery.id) return 'skipped';
+  /** One attempt at `deliveryId`, made only while it is the first delivery of its subject still pending. */
+  async attempt(deliveryId: string, subjectId: string): Promise<AttemptResult> {
+    const delivery = await this.repository.headOf(subjectId);
+    if (delivery?.id !== deliveryId) return 'skipped';
     const attempt = delivery.attempts + 1;
     const body = JSON.stringify(delivery.payload);
     const startedAt = new Date();
@@ -72,7 +71,7 @@ export class WebhookDeliveryService {
     const delay = at === null ? 0 : Math.max(0, at.getTime() - Date.now());
     await this.queue.add(
       'deliver',
-      { deliveryId: delivery.id },
+      { deliveryId: delivery.id, subjectId: delivery.subjectId },
       { jobId: `${delivery.id}-${attempt}`, delay, removeOnComplete: KEEP_JOBS, removeOnFail: KEEP_JOBS, attempts: 3, backoff: { type: 'fixed', delay: 1000 } },
     );
   }

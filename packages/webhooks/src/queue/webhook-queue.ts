@@ -3,8 +3,8 @@ import { z } from 'zod';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
 
-/** Job data: the delivery to attempt; everything else is read from Postgres when the job runs. */
-export const WebhookJob = z.object({ deliveryId: z.string().min(1) });
+/** Job data: the delivery to attempt and its subject; everything else is read from Postgres when the job runs. */
+export const WebhookJob = z.object({ deliveryId: z.string().min(1), subjectId: z.string().min(1) });
 export type WebhookJob = z.infer<typeof WebhookJob>;
 
 /** The queues of webhook delivery in one namespace (from NATS_PREFIX), under their own hash tag. */

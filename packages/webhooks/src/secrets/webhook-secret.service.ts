@@ -1,8 +1,13 @@
 import { generateWebhookSecret } from '../signing/webhook-secret';
 import type { WebhookRepository } from '../store/webhook.repository';
 
+/** How long a process keeps a tenant's signing secrets before reading them again (a rotation elsewhere shows within it). */
+const CACHE_MS = 5_000;
+
 /** Per-tenant signing secrets: created on first use, rotated by the operator with a grace window for the old one. */
 export class WebhookSecretService {
+  private readonly cache = new Map<string, { secrets: string[]; until: number }>();
+
   constructor(
     private readonly repository: WebhookRepository,
     private readonly graceSeconds: number,
@@ -10,6 +15,15 @@ export class WebhookSecretService {
 
   /** The secrets that sign a delivery now, newest first. */
   async signingSecrets(tenantId: string): Promise<string[]> {
+    const cached = this.cache.get(tenantId);
+    if (cached && cached.until > Date.now()) return cached.secrets;
+    const secrets = await this.load(tenantId);
+    if (this.cache.size > 10_000) this.cache.clear();
+    this.cache.set(tenantId, { secrets, until: Date.now() + CACHE_MS });
+    return secrets;
+  }
+
+  private async load(tenantId: string): Promise<string[]> {
     const now = new Date();
     let rows = await this.repository.signingSecrets(tenantId, now);
     if (rows.length === 0) {
@@ -23,6 +37,7 @@ export class WebhookSecretService {
   async rotate(tenantId: string): Promise<{ secret: string; createdAt: Date; previousValidUntil: Date | null }> {
     const secret = generateWebhookSecret();
     const { createdAt, previousValidUntil } = await this.repository.rotate(tenantId, secret, new Date(Date.now() + this.graceSeconds * 1000));
+    this.cache.delete(tenantId);
     return { secret, createdAt, previousValidUntil };
   }
 }
