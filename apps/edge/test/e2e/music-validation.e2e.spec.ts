@@ -120,4 +120,41 @@ describe('music validation and error codes', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect((await adminClient().balance(tenant.slug)).balance).toBe(before.balance);
   });
+  it('a transform whose source task’s upstream channel is gone answers 455 (maintenance)', async () => {
+    const model = `music-maint-${tenant.slug}`;
+    const catalog = (upstreamModel: string) => ({
+      models: [
+        {
+          id: model,
+          displayName: 'Maintenance test',
+          capability: 'music',
+          public: false,
+          provider: 'sandbox-music',
+          upstreamModel,
+          prices: { perTask: '0.01' },
+        },
+      ],
+      tenants: [{ slug: tenant.slug, billing: 'payg', models: [model] }],
+    });
+    await adminClient().apply(catalog('V4_5@stage=30'));
+    const created = await post(tenant.key, 'generate', { ...simple, model });
+    expect(created.status).toBe(200);
+    const taskId = (created.body as { data: { taskId: string } }).data.taskId;
+    let audioId = '';
+    for (let i = 0; i < 100 && !audioId; i++) {
+      const view = await http('GET', `${base()}/music/query/task?taskId=${taskId}`, { headers: bearer(tenant.key) });
+      const data = (view.body as { data: { status: string; response: { sunoData: Array<{ id: string }> } } }).data;
+      if (data.status === 'SUCCESS') audioId = data.response.sunoData[0]!.id;
+      else await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    // Moving the model to another upstream model replaces its channel: the task's own channel is gone.
+    await adminClient().apply(catalog('V4_5@stage=31'));
+    let answer: HttpResult | null = null;
+    for (let i = 0; i < 50; i++) {
+      answer = await post(tenant.key, 'wav-generate', { callBackUrl: HOOK, taskId, audioId });
+      if (answer.status !== 200) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expectMusicError(answer!, 455, 'taskId');
+  });
 });

@@ -129,7 +129,12 @@ export class MusicTaskService {
   private channelFor(channels: readonly CatalogChannel[], source: MusicTaskRow | null): CatalogChannel {
     if (source === null) return channels[0]!;
     const channel = channels.find((c) => c.id === source.channelId);
-    if (!channel) throw new GatewayError('unavailable', `The channel that made the task '${source.id}' is no longer configured.`, 'taskId');
+    if (!channel)
+      throw new GatewayError(
+        'unavailable',
+        `Invalid value for 'taskId': the upstream channel that made the task '${source.id}' is no longer configured.`,
+        'taskId',
+      );
     return channel;
   }
 }
