@@ -129,7 +129,7 @@ async function live(base: string, key: string): Promise<number> {
   return LINES / ((performance.now() - started) / 1000);
 }
 
-async function batch(base: string, key: string): Promise<number> {
+async function batch(base: string, key: string): Promise<{ rate: number; phases: string }> {
   const auth = { authorization: `Bearer ${key}` };
   const jsonl = Array.from({ length: LINES }, (_, i) =>
     JSON.stringify({ custom_id: `b-${i}`, method: 'POST', url: '/v1/chat/completions', body: chatBody(i) }),
@@ -149,10 +149,15 @@ async function batch(base: string, key: string): Promise<number> {
     const state = (await (await fetch(`${base}/oaic/v1/batches/${id}`, { headers: auth })).json()) as {
       status: string;
       request_counts: { completed: number; failed: number };
+      created_at: number;
+      in_progress_at: number;
+      finalizing_at: number;
+      completed_at: number;
     };
     if (state.status === 'completed') {
       if (state.request_counts.completed !== LINES) throw new Error(`batch completed ${state.request_counts.completed} of ${LINES} lines`);
-      return LINES / ((performance.now() - started) / 1000);
+      const phases = `validating ${state.in_progress_at - state.created_at} s, in_progress ${state.finalizing_at - state.in_progress_at} s, finalizing ${state.completed_at - state.finalizing_at} s`;
+      return { rate: LINES / ((performance.now() - started) / 1000), phases };
     }
     if (['failed', 'expired', 'cancelled'].includes(state.status)) throw new Error(`batch ended ${state.status}`);
     await sleep(100);
@@ -213,7 +218,7 @@ async function main(): Promise<void> {
 
     process.stdout.write(`batch: ${LINES} lines of ${MODEL} at concurrency ${CONCURRENCY}, live then as a batch\n`);
     const liveRate = await live(stack.baseUrl, key);
-    const batchRate = await batch(stack.baseUrl, key);
+    const { rate: batchRate, phases } = await batch(stack.baseUrl, key);
 
     const lines = [
       '',
@@ -234,6 +239,7 @@ async function main(): Promise<void> {
         `${(batchRate / liveRate).toFixed(2)}x`,
         `>= 0.80x live at c=${CONCURRENCY}`,
       ),
+      `  batch phases: ${phases}`,
       '',
     ];
     process.stdout.write(lines.join('\n') + '\n');
