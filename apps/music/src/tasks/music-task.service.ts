@@ -10,6 +10,7 @@ import {
   type MusicTaskView,
 } from '@gateway/contracts';
 import { TaskBilling } from '@gateway/billing';
+import { pgText } from '@gateway/db';
 import { callbackUrlProblem } from '@gateway/webhooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
@@ -82,7 +83,7 @@ export class MusicTaskService {
       model: modelId,
       channelId: channel.id,
       tokenHash: tokenHashOf(token),
-      callBackUrl: body.callBackUrl,
+      callBackUrl: pgText(body.callBackUrl),
       request: body,
       deadlineAt,
     });

@@ -14,6 +14,10 @@ export interface RouteSeed {
 
 const user = (text: string) => [{ role: 'user', content: text }];
 
+/** Music seeds call back a public name the gateway cannot reach (the deliveries just retry) and name a task that does not exist. */
+const MUSIC_HOOK = 'https://hooks.example.com/music';
+const MUSIC_TASK = '0123456789abcdef0123456789abcdef';
+
 const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<RouteSeed, 'query' | 'params'>>> = {
   'oaic.models.list': { bodies: [], query: { limit: '5' } },
   'msgc.models.list': { bodies: [], query: { limit: '5' } },
@@ -68,6 +72,35 @@ const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<R
   'oaic.batches.create': { bodies: [{ input_file_id: 'file-0123456789abcdef01234567', endpoint: '/v1/chat/completions', completion_window: '24h' }] },
   'oaic.batches.get': { bodies: [], params: { batch_id: ['batch_0123456789abcdef01234567', 'batch_missing'] } },
   'oaic.batches.cancel': { bodies: [], params: { batch_id: ['batch_0123456789abcdef01234567', 'batch_missing'] } },
+  'music.generate': {
+    bodies: [
+      { customMode: false, instrumental: false, model: 'sandbox-music', callBackUrl: MUSIC_HOOK, prompt: 'a calm song' },
+      { customMode: true, instrumental: true, model: 'sandbox-music', callBackUrl: MUSIC_HOOK, style: 'ambient', title: 'Tide' },
+    ],
+  },
+  'music.extend': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', continueAt: 10, callBackUrl: MUSIC_HOOK }] },
+  'music.generate-lyrics': { bodies: [{ prompt: 'the sea', callBackUrl: MUSIC_HOOK }] },
+  'music.timestamped-lyrics': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', callBackUrl: MUSIC_HOOK }] },
+  'music.style-generate': { bodies: [{ content: 'lofi', callBackUrl: MUSIC_HOOK }] },
+  'music.generate-cover': { bodies: [{ taskId: MUSIC_TASK, callBackUrl: MUSIC_HOOK }] },
+  'music.upload-cover': {
+    bodies: [{ uploadUrl: 'https://example.com/in.mp3', style: 'jazz', title: 'Cover', model: 'sandbox-music', callBackUrl: MUSIC_HOOK }],
+  },
+  'music.upload-extend': { bodies: [{ uploadUrl: 'https://example.com/in.mp3', continueAt: 5, model: 'sandbox-music', callBackUrl: MUSIC_HOOK }] },
+  'music.add-vocals': { bodies: [{ uploadUrl: 'https://example.com/in.mp3', prompt: 'sing', model: 'sandbox-music', callBackUrl: MUSIC_HOOK }] },
+  'music.add-instrumental': { bodies: [{ uploadUrl: 'https://example.com/in.mp3', style: 'piano', model: 'sandbox-music', callBackUrl: MUSIC_HOOK }] },
+  'music.generate-persona': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', name: 'Voice', description: 'warm', callBackUrl: MUSIC_HOOK }] },
+  'music.vocal-removal': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', callBackUrl: MUSIC_HOOK }] },
+  'music.split-stem': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', callBackUrl: MUSIC_HOOK }] },
+  'music.replace-section': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', prompt: 'a bridge', infillStartS: 1, infillEndS: 2, callBackUrl: MUSIC_HOOK }] },
+  'music.wav-generate': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', callBackUrl: MUSIC_HOOK }] },
+  'music.mp4-generate': { bodies: [{ taskId: MUSIC_TASK, audioId: 'a1', callBackUrl: MUSIC_HOOK }] },
+  'music.query.task': { bodies: [], query: { taskId: MUSIC_TASK } },
+  'music.query.lyrics': { bodies: [], query: { taskId: MUSIC_TASK } },
+  'music.query.vocal-removal': { bodies: [], query: { taskId: MUSIC_TASK } },
+  'music.query.wav': { bodies: [], query: { taskId: MUSIC_TASK } },
+  'music.query.mp4': { bodies: [], query: { taskId: MUSIC_TASK } },
+  'music.query.cover': { bodies: [], query: { taskId: MUSIC_TASK } },
   'room.models': { bodies: [], query: { scope: 'all', limit: '3' } },
   'room.enterprise-context': { bodies: [] },
   'room.key-context': { bodies: [] },
