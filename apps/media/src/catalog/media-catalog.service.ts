@@ -1,8 +1,7 @@
-import { CatalogChannelsReply, GatewayError, SUBJECTS, VisibleModelsReply, type Capability, type VisibleModel } from '@gateway/contracts';
+import { CatalogChannelsReply, GatewayError, InvalidationEvent, SUBJECTS, VisibleModelsReply, type Capability, type VisibleModel } from '@gateway/contracts';
 import { NatsBus, ReadThroughCache } from '@gateway/platform';
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'nats';
-import { InvalidationEvent } from '@gateway/contracts';
 import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
 
 const MAX_ENTRIES = 10_000;

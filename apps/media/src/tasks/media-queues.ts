@@ -6,4 +6,4 @@ export const MEDIA_QUEUES = { poll: 'media-poll', sweep: 'media-sweep' } as cons
 export const PollJob = z.object({ taskId: z.string().min(1) });
 export type PollJob = z.infer<typeof PollJob>;
 
-export const SweepJob = z.object({}).passthrough();
+export const SweepJob = z.looseObject({});
