@@ -189,6 +189,25 @@ describe.each(PAIRS)('%s client → %s sandbox', (family, protocol) => {
   });
 });
 
+it('asks an Anthropic upstream that thinks for structured output by output_format (a forced tool and thinking do not mix)', async () => {
+  const body = {
+    model: 'pub',
+    max_tokens: 4096,
+    reasoning_effort: 'low',
+    messages: [{ role: 'user', content: 'Ada Lovelace' }],
+    response_format: { type: 'json_schema', json_schema: { name: 'person', schema: PERSON } },
+  };
+  const ir = fromOaicRequest(parseOrThrow(ChatCompletionRequest, body));
+  const call = UPSTREAM_CHAT.anthropic.toRequest(ir, channel('anthropic'));
+  const sent = JSON.parse(call.body as string) as Json;
+  expect(sent.output_format).toEqual({ type: 'json_schema', schema: PERSON });
+  expect(sent.tools).toBeUndefined();
+  expect(call.headers['anthropic-beta']).toBe('structured-outputs-2025-11-13');
+  const answer = await whole('oaic', 'anthropic', ir);
+  expect(JSON.parse(answer.choices[0].message.content)).toEqual({ name: 'Ada Lovelace', age: 1 });
+  expect(answer.choices[0].message.reasoning_content).toContain('Ada Lovelace');
+});
+
 it('refuses a schema keyword the Gemini dialect cannot hold, naming it and the client field', () => {
   const ir = fromOaicRequest(
     parseOrThrow(ChatCompletionRequest, {

@@ -84,7 +84,7 @@ function turnsOf(ir: ChatIrRequest): Turn[] {
 function toolChoice(ir: ChatIrRequest): Block | undefined {
   const choice = ir.toolChoice;
   const serial = ir.parallelToolCalls === false && ir.tools.length > 0 ? { disable_parallel_tool_use: true } : {};
-  if (ir.responseFormat && choice?.type !== 'tool') {
+  if (answersByTool(ir) && choice?.type !== 'tool') {
     // Held to answer: the answer tool alone, or (with tools the model may still call) any tool.
     if (ir.tools.length === 0 || choice?.type === 'none') return { type: 'tool', name: STRUCTURED_OUTPUT_TOOL };
     return { type: 'any', ...serial };
@@ -112,7 +112,21 @@ function thinking(ir: ChatIrRequest, maxTokens: number): Block | undefined {
 
 /** The tool the answer comes back in when the request asked for structured output, for the response decoder. */
 export function anthropicStructuredOutputTool(ir: ChatIrRequest): string | null {
-  return ir.responseFormat ? STRUCTURED_OUTPUT_TOOL : null;
+  return answersByTool(ir) ? STRUCTURED_OUTPUT_TOOL : null;
+}
+
+/**
+ * Anthropic refuses a forced tool call while the model thinks: structured output with reasoning goes as
+ * the protocol's own `output_format` instead, whose answer is the JSON text itself.
+ */
+function answersByTool(ir: ChatIrRequest): boolean {
+  return ir.responseFormat != null && !ir.reasoning;
+}
+
+function outputFormat(ir: ChatIrRequest): Block | undefined {
+  const format = ir.responseFormat;
+  if (!format || answersByTool(ir)) return undefined;
+  return { type: 'json_schema', schema: format.type === 'json_schema' ? format.schema : { type: 'object' } };
 }
 
 function checkExpressible(ir: ChatIrRequest): void {
@@ -141,7 +155,9 @@ export function toAnthropicBody(ir: ChatIrRequest): Record<string, unknown> {
     input_schema: { type: 'object', ...tool.parameters },
     ...(tool.cache ? { cache_control: EPHEMERAL } : {}),
   }));
-  if (ir.responseFormat) tools.push(structuredOutputTool(ir));
+  if (answersByTool(ir)) tools.push(structuredOutputTool(ir));
+  const format = outputFormat(ir);
+  if (format) body.output_format = format;
   if (tools.length > 0) body.tools = tools;
   const reasoning = thinking(ir, maxTokens);
   if (reasoning) body.thinking = reasoning;
@@ -170,6 +186,12 @@ export function anthropicCall(body: Record<string, unknown>, channel: ChannelTar
   };
 }
 
+/** The beta that turns on Anthropic's `output_format`. */
+export const STRUCTURED_OUTPUTS_BETA = 'structured-outputs-2025-11-13';
+
 export function toAnthropicRequest(ir: ChatIrRequest, channel: ChannelTarget): UpstreamRequest {
-  return anthropicCall(toAnthropicBody(ir), channel, ir.stream);
+  const body = toAnthropicBody(ir);
+  const call = anthropicCall(body, channel, ir.stream);
+  if (body.output_format) call.headers['anthropic-beta'] = STRUCTURED_OUTPUTS_BETA;
+  return call;
 }
