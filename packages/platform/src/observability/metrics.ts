@@ -88,7 +88,7 @@ export const gatewayMetrics = {
   }),
   webhookDeliveries: new Counter({
     name: 'gateway_webhook_deliveries_total',
-    help: 'Outbound webhook delivery attempts, by outcome (delivered, retried, dead_lettered)',
+    help: 'Outbound webhook delivery attempts, by outcome (delivered, retrying, dead)',
     labelNames: ['outcome'] as const,
     registers,
   }),

@@ -1,5 +1,5 @@
 import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
-import type { QueueFactory } from '@gateway/platform';
+import { scrapeMetrics, type QueueFactory } from '@gateway/platform';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -129,6 +129,9 @@ describe('webhook delivery against real Postgres, Redis and an HTTP receiver', (
     expect(listed[0]!.history.map((a) => a.outcome)).toEqual(['failed', 'failed', 'failed', 'delivered']);
     expect(listed[0]!.history[0]!.responseStatus).toBe(503);
     expect(listed[0]!.history[0]!.nextAttemptAt).not.toBeNull();
+    const metrics = await scrapeMetrics();
+    expect(metrics).toMatch(/gateway_webhook_deliveries_total\{outcome="retrying"\} [1-9]/);
+    expect(metrics).toMatch(/gateway_webhook_deliveries_total\{outcome="delivered"\} [1-9]/);
   });
 
   it('dead-letters after the last attempt, counting a receiver that times out as a failure', async () => {

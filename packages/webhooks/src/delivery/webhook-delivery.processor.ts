@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { QueueFactory } from '@gateway/platform';
+import { gatewayMetrics, type QueueFactory } from '@gateway/platform';
 import { WEBHOOK_QUEUE, WebhookJob } from '../queue/webhook-queue';
 import type { WebhooksEnv } from '../webhooks.env';
 import type { WebhookDeliveryService } from './webhook-delivery.service';
@@ -15,11 +15,18 @@ export class WebhookDeliveryProcessor {
   ) {}
 
   start(): void {
-    const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (job) => this.delivery.attempt(job.deliveryId, job.subjectId), {
+    const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (job) => this.attempt(job), {
       concurrency: this.env.WEBHOOK_CONCURRENCY,
       lockDurationMs: this.env.WEBHOOK_LOCK_MS,
       stalledIntervalMs: this.env.WEBHOOK_LOCK_MS,
     });
     worker.on('failed', (job, error) => this.logger.warn(`delivery job ${job?.id ?? '?'} failed: ${error.message}`));
+  }
+
+  /** One attempt, counted by outcome (delivered, retrying, dead) for gateway_webhook_deliveries_total. */
+  private async attempt(job: WebhookJob) {
+    const outcome = await this.delivery.attempt(job.deliveryId, job.subjectId);
+    if (outcome !== 'skipped') gatewayMetrics.webhookDeliveries.inc({ outcome });
+    return outcome;
   }
 }
