@@ -1,3 +1,4 @@
+import type { Command } from 'commander';
 import { EXIT } from './cli-error';
 import type { Io } from './output/output';
 import { createProgram, DEFAULT_ADMIN_URL, runCli } from './program';
@@ -55,7 +56,8 @@ describe('gatewayctl argument handling', () => {
 
   it('offers --json on every leaf command', () => {
     const program = createProgram(captureIo());
-    const leaves = program.commands.flatMap((group) => (group.commands.length ? group.commands : [group]));
+    const leavesOf = (command: Command): Command[] => (command.commands.length ? command.commands.flatMap(leavesOf) : [command]);
+    const leaves = program.commands.flatMap(leavesOf);
     expect(leaves.length).toBeGreaterThanOrEqual(11);
     for (const leaf of leaves) expect(leaf.options.map((o) => o.long)).toContain('--json');
   });
