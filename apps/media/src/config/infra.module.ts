@@ -19,7 +19,7 @@ export class InfraModule implements OnApplicationShutdown {
       module: InfraModule,
       providers: [
         { provide: MEDIA_ENV, useValue: env },
-        { provide: PrismaClient, useFactory: () => createPrismaClient(env.DATABASE_URL) },
+        { provide: PrismaClient, useFactory: () => createPrismaClient(env.DATABASE_URL, env.MEDIA_DB_POOL_SIZE) },
         { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(storage) },
         { provide: UrlSigner, useValue: new UrlSigner(signed.secret) },
         { provide: SIGNED_URL_TTL, useValue: signed.ttlSeconds },

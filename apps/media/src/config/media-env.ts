@@ -26,6 +26,8 @@ export const MediaEnv = BaseEnv.extend({
     .int()
     .positive()
     .default(512 * 1024 * 1024),
+  /** Postgres connections of one process: a worker's polls each read and write their task's row. */
+  MEDIA_DB_POOL_SIZE: z.coerce.number().int().positive().default(24),
   CATALOG_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
 });
