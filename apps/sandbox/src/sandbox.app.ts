@@ -2,7 +2,7 @@
 // every protocol mounted under its prefix, plus the /_sandbox control routes (stats, generated files).
 import multipart from '@fastify/multipart';
 import { ProcessStatsProbe } from '@gateway/contracts';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { Exchange } from './core/exchange';
 import { FileShelf } from './core/file-shelf';
@@ -27,7 +27,7 @@ export async function buildSandboxApp(options: SandboxAppOptions = {}): Promise<
   const app = Fastify({
     logger: options.logLevel && options.logLevel !== 'silent' ? { level: options.logLevel } : false,
     // A line per request is the upstream's traffic, not the gateway's: kept for LOG_LEVEL=debug.
-    disableRequestLogging: options.logLevel !== 'debug',
+    logController: new LogController({ disableRequestLogging: options.logLevel !== 'debug' }),
     bodyLimit: BODY_LIMIT,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
