@@ -37,7 +37,7 @@ describe('batches', () => {
     });
     expect(created.metadata).toEqual({ run: 'big' });
 
-    const done = await waitForBatch(client, created.id, finished, 150_000);
+    const done = await waitForBatch(client, created.id, finished, 240_000);
     expect(done.status).toBe('completed');
     expect(done.request_counts).toEqual({ total: 10_000, completed: 10_000, failed: 0 });
     for (const stamp of ['in_progress_at', 'finalizing_at', 'completed_at'] as const) expect(done[stamp]).toBeGreaterThanOrEqual(done.created_at);
@@ -59,7 +59,7 @@ describe('batches', () => {
       (n) => n === 10_000,
       30_000,
     );
-  }, 180_000);
+  }, 270_000);
 
   it('fails a malformed input file naming the lines, and charges nothing', async () => {
     const owner = await createTenantWithKey({ label: 'batches-bad', balance: '10.00' });

@@ -38,6 +38,8 @@ export default async function globalSetup(): Promise<void> {
         NO_COLOR: '1',
         AUTH_FAILURES_PER_MINUTE: '0',
         FILES_MAX_BYTES: String(E2E_FILES_MAX_BYTES),
+        BATCH_CONCURRENCY: '16',
+        BATCH_TENANT_CONCURRENCY: '32',
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_RETRY_BASE_MS: '150',
         WEBHOOK_TIMEOUT_MS: '2000',

@@ -8,7 +8,7 @@ import { BatchLineRecorder } from './batch-line.recorder';
 import { BatchLineRunner } from './batch-line.runner';
 import { BatchOutputWriter } from './batch-output.writer';
 import { isTerminal } from './batch-state';
-import { BatchesRepository, type BatchRow } from './batches.repository';
+import { BatchesRepository, type BatchRow, type PendingLine } from './batches.repository';
 import { BATCH_LINE_RUNNER, TENANT_SLOTS } from './batch-tokens';
 import type { TenantSlots } from './tenant-slots';
 
@@ -119,18 +119,10 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
         for (const line of page) {
           while (inFlight.size >= this.env.BATCH_CONCURRENCY) await Promise.race(inFlight);
           if (stop.signal.aborted || broken) break;
-          const release = await this.slots.acquire(batch.tenantId, stop.signal).catch(() => null);
-          if (!release) break;
-          const running: Promise<void> = this.lines
-            .run(batch, line)
-            .then(
-              ({ ok, result }) => recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result }),
-              (error: Error) => void (broken ??= new InfrastructureError(`line ${line.line} of ${batch.id}: ${error.message}`)),
-            )
-            .finally(() => {
-              inFlight.delete(running);
-              void release();
-            });
+          // The slot is taken inside the line's own task, so the loop never waits on Redis to dispatch the next.
+          const running: Promise<void> = this.runLine(batch, line, stop.signal, recorder)
+            .catch((error: Error) => void (broken ??= new InfrastructureError(`line ${line.line} of ${batch.id}: ${error.message}`)))
+            .finally(() => inFlight.delete(running));
           inFlight.add(running);
           after = line.line;
         }
@@ -143,6 +135,18 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
     }
     if (broken) throw broken;
     if (this.shutdown.signal.aborted) throw new InfrastructureError(`${batch.id} stopped by this worker's shutdown; another worker resumes it`);
+  }
+
+  /** One line under one of the tenant's slots; a line whose slot wait ends with the run stays pending. */
+  private async runLine(batch: BatchRow, line: PendingLine, stop: AbortSignal, recorder: BatchLineRecorder): Promise<void> {
+    const release = await this.slots.acquire(batch.tenantId, stop).catch(() => null);
+    if (!release) return;
+    try {
+      const { ok, result } = await this.lines.run(batch, line);
+      recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result });
+    } finally {
+      void release();
+    }
   }
 
   /** Writes the output files of the lines recorded, then makes the terminal move (if another worker did, nothing changes). */
