@@ -8,7 +8,8 @@ import { stringify } from 'yaml';
 import { CliError } from '../cli-error';
 import { checkManifests } from '../k8s/manifest-check';
 import { kustomizeBuild, type K8sObject } from '../k8s/kustomize';
-import type { Io } from '../output/output';
+import { emit, type Io } from '../output/output';
+import { withJson } from './command-context';
 
 function build(dir: string): K8sObject[] {
   try {
@@ -20,25 +21,21 @@ function build(dir: string): K8sObject[] {
 
 export function registerK8s(program: Command, io: Io): void {
   const k8s = program.command('k8s').description('Kubernetes manifests (infra/k8s): build and validate kustomizations');
-  k8s
-    .command('build <dir>')
-    .description('print the objects a kustomization folder builds to, as YAML')
-    .action((dir: string) => {
-      io.out(
-        build(dir)
-          .map((object) => stringify(object))
-          .join('---\n'),
-      );
+  withJson(k8s.command('build <dir>'))
+    .description('print the objects a kustomization folder builds to, as YAML (or JSON)')
+    .action((dir: string, options: { json?: boolean }) => {
+      const objects = build(dir);
+      emit(io, options.json === true, objects, () => objects.map((object) => stringify(object).trimEnd()).join('\n---\n'));
     });
-  k8s
-    .command('check <dirs...>')
+  withJson(k8s.command('check <dirs...>'))
     .description('build each kustomization and validate every object against the Kubernetes schemas')
-    .action((dirs: string[]) => {
-      for (const dir of dirs) {
+    .action((dirs: string[], options: { json?: boolean }) => {
+      const results = dirs.map((dir) => {
         const objects = build(dir);
         const problems = checkManifests(objects);
         if (problems.length > 0) throw CliError.failure(`${dir}: ${problems.map((p) => `${p.object}: ${p.problem}`).join('; ')}`);
-        io.out(`${dir}: ${objects.length} objects valid\n`);
-      }
+        return { dir, objects: objects.length };
+      });
+      emit(io, options.json === true, results, () => results.map((r) => `${r.dir}: ${r.objects} objects valid`).join('\n'));
     });
 }
