@@ -67,21 +67,6 @@ export const SUBJECTS = {
       cancel: 'files.oaic.batches.cancel',
     },
   },
-  files: {
-    oaic: {
-      create: 'files.oaic.files.create',
-      list: 'files.oaic.files.list',
-      get: 'files.oaic.files.get',
-      delete: 'files.oaic.files.delete',
-      content: 'files.oaic.files.content',
-    },
-    batches: {
-      create: 'files.oaic.batches.create',
-      list: 'files.oaic.batches.list',
-      get: 'files.oaic.batches.get',
-      cancel: 'files.oaic.batches.cancel',
-    },
-  },
 } as const;
 
 /** Header names of the NATS envelope. */
