@@ -16,6 +16,7 @@ import {
   type TextMapSetter,
 } from '@opentelemetry/api';
 import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type { SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { MsgHdrs } from 'nats';
 
 export { SpanKind, SpanStatusCode, context as traceContext, trace, type Context as TraceContext, type Span };
@@ -29,18 +30,18 @@ const EXPORT_DELAY_MS = 500;
  * Starts the SDK when `endpoint` is set. Its modules load only then: they cost a second of CPU at start,
  * which a process without tracing (and a restarted one, which must be back fast) does not pay.
  */
-export async function startTracing(service: string, endpoint: string | undefined): Promise<boolean> {
+export async function startTracing(service: string, endpoint: string | undefined, exportTo?: SpanExporter): Promise<boolean> {
   if (!endpoint || sdk) return sdk !== undefined;
   const [{ NodeSDK }, { OTLPTraceExporter }, { BatchSpanProcessor }] = await Promise.all([
     import('@opentelemetry/sdk-node'),
     import('@opentelemetry/exporter-trace-otlp-http'),
     import('@opentelemetry/sdk-trace-base'),
   ]);
-  // The exporter reads the endpoint from the environment itself and appends /v1/traces.
-  process.env.OTEL_EXPORTER_OTLP_ENDPOINT = endpoint;
+  // The OTLP/HTTP convention: the endpoint is a base URL, traces go to its /v1/traces.
+  const exporter = exportTo ?? new OTLPTraceExporter({ url: `${endpoint.replace(/\/+$/, '')}/v1/traces` });
   sdk = new NodeSDK({
     serviceName: service,
-    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter(), { scheduledDelayMillis: EXPORT_DELAY_MS })],
+    spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: EXPORT_DELAY_MS })],
     metricReaders: [],
     logRecordProcessors: [],
     instrumentations: [],
@@ -83,6 +84,18 @@ export function extractTraceContext(headers: MsgHdrs | undefined): Context {
 /** The trace context a client sent in its HTTP headers (traceparent), if any. */
 export function extractHttpTraceContext(headers: Record<string, string | string[] | undefined>): Context {
   return propagation.extract(ROOT_CONTEXT, headers);
+}
+
+/** The active trace context as plain fields (traceparent, tracestate), for a record that outlives the call: a queued job. */
+export function traceFields(): Record<string, string> {
+  const fields: Record<string, string> = {};
+  propagation.inject(context.active(), fields);
+  return fields;
+}
+
+/** The trace context of fields written by `traceFields`. */
+export function contextOfFields(fields: Record<string, string> | undefined): Context {
+  return fields ? propagation.extract(ROOT_CONTEXT, fields) : ROOT_CONTEXT;
 }
 
 /** Records an error on the span and ends it. */

@@ -2,6 +2,42 @@ import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from 'b
 import Redis from 'ioredis';
 import type { z } from 'zod';
 import { gatewayMetrics, onScrape } from '../observability/metrics';
+import { contextOfFields, endSpanWithError, SpanKind, trace, traceContext, traceFields, tracer, tracingOn } from '../observability/tracing';
+
+/** Where a job carries the trace context of the request that queued it (tracing on only); schemas strip it. */
+export const JOB_TRACE_FIELD = '_trace';
+
+function withTrace(data: unknown): unknown {
+  if (!tracingOn() || data === null || typeof data !== 'object' || Array.isArray(data)) return data;
+  return { ...data, [JOB_TRACE_FIELD]: traceFields() };
+}
+
+/** Runs a job's processor in a consumer span that continues the trace of the request that queued the job. */
+async function traced<R>(queue: string, job: Job, run: () => Promise<R>): Promise<R> {
+  const fields = (job.data as Record<string, unknown> | null)?.[JOB_TRACE_FIELD] as Record<string, string> | undefined;
+  const parent = contextOfFields(fields);
+  const span = tracer().startSpan(
+    `${queue} process`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        'messaging.system': 'bullmq',
+        'messaging.destination.name': queue,
+        'messaging.message.id': job.id ?? '',
+        'gateway.job.attempt': job.attemptsMade + 1,
+      },
+    },
+    parent,
+  );
+  try {
+    const result = await traceContext.with(trace.setSpan(parent, span), run);
+    span.end();
+    return result;
+  } catch (error) {
+    endSpanWithError(span, error);
+    throw error;
+  }
+}
 
 export interface QueueFactoryOptions {
   redisUrl: string;
@@ -72,6 +108,9 @@ export class QueueFactory {
         prefix: this.options.prefix,
         defaultJobOptions: { ...QUEUE_JOB_DEFAULTS, ...this.options.defaultJobOptions },
       });
+      // A job queued while a request is traced carries that trace to the worker that runs it.
+      const add = queue.add.bind(queue);
+      queue.add = ((jobName: string, data: unknown, opts?: JobsOptions) => add(jobName, withTrace(data), opts)) as typeof queue.add;
       this.queues.set(name, queue);
     }
     return queue as unknown as Queue<T>;
@@ -86,7 +125,8 @@ export class QueueFactory {
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: options.maxStalledCount ?? 3,
     };
-    const worker = new Worker(name, (job: Job) => processor(schema.parse(job.data), job), workerOptions);
+    const run = (job: Job) => processor(schema.parse(job.data), job);
+    const worker = new Worker(name, (job: Job) => (tracingOn() ? traced(name, job, () => run(job)) : run(job)), workerOptions);
     // A failed job is retried or kept by BullMQ; the event only needs a listener so it is never unhandled.
     worker.on('error', () => undefined);
     worker.on('failed', () => gatewayMetrics.queueFailures.inc({ queue: name }));
