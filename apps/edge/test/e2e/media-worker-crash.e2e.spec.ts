@@ -35,6 +35,18 @@ describe('media tasks across a worker crash', () => {
     workers.push(worker);
     return worker;
   };
+  /** A worker's queues run once its service says it listens (the processors start just before). */
+  const ready = (worker: ChildProcess) =>
+    new Promise<void>((resolve) => {
+      const seen = (chunk: Buffer) => {
+        if (!chunk.toString().includes('listening on NATS')) return;
+        worker.stdout!.off('data', seen);
+        worker.stderr!.off('data', seen);
+        resolve();
+      };
+      worker.stdout!.on('data', seen);
+      worker.stderr!.on('data', seen);
+    });
 
   const states = () =>
     withSql(async (sql) => {
@@ -76,13 +88,14 @@ describe('media tasks across a worker crash', () => {
           displayName: 'Crash video',
           capability: 'video',
           provider: 'sandbox-dashscope',
-          upstreamModel: 'wan-video@task=6000,steps=12',
+          upstreamModel: 'wan-video@task=12000,steps=12',
           prices: { perSecond: '0.10' },
         },
       ],
     });
 
     const first = startWorker('worker-1');
+    await ready(first);
     const created = await Promise.all(
       Array.from({ length: TASKS }, (_, i) =>
         http('POST', `${stack.baseUrl}/dsc/v1/services/aigc/video-generation/video-synthesis`, {
@@ -93,7 +106,7 @@ describe('media tasks across a worker crash', () => {
     );
     expect(created.map((c) => c.status)).toEqual(Array(TASKS).fill(200));
     const ids = created.map((c) => (c.body as { output: { task_id: string } }).output.task_id);
-    await eventually(`tasks running on worker-1 (logs: ${logFile})`, states, (s) => (s.running ?? 0) >= TASKS / 2 && !s.succeeded, 20_000);
+    await eventually(`tasks running on worker-1 (logs: ${logFile})`, states, (s) => (s.running ?? 0) >= TASKS / 2 && !s.succeeded, 30_000);
     first.kill('SIGKILL');
     await new Promise((resolve) => first.once('exit', resolve));
     await sleep(1500);
