@@ -211,7 +211,13 @@ describe('operating the gateway', () => {
       30_000,
     );
     const answeredBefore = answered.length;
-    await sleep(1000);
+    // Requests the killed process held fail after CHAT_TIMEOUT_MS; then the clients are answered again.
+    await eventually(
+      'answers from the new chat',
+      async () => answered.length,
+      (n) => n > answeredBefore + 10,
+      20_000,
+    );
     stop = true;
     await Promise.all(clients);
 
