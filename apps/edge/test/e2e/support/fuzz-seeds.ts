@@ -18,6 +18,16 @@ const user = (text: string) => [{ role: 'user', content: text }];
 const MUSIC_HOOK = 'https://hooks.example.com/music';
 const MUSIC_TASK = '0123456789abcdef0123456789abcdef';
 
+/** Media seeds point at a public image the sandbox upstream never fetches, and name a task that does not exist. */
+const MEDIA_IMAGE = 'https://images.example.com/in.png';
+const MEDIA_ID = '0123456789abcdef0123456789abcdef';
+
+/** A nativemedia kind's create and query routes: `videos/text2video` gives nativemedia.videos.text2video.create and .get. */
+function nativeSeeds(kind: string, body: Record<string, unknown>): Record<string, { bodies: unknown[]; params?: Record<string, string[]> }> {
+  const id = `nativemedia.${kind.replace('/', '.')}`;
+  return { [`${id}.create`]: { bodies: [body] }, [`${id}.get`]: { bodies: [], params: { task_id: [`task_${MEDIA_ID}`, 'task_missing'] } } };
+}
+
 const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<RouteSeed, 'query' | 'params'>>> = {
   'oaic.models.list': { bodies: [], query: { limit: '5' } },
   'msgc.models.list': { bodies: [], query: { limit: '5' } },
@@ -101,6 +111,19 @@ const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<R
   'music.query.wav': { bodies: [], query: { taskId: MUSIC_TASK } },
   'music.query.mp4': { bodies: [], query: { taskId: MUSIC_TASK } },
   'music.query.cover': { bodies: [], query: { taskId: MUSIC_TASK } },
+  'oaic.videos.create': { bodies: [], fields: { model: 'sandbox-sora', prompt: 'a lighthouse at dusk', seconds: '4' } },
+  'oaic.videos.get': { bodies: [], params: { video_id: [`video_${MEDIA_ID}`, 'video_missing'] } },
+  'oaic.videos.content': { bodies: [], params: { video_id: [`video_${MEDIA_ID}`, 'video_missing'] } },
+  'dsc.image': {
+    bodies: [{ model: 'sandbox-wan-image', input: { messages: [{ role: 'user', content: [{ text: 'a blue square' }] }] }, parameters: { size: '1024*1024' } }],
+  },
+  'dsc.video': { bodies: [{ model: 'sandbox-wan-video', input: { prompt: 'a red kite over hills', img_url: MEDIA_IMAGE } }] },
+  'dsc.tasks.get': { bodies: [], params: { task_id: [`task_${MEDIA_ID}`, 'task_missing'] } },
+  ...nativeSeeds('videos/text2video', { model_name: 'sandbox-kling', mode: 'std', prompt: 'a fox', duration: '5' }),
+  ...nativeSeeds('videos/image2video', { model_name: 'sandbox-kling', mode: 'pro', prompt: 'the fox runs', image: MEDIA_IMAGE }),
+  ...nativeSeeds('videos/omni-video', { model_name: 'sandbox-kling-omni', prompt: 'from <<<image_1>>>', image_list: [{ image_url: MEDIA_IMAGE }] }),
+  ...nativeSeeds('images/generations', { model_name: 'sandbox-kling-image', prompt: 'a lantern', n: 1 }),
+  ...nativeSeeds('images/omni-image', { model_name: 'sandbox-kling-omni-image', prompt: 'like <<<image_1>>>', image_list: [{ image_url: MEDIA_IMAGE }] }),
   'room.models': { bodies: [], query: { scope: 'all', limit: '3' } },
   'room.enterprise-context': { bodies: [] },
   'room.key-context': { bodies: [] },
