@@ -1,3 +1,4 @@
+import { MusicTrackMeta } from '@gateway/contracts';
 import { z } from 'zod';
 
 /** A track as the task row keeps it: media as object keys in the gateway's storage, never upstream URLs. */
@@ -6,12 +7,7 @@ export const StoredTrack = z.object({
   audioKey: z.string().nullable(),
   streamAudioKey: z.string().nullable(),
   imageKey: z.string().nullable(),
-  prompt: z.string().nullable(),
-  modelName: z.string().nullable(),
-  title: z.string().nullable(),
-  tags: z.string().nullable(),
-  createTime: z.union([z.string(), z.number()]).nullable(),
-  duration: z.number().nullable(),
+  ...MusicTrackMeta.shape,
 });
 export type StoredTrack = z.infer<typeof StoredTrack>;
 

@@ -28,18 +28,23 @@ export type MusicCallbackPayload = z.infer<typeof MusicCallbackPayload>;
 export const MusicCallbackReply = z.object({ accepted: z.boolean() });
 export type MusicCallbackReply = z.infer<typeof MusicCallbackReply>;
 
-/** One generated track, its media served from the gateway's own signed URLs. */
-export const MusicTrackView = z.object({
-  id: z.string(),
-  audioUrl: z.string().nullable(),
-  streamAudioUrl: z.string().nullable(),
-  imageUrl: z.string().nullable(),
+/** What a track is besides its media: the same from the upstream, in the task row and in the client's view. */
+export const MusicTrackMeta = z.object({
   prompt: z.string().nullable(),
   modelName: z.string().nullable(),
   title: z.string().nullable(),
   tags: z.string().nullable(),
   createTime: z.union([z.string(), z.number()]).nullable(),
   duration: z.number().nullable(),
+});
+
+/** One generated track, its media served from the gateway's own signed URLs. */
+export const MusicTrackView = z.object({
+  id: z.string(),
+  audioUrl: z.string().nullable(),
+  streamAudioUrl: z.string().nullable(),
+  imageUrl: z.string().nullable(),
+  ...MusicTrackMeta.shape,
 });
 export type MusicTrackView = z.infer<typeof MusicTrackView>;
 

@@ -1,6 +1,6 @@
 // The upstream's answers read into one shape: the create envelope, its callbacks and its record-info,
 // each parsed before anything uses it. Callbacks use snake_case track fields, record-info camelCase.
-import { GatewayError, type MusicCallbackType } from '@gateway/contracts';
+import { GatewayError, MusicTrackMeta, type MusicCallbackType } from '@gateway/contracts';
 import { z } from 'zod';
 import { upstreamError } from '../../ir/upstream-error';
 
@@ -12,12 +12,7 @@ export const MusicUpstreamTrack = z.object({
   audioUrl: z.string().nullable(),
   streamAudioUrl: z.string().nullable(),
   imageUrl: z.string().nullable(),
-  prompt: z.string().nullable(),
-  modelName: z.string().nullable(),
-  title: z.string().nullable(),
-  tags: z.string().nullable(),
-  createTime: z.union([z.string(), z.number()]).nullable(),
-  duration: z.number().nullable(),
+  ...MusicTrackMeta.shape,
 });
 export type MusicUpstreamTrack = z.infer<typeof MusicUpstreamTrack>;
 
