@@ -50,6 +50,8 @@ export class CatalogService {
         upstreamModel: channel.upstreamModel,
         priority: channel.priority,
         weight: channel.weight,
+        nativeBatch: channel.nativeBatch,
+        assistants: channel.assistants,
       })),
     });
   }

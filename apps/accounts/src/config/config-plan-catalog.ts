@@ -90,6 +90,8 @@ function planChannels(model: ModelConfig, index: number, knownProviders: Set<str
       upstreamModel: channel.upstreamModel,
       priority: channel.priority,
       weight: channel.weight,
+      nativeBatch: channel.nativeBatch,
+      assistants: channel.assistants,
     };
     const key = channelKey(desired);
     const current: ChannelRow | undefined = existing.get(key);
@@ -97,8 +99,14 @@ function planChannels(model: ModelConfig, index: number, knownProviders: Set<str
     if (!current) {
       plan.channels.create.push(desired);
       labels.push(`+channel ${key}`);
-    } else if (current.priority !== desired.priority || current.weight !== desired.weight) {
-      plan.channels.update.push({ id: current.id, priority: desired.priority, weight: desired.weight });
+    } else if (
+      current.priority !== desired.priority ||
+      current.weight !== desired.weight ||
+      current.nativeBatch !== desired.nativeBatch ||
+      current.assistants !== desired.assistants
+    ) {
+      const { priority, weight, nativeBatch, assistants } = desired;
+      plan.channels.update.push({ id: current.id, priority, weight, nativeBatch, assistants });
       labels.push(`~channel ${key}`);
     }
   }

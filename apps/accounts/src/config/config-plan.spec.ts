@@ -79,8 +79,8 @@ describe('planApply', () => {
     const gpt = plan.models.create.find((m) => m.id === 'sandbox-gpt')!;
     expect(gpt).toMatchObject({ inputMicrosPerMTok: 500_000n, outputMicrosPerMTok: 1_500_000n, defaultMaxTokens: 4096, createdAt: NOW, isPublic: true });
     expect(plan.channels.create).toEqual([
-      { modelId: 'sandbox-gpt', providerId: 'sandbox', upstreamModel: 'sandbox-gpt', priority: 0, weight: 1 },
-      { modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-x', priority: 5, weight: 1 },
+      { modelId: 'sandbox-gpt', providerId: 'sandbox', upstreamModel: 'sandbox-gpt', priority: 0, weight: 1, nativeBatch: false, assistants: false },
+      { modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-x', priority: 5, weight: 1, nativeBatch: false, assistants: false },
     ]);
     expect(plan.plans.create).toEqual([{ name: 'starter', quotaMicros: 20_000_000n, quotaRequests: null, periodSeconds: 30 * 86400 }]);
     expect(plan.subscriptions).toEqual([{ slug: 'acme', kind: 'plan', planName: 'starter', expiresAt: new Date(NOW.getTime() + 30 * 86400_000) }]);
@@ -101,19 +101,28 @@ describe('planApply', () => {
   it('makes a model channel set exactly the listed one', () => {
     const state = afterWrite(emptyState(), planApply(fileWith(), emptyState(), NOW));
     state.channelsByModel.set('secret-gpt', [
-      { id: 'keep', modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-x', priority: 1, weight: 1 },
-      { id: 'stale', modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-old', priority: 0, weight: 1 },
+      { id: 'keep', modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-x', priority: 1, weight: 1, nativeBatch: false, assistants: false },
+      { id: 'stale', modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-old', priority: 0, weight: 1, nativeBatch: false, assistants: false },
     ]);
     const file = fileWith();
-    file.models[1]!.channels.push({ provider: 'sandbox', upstreamModel: 'gpt-y', priority: 0, weight: 3 });
+    file.models[1]!.channels.push({ provider: 'sandbox', upstreamModel: 'gpt-y', priority: 0, weight: 3, nativeBatch: true, assistants: false });
     const plan = planApply(file, state, NOW);
     expect(plan.channels).toEqual({
-      create: [{ modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-y', priority: 0, weight: 3 }],
-      update: [{ id: 'keep', priority: 5, weight: 1 }],
+      create: [{ modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-y', priority: 0, weight: 3, nativeBatch: true, assistants: false }],
+      update: [{ id: 'keep', priority: 5, weight: 1, nativeBatch: false, assistants: false }],
       delete: ['stale'],
     });
     expect(plan.result.changes).toEqual(['model secret-gpt: updated (~channel sandbox/gpt-x, +channel sandbox/gpt-y, -channel sandbox/gpt-old)']);
     expect(plan.result.updated).toBe(1);
+  });
+
+  it('updates a channel whose native-batch or assistants flag changed, and only then', () => {
+    const state = afterWrite(emptyState(), planApply(fileWith(), emptyState(), NOW));
+    const file = fileWith();
+    file.models[1]!.channels[0] = { ...file.models[1]!.channels[0]!, assistants: true };
+    const plan = planApply(file, state, NOW);
+    expect(plan.channels.update).toEqual([expect.objectContaining({ priority: 5, weight: 1, nativeBatch: false, assistants: true })]);
+    expect(plan.result.changes).toEqual(['model secret-gpt: updated (~channel sandbox/gpt-x)']);
   });
 
   it('keeps a model first publication time when the file gives none, and takes the file time when it does', () => {

@@ -32,6 +32,8 @@ export interface ChannelRow {
   upstreamModel: string;
   priority: number;
   weight: number;
+  nativeBatch: boolean;
+  assistants: boolean;
 }
 
 export interface PlanRow {
@@ -73,7 +75,7 @@ export interface CurrentState {
 export interface ApplyPlan {
   providers: { create: ProviderRow[]; update: ProviderRow[] };
   models: { create: ModelRow[]; update: ModelRow[] };
-  channels: { create: Omit<ChannelRow, 'id'>[]; update: Pick<ChannelRow, 'id' | 'priority' | 'weight'>[]; delete: string[] };
+  channels: { create: Omit<ChannelRow, 'id'>[]; update: Pick<ChannelRow, 'id' | 'priority' | 'weight' | 'nativeBatch' | 'assistants'>[]; delete: string[] };
   plans: { create: PlanRow[]; update: PlanRow[] };
   tenants: { create: TenantRow[]; update: TenantRow[] };
   subscriptions: (SubscriptionRow & { slug: string })[];

@@ -39,6 +39,10 @@ export const CatalogChannel = z.object({
   upstreamModel: z.string(),
   priority: z.number().int(),
   weight: z.number().int().positive(),
+  /** The upstream runs whole JSONL batches through its own batch API. */
+  nativeBatch: z.boolean().default(false),
+  /** The upstream serves the assistants, threads and runs API. */
+  assistants: z.boolean().default(false),
 });
 export type CatalogChannel = z.infer<typeof CatalogChannel>;
 

@@ -42,6 +42,10 @@ export const ChannelConfig = z
     upstreamModel: z.string().min(1),
     priority: z.number().int().default(0),
     weight: z.number().int().positive().default(1),
+    /** The upstream runs whole JSONL batches through its own batch API. */
+    nativeBatch: z.boolean().default(false),
+    /** The upstream serves the assistants, threads and runs API. */
+    assistants: z.boolean().default(false),
   })
   .strict();
 
@@ -69,6 +73,9 @@ export const ModelConfig = z
     /** Shorthand for a single channel. */
     provider: Slug.optional(),
     upstreamModel: z.string().min(1).optional(),
+    /** Flags of the shorthand channel (see ChannelConfig). */
+    nativeBatch: z.boolean().default(false),
+    assistants: z.boolean().default(false),
     channels: z.array(ChannelConfig).optional(),
     prices: PriceConfig.default({}),
     maxOutputTokens: z.number().int().positive().default(4096),
@@ -76,9 +83,18 @@ export const ModelConfig = z
   .strict()
   .transform((model, ctx) => {
     const channels = model.channels ?? [];
-    if (model.provider) channels.unshift({ provider: model.provider, upstreamModel: model.upstreamModel ?? model.id, priority: 0, weight: 1 });
+    if (model.provider) {
+      channels.unshift({
+        provider: model.provider,
+        upstreamModel: model.upstreamModel ?? model.id,
+        priority: 0,
+        weight: 1,
+        nativeBatch: model.nativeBatch,
+        assistants: model.assistants,
+      });
+    }
     if (channels.length === 0) ctx.addIssue({ code: 'custom', message: `model "${model.id}" needs a provider or channels`, path: ['channels'] });
-    const { provider: _p, upstreamModel: _u, ...rest } = model;
+    const { provider: _p, upstreamModel: _u, nativeBatch: _n, assistants: _a, ...rest } = model;
     return { ...rest, channels };
   });
 
