@@ -108,6 +108,18 @@ function setOwn(target: Record<string | number, unknown> | unknown[], key: strin
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * A fresh copy of a drawn value: an arbitrary may hand out the same object more than once (a constant `{}`),
+ * and a later operation writing into it would otherwise change earlier cases or nest it in itself.
+ */
+function copyOf(value: Json): Json {
+  if (Array.isArray(value)) return value.map(copyOf);
+  if (!value || typeof value !== 'object' || value instanceof RawJson) return value;
+  const copy: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) setOwn(copy, key, copyOf((value as Record<string, Json>)[key]));
+  return copy as Json;
+}
+
 function mutate(seed: Json, ops: Array<[number, Op]>): Json {
   let root = structuredClone(seed) as Json;
   for (const [pick, operation] of ops) {
@@ -117,7 +129,8 @@ function mutate(seed: Json, ops: Array<[number, Op]>): Json {
       Record<string | number, unknown> | unknown[] | undefined;
     const last = path[path.length - 1];
     const current = path.reduce<Json>((node, key) => (node as Record<string | number, Json>)[key], root);
-    const replace = (value: Json) => {
+    const replace = (drawn: Json) => {
+      const value = copyOf(drawn);
       if (parent === undefined || last === undefined) root = value;
       else setOwn(parent, last, value);
     };
@@ -131,7 +144,8 @@ function mutate(seed: Json, ops: Array<[number, Op]>): Json {
         replace(operation.value);
         break;
       case 'add':
-        if (current && typeof current === 'object' && !(current instanceof RawJson)) setOwn(current as Record<string, unknown>, operation.key, operation.value);
+        if (current && typeof current === 'object' && !(current instanceof RawJson))
+          setOwn(current as Record<string, unknown>, operation.key, copyOf(operation.value));
         else replace({ [operation.key]: operation.value });
         break;
       case 'wrap':
