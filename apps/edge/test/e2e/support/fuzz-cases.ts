@@ -113,7 +113,8 @@ function setOwn(target: Record<string | number, unknown> | unknown[], key: strin
  * and a later operation writing into it would otherwise change earlier cases or nest it in itself.
  */
 function copyOf(value: Json): Json {
-  if (Array.isArray(value)) return value.map(copyOf);
+  // Index by index: an earlier operation may have given the array an own `constructor` key, which `map` would call.
+  if (Array.isArray(value)) return Array.from({ length: value.length }, (_, i) => copyOf(value[i] as Json));
   if (!value || typeof value !== 'object' || value instanceof RawJson) return value;
   const copy: Record<string, unknown> = {};
   for (const key of Object.keys(value)) setOwn(copy, key, copyOf((value as Record<string, Json>)[key]));
