@@ -4,6 +4,7 @@ import { GatewayError } from '@gateway/contracts';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { ProtocolDeps, SandboxProtocol } from '../../core/protocol';
 import { renderOpenaiError } from './openai.errors';
+import { registerOpenaiAssistantsRoutes } from './openai-assistants.routes';
 import { registerOpenaiMediaRoutes } from './openai-media.routes';
 import { registerOpenaiTextRoutes } from './openai-text.routes';
 import { registerOpenaiVideoRoutes } from './openai-videos.routes';
@@ -44,6 +45,7 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, deps) => {
   registerOpenaiTextRoutes(app, deps);
   registerOpenaiMediaRoutes(app, deps);
   registerOpenaiVideoRoutes(app, deps);
+  registerOpenaiAssistantsRoutes(app, deps);
 };
 
 export const openaiProtocol: SandboxProtocol = { name: 'openai', prefix: '/openai/v1', renderError: renderOpenaiError, plugin };
