@@ -18,7 +18,7 @@ export type OaicOperation = 'chat' | 'completions' | 'responses' | 'embeddings' 
 
 /** A fully described HTTP call, produced by a pure `toUpstream` transform. */
 export interface UpstreamRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   headers: Record<string, string>;
   /** JSON text, raw bytes, or a multipart body built by the caller. */

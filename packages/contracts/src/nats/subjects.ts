@@ -46,6 +46,8 @@ export const SUBJECTS = {
       speech: 'chat.oaic.audio.speech',
       transcriptions: 'chat.oaic.audio.transcriptions',
       translations: 'chat.oaic.audio.translations',
+      /** Assistants, threads, messages and runs: one subject, the operation named in the payload. */
+      assistants: 'chat.oaic.assistants',
     },
     msgc: { messages: 'chat.msgc.messages', countTokens: 'chat.msgc.count-tokens' },
     genc: { generate: 'chat.genc.generate' },

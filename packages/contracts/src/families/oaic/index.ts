@@ -9,3 +9,4 @@ export * from './images.schema';
 export * from './audio.schema';
 export * from './oaic-call.schema';
 export * from './responses-input.schema';
+export * from './assistants.schema';

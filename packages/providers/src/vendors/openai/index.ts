@@ -7,3 +7,4 @@ export * from './openai-chat-request.transform';
 export * from './openai-chat-response.transform';
 export * from './openai-chat.codec';
 export * from './openai-videos.transform';
+export * from './openai-assistants.transform';
