@@ -1,14 +1,15 @@
 import { TaskBilling } from '@gateway/billing';
-import { GatewayError, MediaCreatePayload, parseOrThrow } from '@gateway/contracts';
+import { GatewayError, MediaCreatePayload, parseOrThrow, type BillingMode } from '@gateway/contracts';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
 import { UrlSigner } from '@gateway/storage';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { MediaCatalogService } from '../catalog/media-catalog.service';
 import { SIGNED_URL_TTL } from '../config/infra.module';
 import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
+import type { DecodedCreate } from '../families/family-codec';
 import { FAMILY_CODECS } from '../families/family-codecs';
-import { mediaRouteOf } from '../families/media-route';
+import { mediaRouteOf, type MediaFamily } from '../families/media-route';
 import { MediaTaskRepository, type MediaTask } from '../tasks/media-task.repository';
 import { PollScheduler } from '../tasks/poll-scheduler.service';
 import { TaskLifecycleService } from '../tasks/task-lifecycle.service';
@@ -18,12 +19,27 @@ import { resultLinks } from './result-links';
 /** A hold outlives its task's deadline by this much, so the hold sweeper never frees a task still billable. */
 const HOLD_SLACK_MS = 10 * 60_000;
 
+/** Who starts a task, on which route, and where its rows say it is read: what every create path knows. */
+export interface TaskStart {
+  tenantId: string;
+  keyId: string;
+  keyKind: BillingMode;
+  family: MediaFamily;
+  /** The route id it was created on. */
+  route: string;
+  queryKind: string;
+  /** The id's prefix: `video` (oaic videos), `img` (oaic images), `task` (the rest). */
+  idPrefix: 'video' | 'img' | 'task';
+}
+
 /**
  * Creating a task: decode and check the request in its family's terms, hold its price, submit it upstream
  * (a refusal comes back at once, nothing charged), record it and queue its first poll.
  */
 @Injectable()
 export class MediaCreateService {
+  private readonly logger = new Logger('media');
+
   constructor(
     private readonly catalog: MediaCatalogService,
     private readonly billing: TaskBilling,
@@ -41,15 +57,21 @@ export class MediaCreateService {
     const route = mediaRouteOf(call.route);
     if (!route.output) throw GatewayError.invalid(`The route ${call.route} does not create tasks.`, 'route');
     const codec = FAMILY_CODECS[route.family];
-    const { catalogId, modelParam, capability, job } = codec.decode(route, call.body);
-    const { model, channels } = await this.catalog.route(call.tenantId, catalogId, capability, modelParam);
-    const id = `${route.family === 'oaic' ? 'video' : 'task'}_${randomUUID().replace(/-/g, '')}`;
+    const start: TaskStart = { ...call, family: route.family, queryKind: route.queryKind, idPrefix: route.family === 'oaic' ? 'video' : 'task' };
+    const task = await this.start(start, codec.decode(route, call.body));
+    return codec.created(task, { links: resultLinks(task, this.signer, call.origin, this.ttlSeconds), requestId: call.requestId });
+  }
+
+  /** Holds, submits and records one task; it comes back as stored (already ended when the upstream answered at once). */
+  async start(start: TaskStart, { catalogId, modelParam, capability, job }: DecodedCreate): Promise<MediaTask> {
+    const { model, channels } = await this.catalog.route(start.tenantId, catalogId, capability, modelParam);
+    const id = `${start.idPrefix}_${randomUUID().replace(/-/g, '')}`;
     const deadlineMs = this.env.MEDIA_TASK_DEADLINE_SECONDS * 1000;
     const quantity = job.output === 'video' ? { seconds: job.seconds ?? 5, tasks: 1 } : { images: job.images ?? 1, tasks: 1 };
     const hold = await this.billing.hold({
       holdId: id,
-      tenantId: call.tenantId,
-      keyKind: call.keyKind,
+      tenantId: start.tenantId,
+      keyKind: start.keyKind,
       model,
       quantity,
       holdTtlMs: deadlineMs + HOLD_SLACK_MS,
@@ -59,11 +81,11 @@ export class MediaCreateService {
       const { channel, result } = await this.upstream.submit(channels, job);
       task = await this.tasks.create({
         id,
-        tenantId: call.tenantId,
-        keyId: call.keyId,
-        family: route.family,
-        route: call.route,
-        queryKind: route.queryKind,
+        tenantId: start.tenantId,
+        keyId: start.keyId,
+        family: start.family,
+        route: start.route,
+        queryKind: start.queryKind,
         model: model.id,
         channelId: channel.id,
         protocol: channel.protocol,
@@ -74,7 +96,9 @@ export class MediaCreateService {
         deadlineAt: new Date(Date.now() + deadlineMs),
       });
       if (result.kind === 'task') {
-        await this.scheduler.schedule(task.id, 1);
+        // The answer does not wait for the queue: the row is the task's truth, and a first poll that
+        // failed to queue is put back by the sweeper's revival of tasks nobody polls.
+        this.scheduler.schedule(task.id, 1).catch((error: unknown) => this.logger.warn(`media task ${id}: first poll not queued: ${(error as Error).message}`));
       } else {
         await this.finishAtOnce(task, result.assets, result.usage);
         task = (await this.tasks.findById(task.id))!;
@@ -83,7 +107,7 @@ export class MediaCreateService {
       if (hold) await this.billing.release(hold, 'media submit failed');
       throw error;
     }
-    return codec.created(task, { links: resultLinks(task, this.signer, call.origin, this.ttlSeconds), requestId: call.requestId });
+    return task;
   }
 
   /** A synchronous upstream answer: the task ends here, and a failure to store its files fails the request. */

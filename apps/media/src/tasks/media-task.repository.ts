@@ -1,7 +1,8 @@
 import type { TaskHold } from '@gateway/billing';
-import { Prisma, PrismaClient } from '@gateway/db';
+import { pgJson, Prisma, PrismaClient, type SqlPool } from '@gateway/db';
 import type { MediaJob } from '@gateway/providers';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { SQL_POOL } from '../config/infra.module';
 import { ProducedUsage, StoredHold, StoredJob, StoredResults, type StoredResult } from './media-task.schema';
 import { TERMINAL_STATES, type MediaTaskState } from './media-task.state';
 
@@ -77,12 +78,41 @@ const LIVE = { notIn: [...TERMINAL_STATES] };
 /** The only place media tasks touch Postgres. A move to a terminal state is a compare-and-swap. */
 @Injectable()
 export class MediaTaskRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    @Inject(SQL_POOL) private readonly sql: SqlPool,
+  ) {}
 
+  /**
+   * The row of a task just submitted, on the create path of every task: one named prepared statement on
+   * the pool under Prisma. Times are the app's, written as UTC (the columns are timestamps without zone).
+   */
   async create(task: NewMediaTask): Promise<MediaTask> {
-    const { job, hold, ...fields } = task;
-    const row = await this.prisma.mediaTask.create({ data: { ...fields, request: job as object, billingHold: hold ?? undefined } });
-    return toTask(row);
+    const now = new Date();
+    await this.sql.query({
+      name: 'media_task_insert',
+      text: `INSERT INTO media_tasks (id, tenant_id, key_id, family, route, query_kind, model, channel_id, protocol, upstream_task_id, state,
+               request, billing_hold, deadline_at, created_at, updated_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+      values: [
+        task.id,
+        task.tenantId,
+        task.keyId,
+        task.family,
+        task.route,
+        task.queryKind,
+        task.model,
+        task.channelId,
+        task.protocol,
+        task.upstreamTaskId,
+        task.state,
+        JSON.stringify(pgJson(task.job)),
+        task.hold ? JSON.stringify(task.hold) : null,
+        task.deadlineAt.toISOString(),
+        now.toISOString(),
+      ],
+    });
+    return { ...task, progress: 0, results: [], usage: null, errorCode: null, errorMessage: null, polls: 0, createdAt: now, updatedAt: now, finishedAt: null };
   }
 
   async findById(id: string): Promise<MediaTask | null> {
