@@ -5,11 +5,13 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { MediaCatalogService } from './catalog/media-catalog.service';
 import { InfraModule } from './config/infra.module';
 import type { MediaEnv } from './config/media-env';
+import { MediaImageSyncService } from './create/image-sync.service';
 import { MediaCreateService } from './create/media-create.service';
 import { MediaQueryService } from './create/media-query.service';
 import { MediaHandler } from './create/media.handler';
 import { MediaTaskRepository } from './tasks/media-task.repository';
 import { PollScheduler } from './tasks/poll-scheduler.service';
+import { TaskEndWaiter } from './tasks/task-end-waiter.service';
 import { TaskLifecycleService } from './tasks/task-lifecycle.service';
 import { MediaUpstreamService } from './upstream/media-upstream.service';
 import { ResultStoreService } from './upstream/result-store.service';
@@ -42,7 +44,7 @@ export class MediaModule {
       controllers: api ? [MediaHandler] : [],
       providers: [
         ...shared,
-        ...(api ? [MediaCreateService, MediaQueryService] : []),
+        ...(api ? [MediaCreateService, MediaQueryService, MediaImageSyncService, TaskEndWaiter] : []),
         ...(worker ? [MediaPollService, MediaSweepService, MediaWorkerProcessor] : []),
       ],
     };

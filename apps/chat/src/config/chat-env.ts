@@ -1,4 +1,4 @@
-import { UrlPolicyAllowHosts } from '@gateway/contracts';
+import { MEDIA_IMAGE_MAX_WAIT_MS, UrlPolicyAllowHosts } from '@gateway/contracts';
 import { BaseEnv } from '@gateway/platform';
 import { z } from 'zod';
 
@@ -10,6 +10,11 @@ export const ChatEnv = BaseEnv.extend({
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** How long a model's channels stay cached when no invalidation arrives. */
   CATALOG_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+  /**
+   * How long `POST /oaic/v1/images/generations` with a native-media image model waits for its task before
+   * answering upstream_timeout (504); the task goes on and is billed as it ends.
+   */
+  MEDIA_IMAGE_SYNC_TIMEOUT_MS: z.coerce.number().int().min(1000).max(MEDIA_IMAGE_MAX_WAIT_MS).default(120_000),
   /** Internal hosts client URLs may point at after all (dev, test), comma-separated: exact names or *.suffix. */
   URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
 });

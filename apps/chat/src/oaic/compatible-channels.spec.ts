@@ -1,5 +1,5 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
-import { channelsFor } from './compatible-channels';
+import { channelsFor, servedAsMediaTask } from './compatible-channels';
 
 function channel(id: string, protocol: CatalogChannel['protocol']): CatalogChannel {
   return { id, providerId: `p-${id}`, protocol, baseUrl: 'https://upstream.example', apiKey: null, upstreamModel: id, priority: 0, weight: 1 };
@@ -36,5 +36,13 @@ describe('channelsFor', () => {
     expect(() => channelsFor('transcriptions', 'w', [gemini])).toThrow(
       "The model 'w' is served only by gemini-protocol upstreams, and POST /oaic/v1/audio/transcriptions reaches OpenAI-compatible upstreams only.",
     );
+  });
+
+  it('hands image generation to the media service only for a native-media model with no OpenAI-compatible channel', () => {
+    const kling = channel('k', 'kling');
+    expect(servedAsMediaTask('images', [kling])).toBe(true);
+    expect(servedAsMediaTask('images', [kling, openai])).toBe(false);
+    expect(servedAsMediaTask('images', [gemini])).toBe(false);
+    expect(servedAsMediaTask('embeddings', [kling])).toBe(false);
   });
 });

@@ -34,3 +34,12 @@ export function channelsFor(op: OaicOperation, modelId: string, channels: readon
     'model',
   );
 }
+
+/**
+ * Image generation for a model that no OpenAI-compatible channel serves but a native-media (Kling-style)
+ * one does: the media service runs it as a native image task. Decided on the channels the request's one
+ * catalog lookup already brought.
+ */
+export function servedAsMediaTask(op: OaicOperation, channels: readonly CatalogChannel[]): boolean {
+  return op === 'images' && !channels.some((channel) => channel.protocol === 'openai') && channels.some((channel) => channel.protocol === 'kling');
+}

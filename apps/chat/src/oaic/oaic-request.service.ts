@@ -1,12 +1,12 @@
 import { BillingClient, capChatOutput, type ChatShape } from '@gateway/billing';
-import { OaicCallPayload, parseOrThrow, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
+import { GatewayError, OaicCallPayload, parseOrThrow, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { CatalogService, type ModelRoute } from '../catalog/catalog.service';
 import { ResponsesService } from '../responses/responses.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import type { MeteredStream } from '../usage/metered-stream';
-import { channelsFor } from './compatible-channels';
+import { channelsFor, servedAsMediaTask } from './compatible-channels';
 import { CAPABILITIES, parseOperation, type JsonOperation, type OperationRequestOf } from './oaic-operation';
 
 interface CallContext {
@@ -16,6 +16,8 @@ interface CallContext {
   /** The order to try them in (providers' priority and weight rules), fixed for this request. */
   channels: CatalogChannel[];
   metered: MeteredStream;
+  /** Images of a native-media model: handed to the media service, which holds, runs and bills it as a task; its links go on `origin`. */
+  mediaTask?: { origin: string };
 }
 
 /** A checked request of one of `Op`'s operations; narrowing `op` narrows `body` to that operation's shape. */
@@ -45,6 +47,10 @@ export class OaicRequestService {
     const modelId = body.model ?? (await this.catalog.defaultModel(payload.tenantId, CAPABILITIES[op]));
     metered.meter.modelId = modelId;
     const route = await this.catalog.route(payload.tenantId, modelId, CAPABILITIES[op]);
+    if (servedAsMediaTask(op, route.channels)) {
+      if (!payload.origin) throw new GatewayError('internal', 'The edge sent no public origin for the image links (origin).');
+      return { ...request, caller: payload, modelId, route, channels: [], metered, mediaTask: { origin: payload.origin } };
+    }
     let channels = channelsFor(op, modelId, route.channels);
     if (request.op === 'responses' && request.body.previous_response_id) {
       // The conversation lives with the upstream that answered it, under its own id.

@@ -7,6 +7,7 @@ import { UsageModule } from '../usage/usage.module';
 import { OaicAudioService } from './oaic-audio.service';
 import { OaicHandler } from './oaic.handler';
 import { OaicJsonService } from './oaic-json.service';
+import { OaicMediaImagesService } from './oaic-media-images.service';
 import { OaicRequestService } from './oaic-request.service';
 import { OaicService } from './oaic.service';
 import { OaicStreamService } from './oaic-stream.service';
@@ -17,6 +18,15 @@ import { UpstreamCallService } from './upstream-call.service';
 @Module({
   imports: [CatalogModule, ClaimCheckModule, ResponsesModule, UsageModule, TranslationModule],
   controllers: [OaicHandler],
-  providers: [OaicService, OaicRequestService, OaicJsonService, OaicStreamService, OaicAudioService, OaicViaChatService, UpstreamCallService],
+  providers: [
+    OaicService,
+    OaicRequestService,
+    OaicJsonService,
+    OaicStreamService,
+    OaicAudioService,
+    OaicViaChatService,
+    UpstreamCallService,
+    OaicMediaImagesService,
+  ],
 })
 export class OaicModule {}

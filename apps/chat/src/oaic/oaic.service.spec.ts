@@ -5,6 +5,7 @@ import type { MeteredStream } from '../usage/metered-stream';
 import type { UsagePublisher } from '../usage/usage.publisher';
 import type { OaicAudioService } from './oaic-audio.service';
 import type { OaicJsonService } from './oaic-json.service';
+import type { OaicMediaImagesService } from './oaic-media-images.service';
 import type { OaicRequestService, PreparedCall } from './oaic-request.service';
 import type { OaicStreamService } from './oaic-stream.service';
 import type { OaicViaChatService } from './oaic-via-chat.service';
@@ -50,6 +51,7 @@ function service(answer: (call: PreparedCall<'responses'>) => Promise<unknown>) 
     new MeteringService(publisher),
     {} as ChatExecutionService,
     viaChat,
+    {} as OaicMediaImagesService,
   );
   return { oaic, events };
 }

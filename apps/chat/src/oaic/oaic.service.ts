@@ -6,6 +6,7 @@ import { UsageMeter } from '../usage/usage-meter';
 import { MeteringService } from '../usage/metering.service';
 import { OaicAudioService } from './oaic-audio.service';
 import { OaicJsonService } from './oaic-json.service';
+import { OaicMediaImagesService } from './oaic-media-images.service';
 import type { JsonOperation } from './oaic-operation';
 import { OaicRequestService } from './oaic-request.service';
 import { OaicViaChatService } from './oaic-via-chat.service';
@@ -28,6 +29,7 @@ export class OaicService {
     private readonly metering: MeteringService,
     private readonly translated: ChatExecutionService,
     private readonly viaChat: OaicViaChatService,
+    private readonly mediaImages: OaicMediaImagesService,
   ) {}
 
   async run(op: JsonOperation, payload: unknown, signal: AbortSignal): Promise<unknown> {
@@ -36,6 +38,7 @@ export class OaicService {
     try {
       const call = await this.requests.prepare(op, caller, metered);
       if (call.op === 'speech') return await this.audio.speech(call, signal);
+      if (call.op === 'images' && call.mediaTask) return await this.mediaImages.generate(call, call.mediaTask.origin);
       if (call.op === 'chat' || call.op === 'completions' || call.op === 'responses') {
         // A channel of another protocol: chat goes through the IR, completions and responses are answered as chat.
         if (oaicChatNeedsTranslation(call.channels)) {

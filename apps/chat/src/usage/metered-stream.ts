@@ -52,6 +52,11 @@ export class MeteredStream {
     return error;
   }
 
+  /** Another service answers and bills the request (an image task in the media service): no usage event here. */
+  handOff(): void {
+    this.ended = true;
+  }
+
   /** The client went away: what it received is what it used. */
   cancel(): void {
     if (this.end()) this.sink.record(this.meter.event('cancelled', 499));

@@ -5,6 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { clientRequestIdOf } from '../routing/request-id';
 import type { RouteRequest } from '../routing/route-request';
 import { MEDIA_EDGE_ENV, MEDIA_OBJECT_STORE, type MediaEdgeEnv } from './media-env';
+import { publicOriginOf } from './public-origin';
 
 /**
  * Carries media calls to the media service over NATS (the body parsed by the route's schema, the caller,
@@ -19,7 +20,7 @@ export class MediaRelayService {
   ) {}
 
   private caller(request: RouteRequest): MediaCaller {
-    const origin = this.env.PUBLIC_BASE_URL ?? `${request.raw.protocol}://${request.raw.host}`;
+    const origin = publicOriginOf(request, this.env.PUBLIC_BASE_URL);
     const caller: MediaCaller = {
       requestId: request.requestId,
       tenantId: request.key.tenantId,

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { RouteHandler } from '../routing/route-handler.decorator';
 import type { RouteRequest } from '../routing/route-request';
 import { OaicAudioService } from './oaic-audio.service';
+import { OaicImagesService } from './oaic-images.service';
 import { callerOf, OaicRelayService } from './oaic-relay.service';
 
 const OAIC = SUBJECTS.chat.oaic;
@@ -17,6 +18,7 @@ export class OaicHandler {
   constructor(
     private readonly relay: OaicRelayService,
     private readonly audio: OaicAudioService,
+    private readonly images: OaicImagesService,
   ) {}
 
   @RouteHandler('oaic.chat')
@@ -52,8 +54,8 @@ export class OaicHandler {
   }
 
   @RouteHandler('oaic.images.generations')
-  images(request: RouteRequest): Promise<unknown> {
-    return this.relay.json(OAIC.images, request);
+  generateImages(request: RouteRequest): Promise<unknown> {
+    return this.images.generate(OAIC.images, request);
   }
 
   @RouteHandler('oaic.audio.speech')

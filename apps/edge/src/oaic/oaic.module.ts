@@ -6,7 +6,9 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
 import { ClaimCheckStore } from './claim-check.store';
+import { MEDIA_EDGE_ENV, MediaEdgeEnv } from '../media/media-env';
 import { OaicAudioService } from './oaic-audio.service';
+import { OaicImagesService } from './oaic-images.service';
 import { OAIC_ENV, OAIC_OBJECT_STORE, OAIC_REDIS, OaicEnv } from './oaic-env';
 import { OaicHandler } from './oaic.handler';
 import { OaicRelayService } from './oaic-relay.service';
@@ -22,6 +24,8 @@ const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
   providers: [
     { provide: OAIC_ENV, useFactory: () => loadEnv(OaicEnv) },
     { provide: OAIC_OBJECT_STORE, useFactory: () => createObjectStore(loadEnv(StorageEnv)) },
+    // PUBLIC_BASE_URL, for the signed links of images a native-media model made.
+    { provide: MEDIA_EDGE_ENV, useFactory: () => loadEnv(MediaEdgeEnv) },
     {
       provide: OAIC_REDIS,
       inject: [OAIC_ENV],
@@ -30,6 +34,7 @@ const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
     ClaimCheckStore,
     OaicRelayService,
     OaicAudioService,
+    OaicImagesService,
     OaicHandler,
   ],
   exports: [OaicRelayService],

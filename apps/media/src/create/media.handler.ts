@@ -1,6 +1,7 @@
 import { MEDIA_SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { MediaImageSyncService } from './image-sync.service';
 import { MediaCreateService } from './media-create.service';
 import { MediaQueryService } from './media-query.service';
 
@@ -10,11 +11,17 @@ export class MediaHandler {
   constructor(
     private readonly creates: MediaCreateService,
     private readonly queries: MediaQueryService,
+    private readonly images: MediaImageSyncService,
   ) {}
 
   @MessagePattern(MEDIA_SUBJECTS.create)
   create(@Payload() payload: unknown) {
     return this.creates.create(payload);
+  }
+
+  @MessagePattern(MEDIA_SUBJECTS.imageGenerate)
+  generateImages(@Payload() payload: unknown) {
+    return this.images.generate(payload);
   }
 
   @MessagePattern(MEDIA_SUBJECTS.get)

@@ -120,6 +120,13 @@ export class MediaTaskRepository {
     return row ? toTask(row) : null;
   }
 
+  /** Those of `ids` that have ended. */
+  async findEnded(ids: readonly string[]): Promise<MediaTask[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.prisma.mediaTask.findMany({ where: { id: { in: [...ids] }, state: { in: [...TERMINAL_STATES] } } });
+    return rows.map(toTask);
+  }
+
   /** A tenant's task, read on its own family's query kind; another tenant's or another route's is not there. */
   async findForTenant(id: string, tenantId: string, family: string, queryKind: string): Promise<MediaTask | null> {
     const row = await this.prisma.mediaTask.findFirst({ where: { id, tenantId, family, queryKind } });

@@ -1,4 +1,6 @@
 import { TaskBilling } from '@gateway/billing';
+import { MEDIA_SUBJECTS, type MediaTaskEndedEvent } from '@gateway/contracts';
+import { NatsBus } from '@gateway/platform';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
 import { Injectable, Logger } from '@nestjs/common';
 import { ResultStoreService } from '../upstream/result-store.service';
@@ -7,7 +9,8 @@ import { MediaTaskRepository, type MediaTask } from './media-task.repository';
 /**
  * How a task ends, wherever it ends (the api role for synchronous answers, a worker's poll, the sweeper):
  * results stored first, then the terminal compare-and-swap, and only its winner settles or releases the
- * billing hold, so a task is billed exactly once however many workers race.
+ * billing hold, so a task is billed exactly once however many workers race. The winner then broadcasts
+ * the end, for a reply waiting on it (a synchronous image generation).
  */
 @Injectable()
 export class TaskLifecycleService {
@@ -17,6 +20,7 @@ export class TaskLifecycleService {
     private readonly tasks: MediaTaskRepository,
     private readonly results: ResultStoreService,
     private readonly billing: TaskBilling,
+    private readonly bus: NatsBus,
   ) {}
 
   /** Stores the results and ends the task succeeded; true when this call ended it. */
@@ -27,7 +31,7 @@ export class TaskLifecycleService {
       images: task.job.output === 'image' ? (usage.images ?? stored.length) : undefined,
     };
     const won = await this.tasks.finish(task.id, { state: 'succeeded', results: stored, usage: produced });
-    if (won) await this.bill({ ...task, state: 'succeeded', usage: produced });
+    if (won) await this.billAndAnnounce({ ...task, state: 'succeeded', usage: produced });
     return won;
   }
 
@@ -36,9 +40,19 @@ export class TaskLifecycleService {
     const won = await this.tasks.finish(task.id, { state: 'failed', errorCode: code, errorMessage: message });
     if (won) {
       this.logger.warn(`media task ${task.id} failed: ${code}: ${message}`);
-      await this.bill({ ...task, state: 'failed', errorCode: code });
+      await this.billAndAnnounce({ ...task, state: 'failed', errorCode: code });
     }
     return won;
+  }
+
+  /** Billed before the broadcast, so a reply sent on it finds the hold already ended; announced even if billing failed (the sweeper bills it). */
+  private async billAndAnnounce(task: MediaTask): Promise<void> {
+    try {
+      await this.bill(task);
+    } finally {
+      const event: MediaTaskEndedEvent = { taskId: task.id };
+      this.bus.publish(MEDIA_SUBJECTS.taskEnded, event);
+    }
   }
 
   /**

@@ -9,6 +9,13 @@ export const MEDIA_SUBJECTS = {
   get: 'media.task.get',
   /** `GET /oaic/v1/videos/{id}/content`: where the stored video waits for the edge to stream it. */
   content: 'media.task.content',
+  /**
+   * `POST /oaic/v1/images/generations` with a native-media image model: the task is created as on the
+   * native image route, and the reply waits for its end (synchronous, as OpenAI's images API is).
+   */
+  imageGenerate: 'media.image.generate',
+  /** Broadcast by whichever process moved a task to a terminal state (after billing it), for waiting replies. */
+  taskEnded: 'media.task.ended',
 } as const;
 
 /**
@@ -23,6 +30,19 @@ export type MediaCreatePayload = z.infer<typeof MediaCreatePayload>;
 
 export const MediaGetPayload = MediaCaller.extend({ taskId: z.string().min(1).max(128) });
 export type MediaGetPayload = z.infer<typeof MediaGetPayload>;
+
+/** The longest a synchronous image generation may wait for its task (the images API has no task to poll). */
+export const MEDIA_IMAGE_MAX_WAIT_MS = 600_000;
+
+export const MediaImageGeneratePayload = MediaCaller.extend({
+  body: z.unknown(),
+  /** How long to wait for the task's end before answering upstream_timeout (the task goes on). */
+  waitMs: z.number().int().min(1000).max(MEDIA_IMAGE_MAX_WAIT_MS),
+});
+export type MediaImageGeneratePayload = z.infer<typeof MediaImageGeneratePayload>;
+
+export const MediaTaskEndedEvent = z.object({ taskId: z.string().min(1).max(128) });
+export type MediaTaskEndedEvent = z.infer<typeof MediaTaskEndedEvent>;
 
 /** A task as its family shows it (rendered by the media service). */
 export const MediaTaskReply = z.looseObject({});

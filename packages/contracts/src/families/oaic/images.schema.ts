@@ -14,3 +14,17 @@ export const ImageGenerationRequest = z.looseObject({
   user: z.string().optional(),
 });
 export type ImageGenerationRequest = z.infer<typeof ImageGenerationRequest>;
+
+/** An image the gateway stored, named for the edge to read and inline as `b64_json` (bytes never ride NATS). */
+export const StoredImageRef = z.object({ objectKey: z.string().min(1), contentType: z.string().min(1), size: z.number().int().nonnegative() });
+export type StoredImageRef = z.infer<typeof StoredImageRef>;
+
+/**
+ * The images answer as the media service hands it on: OpenAI's shape, except that a `b64_json` item
+ * travels as `stored` (where the bytes wait), which the edge replaces with the bytes in Base64.
+ */
+export const StoredImagesReply = z.object({
+  created: z.number().int(),
+  data: z.array(z.union([z.object({ url: z.url() }), z.object({ stored: StoredImageRef })])),
+});
+export type StoredImagesReply = z.infer<typeof StoredImagesReply>;

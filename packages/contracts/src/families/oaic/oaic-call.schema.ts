@@ -32,6 +32,8 @@ export type OaicCaller = z.infer<typeof OaicCaller>;
 
 /** Payload of every JSON-bodied `chat.oaic.*` subject: the parsed request body inline, or a claim check. */
 export const OaicCallPayload = OaicCaller.extend({
+  /** The public origin the edge answers on, sent where an answer may carry gateway links (images from a media model). */
+  origin: z.url().optional(),
   body: z.unknown().optional(),
   bodyRef: BodyRef.optional(),
 }).refine((p) => (p.body === undefined) !== (p.bodyRef === undefined), { message: 'give exactly one of body or bodyRef', path: ['body'] });
