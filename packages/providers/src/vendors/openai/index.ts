@@ -8,3 +8,4 @@ export * from './openai-chat-response.transform';
 export * from './openai-chat.codec';
 export * from './openai-videos.transform';
 export * from './openai-assistants.transform';
+export * from './openai-batches.transform';
