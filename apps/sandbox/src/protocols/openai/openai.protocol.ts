@@ -5,6 +5,7 @@ import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { ProtocolDeps, SandboxProtocol } from '../../core/protocol';
 import { renderOpenaiError } from './openai.errors';
 import { registerOpenaiAssistantsRoutes } from './openai-assistants.routes';
+import { registerOpenaiBatchRoutes } from './openai-batches.routes';
 import { registerOpenaiMediaRoutes } from './openai-media.routes';
 import { registerOpenaiTextRoutes } from './openai-text.routes';
 import { registerOpenaiVideoRoutes } from './openai-videos.routes';
@@ -46,6 +47,7 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, deps) => {
   registerOpenaiMediaRoutes(app, deps);
   registerOpenaiVideoRoutes(app, deps);
   registerOpenaiAssistantsRoutes(app, deps);
+  registerOpenaiBatchRoutes(app, deps);
 };
 
 export const openaiProtocol: SandboxProtocol = { name: 'openai', prefix: '/openai/v1', renderError: renderOpenaiError, plugin };
