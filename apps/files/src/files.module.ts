@@ -1,3 +1,5 @@
+import { BillingClientModule, BillingEnv } from '@gateway/billing';
+import { loadEnv } from '@gateway/platform';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BatchesModule } from './batches/batches.module';
@@ -15,7 +17,13 @@ export class FilesModule {
   static forRoot(env: FilesEnv, storage: StorageEnv): DynamicModule {
     return {
       module: FilesModule,
-      imports: [InfraModule.forRoot(env, storage), FileRecordsModule, BatchesModule.forRole(runsApi(env), runsWorker(env))],
+      imports: [
+        InfraModule.forRoot(env, storage),
+        // Native batches hold and settle each line's cost themselves (line-by-line batches are billed by the chat service).
+        BillingClientModule.forRoot(loadEnv(BillingEnv)),
+        FileRecordsModule,
+        BatchesModule.forRole(runsApi(env), runsWorker(env)),
+      ],
       controllers: runsApi(env) ? [FilesHandler] : [],
     };
   }

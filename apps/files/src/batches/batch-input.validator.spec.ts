@@ -43,6 +43,15 @@ describe('validateBatchInput', () => {
     expect(errors[0]!.message).toContain('Line 7');
   });
 
+  it('tells the models the lines name: one for a single-model file, two (of any more) for a mixed one', async () => {
+    const single = await validate([chatLine('a'), chatLine('b')]);
+    expect(single.models).toEqual(['m']);
+    const other = (id: string, model: string) =>
+      JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [{ role: 'user', content: 'hi' }] } });
+    const mixed = await validate([chatLine('a'), other('b', 'n'), other('c', 'o')]);
+    expect(mixed.models).toEqual(['m', 'n']);
+  });
+
   it('refuses streamed bodies and an empty file', async () => {
     const streamed = await validate([chatLine('s', { body: { model: 'm', messages: [{ role: 'user', content: 'x' }], stream: true } })]);
     expect(streamed.errors[0]).toMatchObject({ line: 1, param: 'body.stream' });

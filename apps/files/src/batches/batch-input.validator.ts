@@ -17,16 +17,19 @@ export const MAX_LISTED_ERRORS = 100;
  * Reads a batch input file as a stream, one line at a time, and checks every line: JSON, the line shape,
  * `method` POST, `url` equal to the batch's endpoint, a body the endpoint's live route accepts (and no
  * `stream`), and a `custom_id` not seen before. Valid lines go to `accept` in pages as they are read;
- * the errors found are returned (empty: the file is good). Only the ids seen so far are held.
+ * the errors found are returned (empty: the file is good), with the models the lines name (at most two:
+ * one means every line names it). Only the ids seen so far are held.
  */
 export async function validateBatchInput(
   input: Readable,
   endpoint: BatchEndpoint,
   accept: (lines: ValidLine[]) => Promise<void>,
   pageSize = 500,
-): Promise<{ errors: BatchError[]; total: number }> {
+): Promise<{ errors: BatchError[]; total: number; models: string[] }> {
   const schema = BATCH_ENDPOINT_ROUTES[endpoint].body;
   const seen = new Set<string>();
+  // The models the lines name (a line without one counts as ''): two are enough to know the batch is mixed.
+  const models = new Set<string>();
   const errors: BatchError[] = [];
   let page: ValidLine[] = [];
   let errorCount = 0;
@@ -72,6 +75,7 @@ export async function validateBatchInput(
       continue;
     }
     seen.add(customId);
+    if (models.size < 2) models.add(typeof body.model === 'string' ? body.model : '');
     total++;
     if (errorCount > 0) continue;
     page.push({ line: total, customId, body });
@@ -83,9 +87,9 @@ export async function validateBatchInput(
   if (errorCount > 0) {
     if (errorCount > errors.length)
       errors.push({ code: 'too_many_errors', message: `${errorCount - errors.length} more lines have errors.`, param: null, line: null });
-    return { errors, total };
+    return { errors, total, models: [...models] };
   }
-  if (total === 0) return { errors: [{ code: 'empty_file', message: 'The input file has no request lines.', param: null, line: null }], total };
+  if (total === 0) return { errors: [{ code: 'empty_file', message: 'The input file has no request lines.', param: null, line: null }], total, models: [] };
   if (page.length > 0) await accept(page);
-  return { errors: [], total };
+  return { errors: [], total, models: [...models] };
 }

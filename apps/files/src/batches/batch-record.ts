@@ -8,6 +8,16 @@ export function newBatchId(): string {
 
 const seconds = (date: Date | null): number | null => (date ? Math.floor(date.getTime() / 1000) : null);
 
+/**
+ * Counts as recorded so far; a native batch whose upstream output is not read yet shows the counts its
+ * upstream reported at the last poll.
+ */
+function countsOf(row: BatchRow): BatchObject['request_counts'] {
+  const completed = Math.max(row.completed, row.mode === 'native' ? row.upstreamCompleted : 0);
+  const failed = Math.max(row.failed, row.mode === 'native' ? row.upstreamFailed : 0);
+  return { total: row.total, completed, failed };
+}
+
 /** The public record of a batch (spec 2.9), its counts as recorded so far. */
 export function batchObjectOf(row: BatchRow): BatchObject {
   const errors = row.errors as { object: 'list'; data: BatchError[] } | null;
@@ -30,7 +40,7 @@ export function batchObjectOf(row: BatchRow): BatchObject {
     expired_at: seconds(row.expiredAt),
     cancelling_at: seconds(row.cancellingAt),
     cancelled_at: seconds(row.cancelledAt),
-    request_counts: { total: row.total, completed: row.completed, failed: row.failed },
+    request_counts: countsOf(row),
     metadata: (row.metadata as Record<string, string> | null) ?? null,
   };
 }

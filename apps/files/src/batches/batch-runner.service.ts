@@ -1,4 +1,4 @@
-import { type BatchEndpoint, type BatchStatus } from '@gateway/contracts';
+import { type BatchEndpoint, type BatchError, type BatchStatus } from '@gateway/contracts';
 import type { ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
@@ -6,10 +6,11 @@ import { FilesRepository } from '../files/files.repository';
 import { validateBatchInput } from './batch-input.validator';
 import { BatchLineRecorder } from './batch-line.recorder';
 import { BatchLineRunner } from './batch-line.runner';
-import { BatchOutputWriter } from './batch-output.writer';
+import { BatchFinisher } from './batch-finisher';
 import { isTerminal } from './batch-state';
 import { BatchesRepository, type BatchRow, type PendingLine } from './batches.repository';
 import { BATCH_LINE_RUNNER, TENANT_SLOTS } from './batch-tokens';
+import { NativeBatchService } from './native/native-batch.service';
 import type { TenantSlots } from './tenant-slots';
 
 const PAGE = 200;
@@ -20,14 +21,14 @@ class InfrastructureError extends Error {}
 
 /**
  * Moves one batch through its states, doing what each one asks: validate the input file, run the pending
- * lines, write the output files. Every step may run again after a crash: lines are recorded once (by the
- * guarded move out of `pending`), files have ids derived from the batch, and every state change is a
- * compare-and-swap, so a resumed job continues where the killed one stopped.
+ * lines (or, for a native batch, forward it and poll its upstream), write the output files. Every step
+ * may run again after a crash: lines are recorded once (by the guarded move out of `pending`), files have
+ * ids derived from the batch, and every state change is a compare-and-swap, so a resumed job continues
+ * where the killed one stopped.
  */
 @Injectable()
 export class BatchRunnerService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(BatchRunnerService.name);
-  private readonly writer: BatchOutputWriter;
   /** Aborted when the process shuts down: running batches stop dispatching and hand their jobs back. */
   private readonly shutdown = new AbortController();
 
@@ -38,19 +39,53 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
     @Inject(FILES_ENV) private readonly env: FilesEnv,
     @Inject(BATCH_LINE_RUNNER) private readonly lines: BatchLineRunner,
     @Inject(TENANT_SLOTS) private readonly slots: TenantSlots,
-  ) {
-    this.writer = new BatchOutputWriter(batches, files, store);
-  }
+    private readonly native: NativeBatchService,
+    private readonly finisher: BatchFinisher,
+  ) {}
 
   beforeApplicationShutdown(): void {
     this.shutdown.abort();
   }
 
-  async advance(batchId: string): Promise<void> {
+  /** Moves the batch as far as it can go now; returns how long to wait before looking again (a native batch's next poll), or null when it is done. */
+  async advance(batchId: string): Promise<number | null> {
     for (;;) {
       const batch = await this.batches.byId(batchId);
-      if (!batch || isTerminal(batch.status as BatchStatus)) return;
+      if (!batch || isTerminal(batch.status as BatchStatus)) return null;
+      if (batch.mode === 'native' && batch.status !== 'validating') {
+        const wait = await this.native.advance(batch);
+        if (wait !== null) return wait;
+        continue;
+      }
       await this.step(batch);
+    }
+  }
+
+  /**
+   * The batch's job failed all its attempts: rather than stay in progress forever, the batch fails with
+   * an error naming why. Lines already run stay billed and in the output; the rest are listed as not run
+   * (a native batch's upstream is asked to stop and their holds go back).
+   */
+  async giveUp(batchId: string, reason: string): Promise<void> {
+    const error: BatchError = {
+      code: 'batch_processing_failed',
+      message: `Processing this batch failed repeatedly: ${reason}`.slice(0, 1000),
+      param: null,
+      line: null,
+    };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const batch = await this.batches.byId(batchId);
+      if (!batch || isTerminal(batch.status as BatchStatus)) return;
+      await this.native.abandon(batch);
+      const status = batch.status as BatchStatus;
+      const moved =
+        status === 'validating'
+          ? await this.batches.fail(batch.id, [error])
+          : await this.finisher.finish(batch, status, 'failed', { code: 'batch_failed', message: 'This line was not run: the batch failed.' }, [error]);
+      if (moved) {
+        this.logger.warn(`${batchId} failed: ${reason}`);
+        return;
+      }
     }
   }
 
@@ -82,11 +117,12 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
       return;
     }
     const input = await this.store.get(file.objectKey);
-    const { errors, total } = await validateBatchInput(input, batch.endpoint as BatchEndpoint, (page) => this.batches.addLines(batch.id, page));
+    const { errors, total, models } = await validateBatchInput(input, batch.endpoint as BatchEndpoint, (page) => this.batches.addLines(batch.id, page));
     if (errors.length > 0) {
       await this.batches.fail(batch.id, errors);
       return;
     }
+    await this.native.choose(batch, models);
     await this.batches.setTotal(batch.id, total);
     await this.batches.move(batch.id, 'validating', 'in_progress');
   }
@@ -149,10 +185,7 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
     }
   }
 
-  /** Writes the output files of the lines recorded, then makes the terminal move (if another worker did, nothing changes). */
   private async finish(batch: BatchRow, from: BatchStatus, to: BatchStatus, unrun: { code: string; message: string } | null): Promise<void> {
-    const files = await this.writer.write(batch, unrun);
-    const moved = await this.batches.move(batch.id, from, to, files);
-    if (moved) this.logger.log(`${batch.id} ${to}: ${batch.completed} completed, ${batch.failed} failed`);
+    await this.finisher.finish(batch, from, to, unrun);
   }
 }

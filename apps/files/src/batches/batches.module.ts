@@ -3,16 +3,22 @@ import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '
 import Redis from 'ioredis';
 import { FILES_ENV, type FilesEnv } from '../config/files-env';
 import { FileRecordsModule } from '../files/files.module';
+import { BatchFinisher } from './batch-finisher';
 import { BatchLineRunner } from './batch-line.runner';
 import { BatchProcessor } from './batch.processor';
 import { BatchRunnerService } from './batch-runner.service';
-import { BATCH_LINE_RUNNER, BATCH_QUEUES, BATCH_REDIS, TENANT_SLOTS } from './batch-tokens';
+import { BATCH_LINE_RUNNER, BATCH_QUEUES, BATCH_REDIS, NATIVE_BACKOFF, TENANT_SLOTS } from './batch-tokens';
 import { BatchesHandler } from './batches.handler';
 import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
+import { NativeBatchBilling } from './native/native-batch.billing';
+import { NativeBatchCatalog } from './native/native-batch.catalog';
+import { NativeBatchService } from './native/native-batch.service';
+import { NativeBatchUpstream } from './native/native-batch.upstream';
+import { UpstreamBackoff } from './native/upstream-backoff';
 import { TenantSlots } from './tenant-slots';
 
-/** Batches: the api role records and answers them over NATS, the worker role runs them from the queue. */
+/** Batches: the api role records and answers them over NATS, the worker role runs them from the queue (line by line, or native: forwarded whole to the upstream). */
 @Module({})
 export class BatchesModule implements OnApplicationShutdown {
   constructor(
@@ -43,8 +49,19 @@ export class BatchesModule implements OnApplicationShutdown {
           inject: [NatsBus, BATCH_REDIS, FILES_ENV],
           useFactory: (bus: NatsBus, redis: Redis, env: FilesEnv) => new BatchLineRunner(bus, redis, env.BATCH_LINE_TIMEOUT_MS),
         },
+        {
+          provide: NATIVE_BACKOFF,
+          inject: [BATCH_REDIS, FILES_ENV],
+          useFactory: (redis: Redis, env: FilesEnv) =>
+            new UpstreamBackoff(redis, `${queuePrefix('files', env.NATS_PREFIX)}:`, env.NATIVE_BATCH_POLL_MS, env.NATIVE_BATCH_POLL_MAX_MS),
+        },
         BatchesRepository,
         BatchesService,
+        BatchFinisher,
+        NativeBatchCatalog,
+        NativeBatchUpstream,
+        NativeBatchBilling,
+        NativeBatchService,
         BatchRunnerService,
         ...(worker ? [BatchProcessor] : []),
       ],

@@ -30,6 +30,14 @@ export interface LineOutcome {
   result: unknown;
 }
 
+/** The upstream's side of a native batch, as far as it is known. */
+export type NativeUpstreamState = Partial<
+  Pick<
+    BatchRow,
+    'upstreamInputFileId' | 'upstreamBatchId' | 'upstreamStatus' | 'upstreamCompleted' | 'upstreamFailed' | 'upstreamOutputFileId' | 'upstreamErrorFileId'
+  >
+>;
+
 export interface FinishedLine {
   line: number;
   customId: string;
@@ -144,6 +152,30 @@ export class BatchesRepository {
       take,
       select: { line: true, customId: true, status: true, result: true },
     });
+  }
+
+  /** Marks the batch native: its lines are forwarded whole to the upstream of `channelId`. */
+  async setNative(id: string, modelId: string, channelId: string): Promise<void> {
+    await this.prisma.batch.update({ where: { id }, data: { mode: 'native', nativeModelId: modelId, nativeChannelId: channelId } });
+  }
+
+  /** Back to running line by line (a line the upstream's batch API could not be asked for as it is). */
+  async setLineByLine(id: string): Promise<void> {
+    await this.prisma.batch.update({ where: { id }, data: { mode: 'lines', nativeModelId: null, nativeChannelId: null } });
+  }
+
+  /** Records what the upstream said of a native batch: its ids, status and counts. */
+  async setUpstream(id: string, data: NativeUpstreamState): Promise<void> {
+    await this.prisma.batch.update({ where: { id }, data });
+  }
+
+  /** The line numbers of the still pending lines among `customIds`, by custom_id. */
+  async pendingByCustomIds(batchId: string, customIds: string[]): Promise<Map<string, number>> {
+    const rows = await this.prisma.batchLine.findMany({
+      where: { batchId, status: 'pending', customId: { in: customIds } },
+      select: { line: true, customId: true },
+    });
+    return new Map(rows.map((r) => [r.customId, r.line]));
   }
 
   async status(id: string): Promise<BatchStatus | null> {

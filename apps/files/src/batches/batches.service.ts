@@ -53,7 +53,8 @@ export class BatchesService {
 
   /**
    * Stops new lines: the batch moves to `cancelling`, and the worker running it stops dispatching, lets the
-   * lines in flight finish, writes the files of what finished and moves it to `cancelled`.
+   * lines in flight finish, writes the files of what finished and moves it to `cancelled`. A native batch's
+   * worker forwards the cancel to the upstream and ends the batch once the upstream has.
    */
   async cancel(tenantId: string, batchId: string): Promise<BatchObject> {
     for (let attempt = 0; attempt < 3; attempt++) {
@@ -61,7 +62,15 @@ export class BatchesService {
       const status = row.status as BatchStatus;
       if (status === 'cancelling' || status === 'cancelled') return batchObjectOf(row);
       if (!nextBatchStatus(status, 'cancel')) throw GatewayError.invalid(`Cannot cancel a batch with status '${status}'.`, 'batch_id');
-      if (await this.batches.move(batchId, status, 'cancelling')) return batchObjectOf(await this.found(tenantId, batchId));
+      if (await this.batches.move(batchId, status, 'cancelling')) {
+        // A native batch's job may be waiting for its next poll: it runs now and forwards the cancel upstream.
+        await this.queues
+          .queue(BATCH_QUEUE)
+          .getJob(batchId)
+          .then((job) => job?.promote())
+          .catch(() => undefined);
+        return batchObjectOf(await this.found(tenantId, batchId));
+      }
     }
     throw GatewayError.invalid('The batch changed state while being cancelled; try again.', 'batch_id');
   }

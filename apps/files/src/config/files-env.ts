@@ -19,6 +19,12 @@ export const FilesEnv = BaseEnv.extend({
   BATCH_LOCK_MS: positive(30_000),
   /** Longest one line's call to the chat service may take. */
   BATCH_LINE_TIMEOUT_MS: positive(600_000),
+  /** How often a native batch's upstream is polled; polls an upstream refused (429, 5xx) back off from here. */
+  NATIVE_BATCH_POLL_MS: positive(5_000),
+  /** The longest wait between two polls of a native batch, however often its upstream refused. */
+  NATIVE_BATCH_POLL_MAX_MS: positive(300_000),
+  /** Longest one call to a native batch's upstream may take (an upload of the whole input file included). */
+  NATIVE_BATCH_UPSTREAM_TIMEOUT_MS: positive(600_000),
 });
 export type FilesEnv = z.infer<typeof FilesEnv>;
 
