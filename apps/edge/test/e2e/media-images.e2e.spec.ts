@@ -6,6 +6,7 @@
  * as it was; a balance that cannot cover the hold is a 429 before any upstream call).
  */
 import { createHmac } from 'node:crypto';
+import { connect } from 'nats';
 import { APIError } from 'openai';
 import { chargeOf, eventually, storedBalance, withSql } from './support/billing-fixtures';
 import { createTenantWithKey, e2eEnv, openaiClient, uniqueSlug, type TenantWithKey } from './support/gateway';
@@ -85,7 +86,16 @@ describe('oaic images with a native-media image model', () => {
 
   it('answers with signed gateway links to the sandbox image, charged once at perImage', async () => {
     const openai = openaiClient(owner.key);
-    const answer = await openai.images.generate({ model: 'sandbox-kling-image', prompt: 'a paper lantern', response_format: 'url' });
+    // The worker that ends the task broadcasts it, which is what wakes the waiting answer.
+    const nats = await connect({ servers: e2eEnv().GW_E2E_NATS_URL });
+    const ended: string[] = [];
+    nats.subscribe(`${e2eEnv().GW_E2E_NATS_PREFIX}media.task.ended`, {
+      callback: (_error, msg) => ended.push((JSON.parse(new TextDecoder().decode(msg.data)) as { taskId: string }).taskId),
+    });
+    await nats.flush();
+    const answer = await openai.images
+      .generate({ model: 'sandbox-kling-image', prompt: 'a paper lantern', response_format: 'url' })
+      .finally(() => nats.drain());
     expect(Object.keys(answer).sort()).toEqual(['created', 'data']);
     expect(answer.created).toBeGreaterThan(Date.now() / 1000 - 120);
     expect(answer.data).toHaveLength(1);
@@ -97,6 +107,7 @@ describe('oaic images with a native-media image model', () => {
     const [task] = await imageTasks(owner.slug);
     expect(task).toMatchObject({ state: 'succeeded' });
     expect(task!.id).toMatch(/^img_[0-9a-f]{32}$/);
+    expect(ended).toContain(task!.id);
     expect(file.bytes.equals((await sandboxImages(task!.upstream))[0]!)).toBe(true);
     expect((await chargeOf(task!.id)).charged).toBe(20_000n);
     expect(await ledgerKinds(task!.id)).toEqual(['reserve', 'settle']);

@@ -25,6 +25,7 @@ export class TaskEndWaiter implements OnModuleDestroy {
   private readonly waiting = new Map<string, Waiter[]>();
   private readonly subscription: Subscription;
   private fallback: NodeJS.Timeout | undefined;
+  protected readonly fallbackReadMs: number = FALLBACK_READ_MS;
 
   constructor(
     bus: NatsBus,
@@ -49,7 +50,7 @@ export class TaskEndWaiter implements OnModuleDestroy {
         timer: setTimeout(() => void this.expire(taskId, waiter), timeoutMs),
       };
       this.waiting.set(taskId, [...(this.waiting.get(taskId) ?? []), waiter]);
-      this.fallback ??= setInterval(() => void this.readAll(), FALLBACK_READ_MS).unref();
+      this.fallback ??= setInterval(() => void this.readAll(), this.fallbackReadMs).unref();
     });
   }
 
