@@ -2,6 +2,7 @@ import { BillingClientModule, BillingEnv } from '@gateway/billing';
 import { loadEnv } from '@gateway/platform';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AssistantsModule } from './assistants/assistants.module';
 import { CatalogModule } from './catalog/catalog.module';
 import type { ChatEnv } from './config/chat-env';
 import { InfraModule } from './config/infra.module';
@@ -10,7 +11,7 @@ import { MsgcModule } from './msgc/msgc.module';
 import { OaicModule } from './oaic/oaic.module';
 import { UsageModule } from './usage/usage.module';
 
-/** The chat service: model routing and execution for the chat families, stored responses, durable usage. */
+/** The chat service: model routing and execution for the chat families, stored responses, the assistants pass-through, durable usage. */
 @Module({})
 export class ChatModule {
   static forRoot(env: ChatEnv, storage: StorageEnv): DynamicModule {
@@ -24,6 +25,7 @@ export class ChatModule {
         OaicModule,
         MsgcModule,
         GencModule,
+        AssistantsModule,
       ],
     };
   }

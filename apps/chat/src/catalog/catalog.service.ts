@@ -59,6 +59,16 @@ export class CatalogService implements OnModuleInit, OnModuleDestroy {
     return route;
   }
 
+  /** The model's channels whoever asks: for objects a tenant already owns on one of them (assistants, threads). */
+  async channels(modelId: string): Promise<ModelRoute> {
+    return this.routes.get(modelId);
+  }
+
+  /** The ids of the models of this capability the tenant may use, in the catalog's order. */
+  async modelIds(tenantId: string, capability: Capability): Promise<string[]> {
+    return [...(await this.visible.get(tenantId)).values()].filter((model) => model.capability === capability).map((model) => model.id);
+  }
+
   /** The first model of this capability the tenant may use (moderations may omit `model`). */
   async defaultModel(tenantId: string, capability: Capability): Promise<string> {
     for (const model of (await this.visible.get(tenantId)).values()) if (model.capability === capability) return model.id;

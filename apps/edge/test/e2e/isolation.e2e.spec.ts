@@ -2,7 +2,7 @@
  * The tenant isolation matrix: for every resource a tenant can name through a built route, another
  * tenant naming it gets exactly the answer of naming an id that does not exist (status, content type
  * and body, with the named id itself written as <id>), so an answer never tells "exists, not yours"
- * from "does not exist". Add a row when a route that names a resource (tasks, files, batches) is built.
+ * from "does not exist". Add a row when a route that names a resource (tasks, files, batches, assistants, threads) is built.
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { bearer, createTenantWithKey, e2eEnv, http, msgcHeaders, uniqueSlug, type HttpResult, type TenantWithKey } from './support/gateway';
@@ -124,6 +124,38 @@ const BATCH_ROUTES: Array<[string, (key: string, id: string) => Promise<HttpResu
   ['batch: GET /v1/batches/{id}', (key, id) => http('GET', `${base()}/v1/batches/${id}`, { headers: bearer(key) })],
 ];
 
+/** Creates an assistants-API object as `key` (on the sandbox's assistants channel) and returns its id. */
+const createdBy = (path: string, body: unknown) => async (key: string) => {
+  const created = await json(path, bearer(key), body);
+  expect(created.status).toBe(200);
+  return (created.body as { id: string }).id;
+};
+const newAssistant = createdBy('/oaic/v1/assistants', { model: 'sandbox-gpt', name: 'a secret assistant' });
+const newThread = createdBy('/oaic/v1/threads', { messages: [{ role: 'user', content: 'a secret' }] });
+const ownAssistant = async (owner: TenantWithKey) => ({ id: await newAssistant(owner.key), ownerKey: owner.key });
+const ownThread = async (owner: TenantWithKey) => ({ id: await newThread(owner.key), ownerKey: owner.key });
+/** A run by `key` with the assistant or on the thread named, the other of the two its own. */
+const runWith = async (key: string, ids: { assistant?: string; thread?: string }) => {
+  const thread = ids.thread ?? (await newThread(key));
+  const assistant = ids.assistant ?? (await newAssistant(key));
+  return json(`/oaic/v1/threads/${thread}/runs`, bearer(key), { assistant_id: assistant });
+};
+
+const ASSISTANT_ROUTES: Array<[string, (key: string, id: string) => Promise<HttpResult>]> = [
+  ['assistant: GET /oaic/v1/assistants/{id}', (key, id) => http('GET', `${base()}/oaic/v1/assistants/${id}`, { headers: bearer(key) })],
+  ['assistant: POST /oaic/v1/assistants/{id}', (key, id) => json(`/oaic/v1/assistants/${id}`, bearer(key), { name: 'renamed' })],
+  ['assistant: assistant_id of POST /oaic/v1/threads/{thread_id}/runs', (key, id) => runWith(key, { assistant: id })],
+];
+
+const THREAD_ROUTES: Array<[string, (key: string, id: string) => Promise<HttpResult>]> = [
+  ['thread: GET /oaic/v1/threads/{id}', (key, id) => http('GET', `${base()}/oaic/v1/threads/${id}`, { headers: bearer(key) })],
+  ['thread: POST /oaic/v1/threads/{id}', (key, id) => json(`/oaic/v1/threads/${id}`, bearer(key), { metadata: { k: 'v' } })],
+  ['thread: POST /oaic/v1/threads/{id}/messages', (key, id) => json(`/oaic/v1/threads/${id}/messages`, bearer(key), { role: 'user', content: 'hi' })],
+  ['thread: GET /oaic/v1/threads/{id}/messages', (key, id) => http('GET', `${base()}/oaic/v1/threads/${id}/messages`, { headers: bearer(key) })],
+  ['thread: POST /oaic/v1/threads/{id}/runs', (key, id) => runWith(key, { thread: id })],
+  ['thread: GET /oaic/v1/threads/{id}/runs', (key, id) => http('GET', `${base()}/oaic/v1/threads/${id}/runs`, { headers: bearer(key) })],
+];
+
 /** Media tasks: the id prefix, the query route, how one is created, and where its answer names the id. */
 type MediaIdOf = (body: Record<string, never>) => string;
 const MEDIA_TASKS: Array<[string, string, { path: string; body: unknown }, MediaIdOf]> = [
@@ -207,6 +239,8 @@ const RESOURCES: Resource[] = [
     missing: (id) => sameShape('batch_', id),
     call,
   })),
+  ...ASSISTANT_ROUTES.map(([name, call]): Resource => ({ name, create: ownAssistant, missing: (id) => sameShape('asst_', id), call })),
+  ...THREAD_ROUTES.map(([name, call]): Resource => ({ name, create: ownThread, missing: (id) => sameShape('thread_', id), call })),
   ...MEDIA_TASKS.map(([name, path, create, idOf]): Resource => ({
     name: `media task: GET ${path}/{id}`,
     create: async (owner) => {

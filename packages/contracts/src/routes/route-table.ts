@@ -4,6 +4,15 @@ import { DscImageRequest, DscVideoRequest } from '../families/media/dsc-request.
 import { NativeImageRequest, NativeVideoRequest } from '../families/media/native-request.schema';
 import { GenerateContentRequest } from '../families/genc/generate-request.schema';
 import { CountTokensRequest, MessagesRequest } from '../families/msgc/messages-request.schema';
+import {
+  AssistantCreateRequest,
+  AssistantsListQuery,
+  AssistantUpdateRequest,
+  MessageCreateRequest,
+  RunCreateRequest,
+  ThreadCreateRequest,
+  ThreadUpdateRequest,
+} from '../families/oaic/assistants.schema';
 import { SpeechRequest } from '../families/oaic/audio.schema';
 import { ChatCompletionRequest } from '../families/oaic/chat.schema';
 import { CompletionRequest } from '../families/oaic/completions.schema';
@@ -65,8 +74,8 @@ const nativeImage = (kind: string, summary: string): RouteDef[] => [
   }),
   route(`nativemedia.images.${kind}.get`, 'GET', `/nativemedia/v1/images/${kind}/{task_id}`, 'nativemedia', 'Stable', `Query ${summary} task`, true),
 ];
-const passThrough = (id: string, method: HttpMethod, tail: string, summary: string): RouteDef =>
-  route(`oaic.${id}`, method, `/oaic/v1${tail}`, 'oaic', 'Pass-through', summary, false);
+const passThrough = (id: string, method: HttpMethod, tail: string, summary: string, extra: Extra = {}): RouteDef =>
+  route(`oaic.${id}`, method, `/oaic/v1${tail}`, 'oaic', 'Pass-through', summary, true, extra);
 
 /** Every public route of the contract. Routes with `built: false` are planned, listed apart in the index. */
 export const ROUTES: readonly RouteDef[] = [
@@ -94,19 +103,19 @@ export const ROUTES: readonly RouteDef[] = [
   ...oaic('oaic.batches.get', 'GET', '/batches/{batch_id}', 'Stable', 'Retrieve a batch', true, true),
   ...oaic('oaic.batches.cancel', 'POST', '/batches/{batch_id}/cancel', 'Stable', 'Cancel a batch', true, true),
 
-  passThrough('assistants.create', 'POST', '/assistants', 'Create an assistant'),
-  passThrough('assistants.list', 'GET', '/assistants', 'List assistants'),
+  passThrough('assistants.create', 'POST', '/assistants', 'Create an assistant', { body: AssistantCreateRequest }),
+  passThrough('assistants.list', 'GET', '/assistants', 'List assistants', { query: AssistantsListQuery }),
   passThrough('assistants.get', 'GET', '/assistants/{assistant_id}', 'Retrieve an assistant'),
-  passThrough('assistants.update', 'POST', '/assistants/{assistant_id}', 'Modify an assistant'),
+  passThrough('assistants.update', 'POST', '/assistants/{assistant_id}', 'Modify an assistant', { body: AssistantUpdateRequest }),
   passThrough('assistants.delete', 'DELETE', '/assistants/{assistant_id}', 'Delete an assistant'),
-  passThrough('threads.create', 'POST', '/threads', 'Create a thread'),
+  passThrough('threads.create', 'POST', '/threads', 'Create a thread', { body: ThreadCreateRequest }),
   passThrough('threads.get', 'GET', '/threads/{thread_id}', 'Retrieve a thread'),
-  passThrough('threads.update', 'POST', '/threads/{thread_id}', 'Modify a thread'),
+  passThrough('threads.update', 'POST', '/threads/{thread_id}', 'Modify a thread', { body: ThreadUpdateRequest }),
   passThrough('threads.delete', 'DELETE', '/threads/{thread_id}', 'Delete a thread'),
-  passThrough('threads.messages.create', 'POST', '/threads/{thread_id}/messages', 'Add a message to a thread'),
-  passThrough('threads.messages.list', 'GET', '/threads/{thread_id}/messages', 'List thread messages'),
-  passThrough('threads.runs.create', 'POST', '/threads/{thread_id}/runs', 'Start a run'),
-  passThrough('threads.runs.list', 'GET', '/threads/{thread_id}/runs', 'List runs'),
+  passThrough('threads.messages.create', 'POST', '/threads/{thread_id}/messages', 'Add a message to a thread', { body: MessageCreateRequest }),
+  passThrough('threads.messages.list', 'GET', '/threads/{thread_id}/messages', 'List thread messages', { query: AssistantsListQuery }),
+  passThrough('threads.runs.create', 'POST', '/threads/{thread_id}/runs', 'Start a run', { body: RunCreateRequest }),
+  passThrough('threads.runs.list', 'GET', '/threads/{thread_id}/runs', 'List runs', { query: AssistantsListQuery }),
 
   // JSON, or multipart/form-data as OpenAI's SDK sends it: the handler reads either and parses it with VideoCreateRequest.
   ...oaic('oaic.videos.create', 'POST', '/videos', 'Stable', 'Create a video task', true, false, { multipart: true }),

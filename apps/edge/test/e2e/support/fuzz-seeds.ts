@@ -22,6 +22,10 @@ const MUSIC_TASK = '0123456789abcdef0123456789abcdef';
 const MEDIA_IMAGE = 'https://images.example.com/in.png';
 const MEDIA_ID = '0123456789abcdef0123456789abcdef';
 
+/** Assistants-API seeds name objects that do not exist (creating them is the create routes' part). */
+const ASSISTANT_IDS = ['asst_0123456789abcdef01234567', 'asst_missing'];
+const THREAD_IDS = ['thread_0123456789abcdef01234567', 'thread_missing'];
+
 /** A nativemedia kind's create and query routes: `videos/text2video` gives nativemedia.videos.text2video.create and .get. */
 function nativeSeeds(kind: string, body: Record<string, unknown>): Record<string, { bodies: unknown[]; params?: Record<string, string[]> }> {
   const id = `nativemedia.${kind.replace('/', '.')}`;
@@ -82,6 +86,22 @@ const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<R
   'oaic.batches.create': { bodies: [{ input_file_id: 'file-0123456789abcdef01234567', endpoint: '/v1/chat/completions', completion_window: '24h' }] },
   'oaic.batches.get': { bodies: [], params: { batch_id: ['batch_0123456789abcdef01234567', 'batch_missing'] } },
   'oaic.batches.cancel': { bodies: [], params: { batch_id: ['batch_0123456789abcdef01234567', 'batch_missing'] } },
+  'oaic.assistants.create': { bodies: [{ model: 'sandbox-gpt', name: 'fuzz', instructions: 'be brief', metadata: { k: 'v' } }, { model: 'sandbox-claude' }] },
+  'oaic.assistants.list': { bodies: [], query: { limit: '5', order: 'asc' } },
+  'oaic.assistants.get': { bodies: [], params: { assistant_id: ASSISTANT_IDS } },
+  'oaic.assistants.update': { bodies: [{ name: 'renamed', model: 'sandbox-gpt' }], params: { assistant_id: ASSISTANT_IDS } },
+  'oaic.assistants.delete': { bodies: [], params: { assistant_id: ASSISTANT_IDS } },
+  'oaic.threads.create': { bodies: [{}, { messages: user('hello'), metadata: { k: 'v' } }] },
+  'oaic.threads.get': { bodies: [], params: { thread_id: THREAD_IDS } },
+  'oaic.threads.update': { bodies: [{ metadata: { k: 'v' } }], params: { thread_id: THREAD_IDS } },
+  'oaic.threads.delete': { bodies: [], params: { thread_id: THREAD_IDS } },
+  'oaic.threads.messages.create': { bodies: [{ role: 'user', content: 'hello' }], params: { thread_id: THREAD_IDS } },
+  'oaic.threads.messages.list': { bodies: [], query: { limit: '5', order: 'asc' }, params: { thread_id: THREAD_IDS } },
+  'oaic.threads.runs.create': {
+    bodies: [{ assistant_id: ASSISTANT_IDS[0] }, { assistant_id: ASSISTANT_IDS[0], stream: true, instructions: 'be brief' }],
+    params: { thread_id: THREAD_IDS },
+  },
+  'oaic.threads.runs.list': { bodies: [], query: { limit: '5' }, params: { thread_id: THREAD_IDS } },
   'music.generate': {
     bodies: [
       { customMode: false, instrumental: false, model: 'sandbox-music', callBackUrl: MUSIC_HOOK, prompt: 'a calm song' },

@@ -58,11 +58,8 @@ export const MessageCreateRequest = z.looseObject({
 });
 export type MessageCreateRequest = z.infer<typeof MessageCreateRequest>;
 
-/** POST /oaic/v1/threads (the body may be empty). */
-export const ThreadCreateRequest = z
-  .looseObject({ messages: z.array(MessageCreateRequest).max(32).optional(), metadata: Metadata })
-  .optional()
-  .transform((body) => body ?? {});
+/** POST /oaic/v1/threads (the SDK sends `{}` for a thread with nothing in it). */
+export const ThreadCreateRequest = z.looseObject({ messages: z.array(MessageCreateRequest).max(32).optional(), metadata: Metadata });
 export type ThreadCreateRequest = z.infer<typeof ThreadCreateRequest>;
 
 /** POST /oaic/v1/threads/{thread_id}. */

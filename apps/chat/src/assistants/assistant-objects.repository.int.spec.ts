@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
+import { AssistantObjectsRepository } from './assistant-objects.repository';
+
+const home = { modelId: 'm', channelId: 'ch', providerId: 'p' };
+
+describe('AssistantObjectsRepository (Postgres)', () => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
+  let objects: AssistantObjectsRepository;
+  const tenant = randomUUID();
+  const stranger = randomUUID();
+  const ids: string[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase(undefined, 'assistants');
+    prisma = createPrismaClient(db.url);
+    objects = new AssistantObjectsRepository(prisma);
+    for (let i = 0; i < 5; i++) {
+      const id = `asst_${i}`;
+      ids.push(id);
+      await objects.record({ id, kind: 'assistant', tenantId: tenant, ...home, snapshot: { id, object: 'assistant', n: i } });
+      // Distinct creation times, so the order is the order of creation.
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await objects.record({ id: 'asst_theirs', kind: 'assistant', tenantId: stranger, ...home, snapshot: { id: 'asst_theirs' } });
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await db.drop();
+  });
+
+  const page = async (query: Parameters<AssistantObjectsRepository['listAssistants']>[1]) => {
+    const { data, hasMore } = await objects.listAssistants(tenant, query);
+    return { ids: data.map((a) => a.id), hasMore };
+  };
+
+  it('finds an object for its tenant and kind only', async () => {
+    expect(await objects.find(tenant, 'assistant', 'asst_0')).toMatchObject({ id: 'asst_0', ...home });
+    expect(await objects.find(stranger, 'assistant', 'asst_0')).toBeNull();
+    expect(await objects.find(tenant, 'thread', 'asst_0')).toBeNull();
+    expect((await objects.newestAssistant(tenant))?.id).toBe('asst_4');
+  });
+
+  it("pages the tenant's assistants newest first, or oldest first, by after and before cursors", async () => {
+    expect(await page({})).toEqual({ ids: [...ids].reverse(), hasMore: false });
+    expect(await page({ limit: 2 })).toEqual({ ids: ['asst_4', 'asst_3'], hasMore: true });
+    expect(await page({ limit: 2, after: 'asst_3' })).toEqual({ ids: ['asst_2', 'asst_1'], hasMore: true });
+    expect(await page({ limit: 2, after: 'asst_1' })).toEqual({ ids: ['asst_0'], hasMore: false });
+    expect(await page({ limit: 2, before: 'asst_1' })).toEqual({ ids: ['asst_3', 'asst_2'], hasMore: true });
+    expect(await page({ order: 'asc', limit: 3 })).toEqual({ ids: ['asst_0', 'asst_1', 'asst_2'], hasMore: true });
+    expect(await page({ order: 'asc', after: 'asst_2' })).toEqual({ ids: ['asst_3', 'asst_4'], hasMore: false });
+    expect(await page({ order: 'asc', before: 'asst_2' })).toEqual({ ids: ['asst_0', 'asst_1'], hasMore: false });
+    // Another tenant's id is no cursor here.
+    expect(await page({ after: 'asst_theirs' })).toEqual({ ids: [], hasMore: false });
+  });
+
+  it('moves an assistant to another home, keeps its snapshot, and forgets it when removed', async () => {
+    await objects.update('asst_0', { modelId: 'm2', channelId: 'ch2', providerId: 'p' }, { id: 'asst_0', renamed: true });
+    expect(await objects.find(tenant, 'assistant', 'asst_0')).toMatchObject({ modelId: 'm2', channelId: 'ch2' });
+    expect((await objects.listAssistants(tenant, { order: 'asc', limit: 1 })).data).toEqual([{ id: 'asst_0', renamed: true }]);
+    await objects.remove('asst_0');
+    expect(await objects.find(tenant, 'assistant', 'asst_0')).toBeNull();
+  });
+
+  it("lets exactly one caller record a run's usage", async () => {
+    await objects.record({
+      id: 'run_1',
+      kind: 'run',
+      tenantId: tenant,
+      ...home,
+      threadId: 'thread_1',
+      requestId: randomUUID(),
+      keyId: randomUUID(),
+      hold: { keyKind: 'payg', billed: null },
+    });
+    const claims = await Promise.all(Array.from({ length: 5 }, () => objects.claimUsage('run_1')));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const runs = await objects.runs(tenant, ['run_1', 'run_missing']);
+    expect([...runs.keys()]).toEqual(['run_1']);
+    expect(runs.get('run_1')?.usageRecordedAt).toBeInstanceOf(Date);
+    expect((await objects.runs(stranger, ['run_1'])).size).toBe(0);
+  });
+});

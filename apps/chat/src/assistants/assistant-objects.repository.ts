@@ -1,0 +1,137 @@
+import type { AssistantsListQuery } from '@gateway/contracts';
+import { pgJson, PrismaClient, type Prisma } from '@gateway/db';
+import { Injectable } from '@nestjs/common';
+
+export type AssistantObjectKind = 'assistant' | 'thread' | 'run';
+
+/** Where an object lives: the catalog model whose channel created it, that channel, and its provider. */
+export interface ObjectHome {
+  modelId: string;
+  channelId: string;
+  providerId: string;
+}
+
+export interface OwnedObject extends ObjectHome {
+  id: string;
+  kind: AssistantObjectKind;
+  tenantId: string;
+  createdAt: Date;
+}
+
+/** A run's billing facts, kept from its start until the upstream reports its usage. */
+export interface RunRecord extends OwnedObject {
+  threadId: string | null;
+  requestId: string | null;
+  keyId: string | null;
+  hold: unknown;
+  usageRecordedAt: Date | null;
+}
+
+export interface NewObject extends ObjectHome {
+  id: string;
+  kind: AssistantObjectKind;
+  tenantId: string;
+  snapshot?: Record<string, unknown>;
+  threadId?: string;
+  requestId?: string;
+  keyId?: string;
+  hold?: unknown;
+}
+
+export interface AssistantPage {
+  data: Record<string, unknown>[];
+  hasMore: boolean;
+}
+
+const OWNED = { id: true, kind: true, tenantId: true, modelId: true, channelId: true, providerId: true, createdAt: true } as const;
+const RUN = { ...OWNED, threadId: true, requestId: true, keyId: true, hold: true, usageRecordedAt: true } as const;
+
+const json = (value: unknown) => pgJson(value) as Prisma.InputJsonValue;
+
+/** The only reader and writer of assistant_objects: who owns each assistants-API id and where it lives. */
+@Injectable()
+export class AssistantObjectsRepository {
+  constructor(private readonly prisma: PrismaClient) {}
+
+  async record(object: NewObject): Promise<void> {
+    const { snapshot, hold, ...rest } = object;
+    await this.prisma.assistantObject.create({
+      data: { ...rest, ...(snapshot ? { snapshot: json(snapshot) } : {}), ...(hold !== undefined ? { hold: json(hold) } : {}) },
+    });
+  }
+
+  /** Null when the id is unknown, of another kind, or another tenant's: callers cannot tell these apart. */
+  async find(tenantId: string, kind: AssistantObjectKind, id: string): Promise<OwnedObject | null> {
+    const row = await this.prisma.assistantObject.findFirst({ where: { id, tenantId, kind }, select: OWNED });
+    return row ? { ...row, kind: row.kind as AssistantObjectKind } : null;
+  }
+
+  /** The tenant's newest assistant, if any. */
+  async newestAssistant(tenantId: string): Promise<OwnedObject | null> {
+    const row = await this.prisma.assistantObject.findFirst({
+      where: { tenantId, kind: 'assistant' },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      select: OWNED,
+    });
+    return row ? { ...row, kind: 'assistant' } : null;
+  }
+
+  /** The tenant's runs among `ids`, by id. */
+  async runs(tenantId: string, ids: readonly string[]): Promise<Map<string, RunRecord>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.prisma.assistantObject.findMany({ where: { tenantId, kind: 'run', id: { in: [...ids] } }, select: RUN });
+    return new Map(rows.map((row) => [row.id, { ...row, kind: 'run' as const }]));
+  }
+
+  /** Moves an object to another home (an assistant given another model) and keeps what the upstream answered. */
+  async update(id: string, home: ObjectHome | null, snapshot: Record<string, unknown> | null): Promise<void> {
+    await this.prisma.assistantObject.update({
+      where: { id },
+      data: { ...(home ?? {}), ...(snapshot ? { snapshot: json(snapshot) } : {}) },
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.prisma.assistantObject.deleteMany({ where: { id } });
+  }
+
+  /** The guarded move that lets exactly one caller record a run's usage: true for the caller that won. */
+  async claimUsage(id: string): Promise<boolean> {
+    const { count } = await this.prisma.assistantObject.updateMany({
+      where: { id, kind: 'run', usageRecordedAt: null },
+      data: { usageRecordedAt: new Date() },
+    });
+    return count === 1;
+  }
+
+  /**
+   * One page of the tenant's assistants as last returned by their upstreams, newest first unless
+   * `order` is asc; `after` / `before` are assistant ids (OpenAI's cursor paging).
+   */
+  async listAssistants(tenantId: string, query: AssistantsListQuery): Promise<AssistantPage> {
+    const limit = query.limit ?? 20;
+    const desc = (query.order ?? 'desc') === 'desc';
+    const where: Prisma.AssistantObjectWhereInput = { tenantId, kind: 'assistant' };
+    const cursor = query.after ?? query.before;
+    if (cursor) {
+      const at = await this.prisma.assistantObject.findFirst({ where: { id: cursor, tenantId, kind: 'assistant' }, select: { createdAt: true } });
+      if (!at) return { data: [], hasMore: false };
+      // `after` continues in the listing's order; `before` goes back against it.
+      const later = (query.after !== undefined) !== desc;
+      where.OR = later
+        ? [{ createdAt: { gt: at.createdAt } }, { createdAt: at.createdAt, id: { gt: cursor } }]
+        : [{ createdAt: { lt: at.createdAt } }, { createdAt: at.createdAt, id: { lt: cursor } }];
+    }
+    const direction = (query.after === undefined && query.before !== undefined) !== desc ? 'desc' : 'asc';
+    const rows = await this.prisma.assistantObject.findMany({
+      where,
+      orderBy: [{ createdAt: direction }, { id: direction }],
+      take: limit + 1,
+      select: { snapshot: true },
+    });
+    const page = rows.slice(0, limit).map((row) => (row.snapshot ?? {}) as Record<string, unknown>);
+    // A `before` page was read backwards: it is shown in the listing's order.
+    if (query.after === undefined && query.before !== undefined) page.reverse();
+    return { data: page, hasMore: rows.length > limit };
+  }
+}

@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { CatalogModule } from '../catalog/catalog.module';
+import { ClaimCheckModule } from '../claim-check/claim-check.module';
+import { UpstreamCallService } from '../oaic/upstream-call.service';
+import { UsageModule } from '../usage/usage.module';
+import { AssistantObjectsRepository } from './assistant-objects.repository';
+import { AssistantsHandler } from './assistants.handler';
+import { AssistantsRouting } from './assistants-routing.service';
+import { AssistantsService } from './assistants.service';
+import { AssistantsUpstream } from './assistants-upstream';
+import { RunBilling } from './run-billing';
+import { RunsService } from './runs.service';
+
+/**
+ * The assistants pass-through (assistants, threads, messages, runs) to OpenAI-protocol channels flagged
+ * for it: who owns each upstream id and where it lives, and what runs use.
+ */
+@Module({
+  imports: [CatalogModule, ClaimCheckModule, UsageModule],
+  controllers: [AssistantsHandler],
+  providers: [AssistantsService, RunsService, AssistantsRouting, AssistantsUpstream, AssistantObjectsRepository, RunBilling, UpstreamCallService],
+})
+export class AssistantsModule {}

@@ -1,0 +1,208 @@
+/**
+ * The assistants pass-through with the official openai SDK: assistants, threads, messages and runs reach
+ * the sandbox's assistants API through the channel flagged for it, model names cross as catalog ids, a
+ * run is metered and charged from the usage the upstream reports, another tenant's ids read as missing
+ * ones, and a model without an assistants channel is refused naming the route.
+ */
+import OpenAI, { BadRequestError, NotFoundError } from 'openai';
+import { chargeOf, eventually, withSql } from './support/billing-fixtures';
+import { createTenantWithKey, openaiClient, uniqueSlug, type TenantWithKey } from './support/gateway';
+
+interface UsageRow {
+  route: string;
+  model_id: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+  outcome: string;
+}
+
+function usageRow(requestId: string): Promise<UsageRow | undefined> {
+  return withSql(async (sql) => (await sql.query<UsageRow>('SELECT * FROM usage_records WHERE request_id = $1', [requestId])).rows[0]);
+}
+
+function textOf(message: OpenAI.Beta.Threads.Message): string {
+  return message.content.map((part) => (part.type === 'text' ? part.text.value : '')).join('');
+}
+
+describe('assistants pass-through', () => {
+  // A private model on the sandbox's assistants channel, under an id of its own: what the client sees is that id.
+  const model = `assistant-${uniqueSlug('gpt')}`;
+  let tenant: TenantWithKey;
+  let other: TenantWithKey;
+  let client: OpenAI;
+  let otherClient: OpenAI;
+  let assistantId: string;
+  let threadId: string;
+
+  beforeAll(async () => {
+    tenant = await createTenantWithKey({
+      label: 'assistants',
+      models: [model],
+      catalog: {
+        models: [
+          {
+            id: model,
+            displayName: 'Assistants model',
+            capability: 'chat',
+            public: false,
+            provider: 'sandbox-openai',
+            upstreamModel: 'sandbox-gpt',
+            assistants: true,
+            prices: { inputPerMTok: '1.00', outputPerMTok: '2.00' },
+          },
+        ],
+      },
+    });
+    other = await createTenantWithKey({ label: 'assistants-other' });
+    client = openaiClient(tenant.key);
+    otherClient = openaiClient(other.key);
+  });
+
+  it('creates, retrieves, updates and lists assistants, with the catalog model id', async () => {
+    const created = await client.beta.assistants.create({ model, name: 'Helper', instructions: 'Answer briefly.', metadata: { team: 'e2e' } });
+    assistantId = created.id;
+    expect(created).toMatchObject({ object: 'assistant', model, name: 'Helper', instructions: 'Answer briefly.', metadata: { team: 'e2e' } });
+    expect(await client.beta.assistants.retrieve(assistantId)).toMatchObject({ id: assistantId, model, name: 'Helper' });
+    const updated = await client.beta.assistants.update(assistantId, { name: 'Helper 2', model });
+    expect(updated).toMatchObject({ id: assistantId, name: 'Helper 2', model });
+
+    const second = await client.beta.assistants.create({ model: 'sandbox-gpt', name: 'Second' });
+    expect(second.model).toBe('sandbox-gpt');
+    const page = await client.beta.assistants.list({ limit: 1 });
+    expect(page.data.map((a) => a.id)).toEqual([second.id]);
+    expect(page.has_more).toBe(true);
+    const all = [];
+    for await (const assistant of client.beta.assistants.list({ limit: 1 })) all.push(assistant.id);
+    expect(all).toEqual([second.id, assistantId]);
+    expect((await client.beta.assistants.list({ order: 'asc' })).data.map((a) => a.id)).toEqual([assistantId, second.id]);
+    // Another tenant lists only its own (none), though both use the same upstream account.
+    expect((await otherClient.beta.assistants.list()).data).toEqual([]);
+
+    expect(await client.beta.assistants.delete(second.id)).toEqual({ id: second.id, object: 'assistant.deleted', deleted: true });
+    await expect(client.beta.assistants.retrieve(second.id)).rejects.toBeInstanceOf(NotFoundError);
+    expect((await client.beta.assistants.list()).data.map((a) => a.id)).toEqual([assistantId]);
+  });
+
+  it('creates, retrieves and updates a thread, and adds and lists its messages', async () => {
+    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Hello there' }], metadata: { case: 'one' } });
+    threadId = thread.id;
+    expect(thread).toMatchObject({ object: 'thread', metadata: { case: 'one' } });
+    expect(await client.beta.threads.retrieve(threadId)).toMatchObject({ id: threadId, metadata: { case: 'one' } });
+    expect(await client.beta.threads.update(threadId, { metadata: { case: 'two' } })).toMatchObject({ id: threadId, metadata: { case: 'two' } });
+    const message = await client.beta.threads.messages.create(threadId, { role: 'user', content: 'What is the weather?' });
+    expect(message).toMatchObject({ object: 'thread.message', thread_id: threadId, role: 'user' });
+    const listed = await client.beta.threads.messages.list(threadId, { order: 'asc' });
+    expect(listed.data.map(textOf)).toEqual(['Hello there', 'What is the weather?']);
+  });
+
+  it('runs an assistant on a thread, meters the run and charges what the upstream reports', async () => {
+    const { data: run, response } = await client.beta.threads.runs.create(threadId, { assistant_id: assistantId }).withResponse();
+    expect(run).toMatchObject({ object: 'thread.run', thread_id: threadId, assistant_id: assistantId, status: 'completed', model });
+    expect(run.usage?.completion_tokens).toBeGreaterThan(0);
+    const messages = await client.beta.threads.messages.list(threadId);
+    expect(messages.data[0]).toMatchObject({ role: 'assistant', run_id: run.id, assistant_id: assistantId });
+    expect(textOf(messages.data[0]!)).toBe('You said: What is the weather?');
+    const runs = await client.beta.threads.runs.list(threadId);
+    expect(runs.data.map((r) => [r.id, r.status, r.model])).toEqual([[run.id, 'completed', model]]);
+
+    const requestId = response.headers.get('x-request-id')!;
+    const row = await eventually(
+      'the run usage row',
+      () => usageRow(requestId),
+      (r) => r !== undefined,
+    );
+    expect(row).toMatchObject({
+      route: 'oaic.threads.runs.create',
+      model_id: model,
+      prompt_tokens: run.usage!.prompt_tokens,
+      completion_tokens: run.usage!.completion_tokens,
+      outcome: 'ok',
+    });
+    // 1.00 and 2.00 per million tokens, in micro-units, rounded up.
+    const expected = BigInt(Math.ceil(run.usage!.prompt_tokens * 1 + run.usage!.completion_tokens * 2));
+    expect((await chargeOf(requestId)).charged).toBe(expected);
+  });
+
+  it('streams a run: the events arrive and the final message is the answer', async () => {
+    await client.beta.threads.messages.create(threadId, { role: 'user', content: 'Tell me a story' });
+    const stream = client.beta.threads.runs.stream(threadId, { assistant_id: assistantId });
+    const events: string[] = [];
+    let deltas = '';
+    stream.on('event', (event) => events.push(event.event));
+    stream.on('textDelta', (delta) => (deltas += delta.value ?? ''));
+    const messages = await stream.finalMessages();
+    const run = await stream.finalRun();
+    expect(events).toEqual(
+      expect.arrayContaining([
+        'thread.run.created',
+        'thread.run.in_progress',
+        'thread.message.created',
+        'thread.message.delta',
+        'thread.message.completed',
+        'thread.run.completed',
+      ]),
+    );
+    expect(events.indexOf('thread.run.created')).toBeLessThan(events.indexOf('thread.message.delta'));
+    expect(events[events.length - 1]).toBe('thread.run.completed');
+    expect(textOf(messages[messages.length - 1]!)).toBe('You said: Tell me a story');
+    expect(deltas).toBe('You said: Tell me a story');
+    expect(run).toMatchObject({ status: 'completed', model });
+    expect((await client.beta.threads.runs.list(threadId)).data.map((r) => r.id)).toContain(run.id);
+  });
+
+  it('streams a run asked for with create({stream: true})', async () => {
+    const stream = await client.beta.threads.runs.create(threadId, { assistant_id: assistantId, stream: true });
+    const seen: string[] = [];
+    for await (const event of stream) seen.push(event.event);
+    expect(seen[0]).toBe('thread.run.created');
+    expect(seen).toContain('thread.message.delta');
+    expect(seen[seen.length - 1]).toBe('thread.run.completed');
+  });
+
+  it("answers another tenant's assistant and thread ids exactly like missing ones, on every route", async () => {
+    const calls: Array<[string, (c: OpenAI) => Promise<unknown>]> = [
+      ['assistants.retrieve', (c) => c.beta.assistants.retrieve(assistantId)],
+      ['assistants.update', (c) => c.beta.assistants.update(assistantId, { name: 'stolen' })],
+      ['assistants.delete', (c) => c.beta.assistants.delete(assistantId)],
+      ['threads.retrieve', (c) => c.beta.threads.retrieve(threadId)],
+      ['threads.update', (c) => c.beta.threads.update(threadId, { metadata: { x: 'y' } })],
+      ['threads.delete', (c) => c.beta.threads.delete(threadId)],
+      ['messages.create', (c) => c.beta.threads.messages.create(threadId, { role: 'user', content: 'hi' })],
+      ['messages.list', (c) => c.beta.threads.messages.list(threadId)],
+      ['runs.create', (c) => c.beta.threads.runs.create(threadId, { assistant_id: assistantId })],
+      ['runs.list', (c) => c.beta.threads.runs.list(threadId)],
+    ];
+    for (const [name, call] of calls) {
+      const error = await call(otherClient).catch((e: unknown) => e);
+      expect([name, error]).toEqual([name, expect.any(NotFoundError)]);
+      expect((error as NotFoundError).error).toMatchObject({ type: expect.any(String), message: expect.stringContaining('No ') });
+    }
+    // On a thread of its own, the other tenant cannot run this tenant's assistant either.
+    const own = await otherClient.beta.threads.create();
+    const borrowed = await otherClient.beta.threads.runs.create(own.id, { assistant_id: assistantId }).catch((e: unknown) => e);
+    expect(borrowed).toBeInstanceOf(NotFoundError);
+    expect((borrowed as NotFoundError).param).toBe('assistant_id');
+    // The owner still has everything.
+    expect((await client.beta.assistants.retrieve(assistantId)).name).toBe('Helper 2');
+    expect((await client.beta.threads.retrieve(threadId)).id).toBe(threadId);
+  });
+
+  it('refuses a model without an assistants channel, naming the route and the model', async () => {
+    for (const refused of ['sandbox-claude', 'sandbox-gpt-failover']) {
+      const error = await client.beta.assistants.create({ model: refused }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(BadRequestError);
+      expect((error as BadRequestError).param).toBe('model');
+      expect((error as BadRequestError).message).toContain('POST /oaic/v1/assistants');
+    }
+    const run = await client.beta.threads.runs.create(threadId, { assistant_id: assistantId, model: 'sandbox-claude' }).catch((e: unknown) => e);
+    expect(run).toBeInstanceOf(BadRequestError);
+    expect((run as BadRequestError).param).toBe('model');
+    expect((run as BadRequestError).message).toContain('POST /oaic/v1/threads/{thread_id}/runs');
+  });
+
+  it('deletes a thread, after which it is gone', async () => {
+    expect(await client.beta.threads.delete(threadId)).toEqual({ id: threadId, object: 'thread.deleted', deleted: true });
+    await expect(client.beta.threads.retrieve(threadId)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await client.beta.assistants.delete(assistantId)).toMatchObject({ deleted: true });
+  });
+});
