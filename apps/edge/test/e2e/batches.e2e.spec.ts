@@ -3,10 +3,12 @@
  * cancel; a 10,000-line batch over an openai-protocol and a msgc-protocol model, each line billed like a
  * live request; a malformed input file failing with its lines named and nothing charged.
  */
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
 import OpenAI from 'openai';
 import { chatFile, chatLine, finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
 import { eventually, storedBalance, withSql } from './support/billing-fixtures';
-import { baseUrl, createTenantWithKey, openaiClient, type TenantWithKey } from './support/gateway';
+import { baseUrl, createTenantWithKey, e2eEnv, openaiClient, type TenantWithKey } from './support/gateway';
 
 const usageRowsOf = (batchId: string) =>
   withSql(async (sql) => Number((await sql.query('SELECT count(*) AS n FROM usage_records WHERE client_request_id = $1', [batchId])).rows[0].n));
@@ -83,6 +85,23 @@ describe('batches', () => {
     expect(await usageRowsOf(created.id)).toBe(0);
     expect(await storedBalance(owner.slug)).toEqual(before);
   });
+
+  it('fails a batch whose job fails all its attempts (its input object gone from storage), naming why, instead of leaving it running', async () => {
+    const owner = await createTenantWithKey({ label: 'batches-broken' });
+    const sdk = openaiClient(owner.key);
+    const input = await sdk.files.create({ file: chatFile(3, ['sandbox-gpt'], 'gone'), purpose: 'batch' });
+    const objectKey = await withSql(async (sql) => (await sql.query('SELECT object_key FROM files WHERE id = $1', [input.id])).rows[0].object_key as string);
+    await rm(path.join(e2eEnv().GW_E2E_STORAGE_DIR, objectKey));
+    const created = await sdk.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    // Five attempts backing off from 1 s: about 15 s.
+    const failed = await waitForBatch(sdk, created.id, finished, 60_000);
+    expect(failed.status).toBe('failed');
+    expect(failed.failed_at).not.toBeNull();
+    expect(failed.errors?.data).toEqual([
+      expect.objectContaining({ code: 'batch_processing_failed', message: expect.stringContaining('Processing this batch failed') }),
+    ]);
+    expect(await usageRowsOf(created.id)).toBe(0);
+  }, 90_000);
 
   it('refuses a bad create naming the field', async () => {
     const note = await client.files.create({ file: new File(['x'], 'note.txt'), purpose: 'user_data' });

@@ -40,6 +40,7 @@ export default async function globalSetup(): Promise<void> {
         FILES_MAX_BYTES: String(E2E_FILES_MAX_BYTES),
         BATCH_CONCURRENCY: '16',
         BATCH_TENANT_CONCURRENCY: '32',
+        NATIVE_BATCH_POLL_MS: '250',
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_RETRY_BASE_MS: '150',
         WEBHOOK_TIMEOUT_MS: '2000',
