@@ -27,6 +27,8 @@ function textOf(message: OpenAI.Beta.Threads.Message): string {
 describe('assistants pass-through', () => {
   // A private model on the sandbox's assistants channel, under an id of its own: what the client sees is that id.
   const model = `assistant-${uniqueSlug('gpt')}`;
+  // The same upstream, its stream events 300 ms apart: a client can leave a streamed run before it ends.
+  const slowModel = `${model}-slow`;
   let tenant: TenantWithKey;
   let other: TenantWithKey;
   let client: OpenAI;
@@ -37,7 +39,7 @@ describe('assistants pass-through', () => {
   beforeAll(async () => {
     tenant = await createTenantWithKey({
       label: 'assistants',
-      models: [model],
+      models: [model, slowModel],
       catalog: {
         models: [
           {
@@ -47,6 +49,16 @@ describe('assistants pass-through', () => {
             public: false,
             provider: 'sandbox-openai',
             upstreamModel: 'sandbox-gpt',
+            assistants: true,
+            prices: { inputPerMTok: '1.00', outputPerMTok: '2.00' },
+          },
+          {
+            id: slowModel,
+            displayName: 'Assistants model (slow stream)',
+            capability: 'chat',
+            public: false,
+            provider: 'sandbox-openai',
+            upstreamModel: 'sandbox-gpt@chunk=300',
             assistants: true,
             prices: { inputPerMTok: '1.00', outputPerMTok: '2.00' },
           },
@@ -157,6 +169,47 @@ describe('assistants pass-through', () => {
     expect(seen[0]).toBe('thread.run.created');
     expect(seen).toContain('thread.message.delta');
     expect(seen[seen.length - 1]).toBe('thread.run.completed');
+  });
+
+  it('bills a streamed run the client left before its end once the run is listed, exactly once', async () => {
+    const assistant = await client.beta.assistants.create({ model: slowModel, instructions: 'Answer briefly.' });
+    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Left early' }] });
+    const { data: stream, response } = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, stream: true }).withResponse();
+    const seen: string[] = [];
+    for await (const event of stream) {
+      seen.push(event.event);
+      break; // leaves the stream: the gateway cancels its upstream call long before the run's last event
+    }
+    expect(seen).toEqual(['thread.run.created']);
+    const requestId = response.headers.get('x-request-id')!;
+    // The run went on upstream; listing the thread's runs is where the gateway now sees it ended.
+    const listed = await eventually(
+      'the run listed as completed',
+      async () => (await client.beta.threads.runs.list(thread.id)).data,
+      (runs) => runs[0]?.status === 'completed',
+    );
+    expect(listed[0]).toMatchObject({ model: slowModel, assistant_id: assistant.id });
+    const usage = listed[0]!.usage!;
+    const row = await eventually(
+      'the run usage row',
+      () => usageRow(requestId),
+      (r) => r !== undefined,
+    );
+    expect(row).toMatchObject({
+      route: 'oaic.threads.runs.create',
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      outcome: 'ok',
+    });
+    expect((await chargeOf(requestId)).charged).toBe(BigInt(usage.prompt_tokens + 2 * usage.completion_tokens));
+    // Listing again records nothing more.
+    await client.beta.threads.runs.list(thread.id);
+    const entries = await withSql(async (sql) =>
+      (await sql.query('SELECT kind FROM ledger_entries WHERE request_id = $1', [requestId])).rows.map((r) => r.kind as string),
+    );
+    expect(entries.filter((kind) => kind === 'settle')).toHaveLength(1);
+    await client.beta.assistants.delete(assistant.id);
+    await client.beta.threads.delete(thread.id);
   });
 
   it("answers another tenant's assistant and thread ids exactly like missing ones, on every route", async () => {
