@@ -111,6 +111,9 @@ export class QueueFactory {
       // A job queued while a request is traced carries that trace to the worker that runs it.
       const add = queue.add.bind(queue);
       queue.add = ((jobName: string, data: unknown, opts?: JobsOptions) => add(jobName, withTrace(data), opts)) as typeof queue.add;
+      const addBulk = queue.addBulk.bind(queue);
+      queue.addBulk = ((jobs: { name: string; data: unknown; opts?: JobsOptions }[]) =>
+        addBulk(jobs.map((job) => ({ ...job, data: withTrace(job.data) })))) as typeof queue.addBulk;
       this.queues.set(name, queue);
     }
     return queue as unknown as Queue<T>;
