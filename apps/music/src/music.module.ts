@@ -35,7 +35,7 @@ export class MusicModule implements OnApplicationBootstrap {
       imports: [
         InfraModule.forRoot(env, storage),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
-        WebhooksModule.forRoot({ env, natsPrefix: env.NATS_PREFIX, worker: env.MUSIC_ROLE !== 'api' }),
+        WebhooksModule.forRoot({ env, databaseUrl: env.DATABASE_URL, natsPrefix: env.NATS_PREFIX, worker: env.MUSIC_ROLE !== 'api' }),
       ],
       controllers: [MusicTaskHandler, MusicCallbackHandler, MusicCatalogHandler],
       providers: [

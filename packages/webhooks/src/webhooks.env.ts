@@ -17,8 +17,13 @@ export const WebhooksEnv = z.object({
   WEBHOOK_ALLOW_PRIVATE: Flag.default(false),
   /** How long a rotated-out secret keeps signing beside the new one. */
   WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
-  /** Deliveries one worker process sends at once. */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(64),
+  /**
+   * Deliveries one worker process has in flight at once (BullMQ concurrency, and connections per receiver
+   * origin). A delivery is I/O-bound: a receiver that does not answer holds one slot for WEBHOOK_TIMEOUT_MS.
+   */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(256),
+  /** Postgres connections of the delivery path (outbox writes, heads, attempts), apart from the host's own pool. */
+  WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(16),
   /** A delivery whose worker died is taken up again after this long (BullMQ lock duration). */
   WEBHOOK_LOCK_MS: Millis.default(30_000),
 });

@@ -1,5 +1,5 @@
-import { PrismaClient } from '@gateway/db';
-import { Inject, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
+import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type { QueueFactory } from '@gateway/platform';
 import { WebhookAdminHandler } from './admin/webhook-admin.handler';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
@@ -13,9 +13,12 @@ import type { WebhooksEnv } from './webhooks.env';
 
 const WEBHOOK_QUEUES = Symbol('WEBHOOK_QUEUES');
 const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');
+const WEBHOOK_SQL_POOL = Symbol('WEBHOOK_SQL_POOL');
 
 export interface WebhooksModuleOptions {
   env: WebhooksEnv;
+  /** The host's database: the delivery path keeps a pool of its own on it (WEBHOOK_DB_POOL_SIZE). */
+  databaseUrl: string;
   natsPrefix: string;
   /** Run the delivery workers in this process (the worker role). */
   worker: boolean;
@@ -24,7 +27,7 @@ export interface WebhooksModuleOptions {
 /**
  * Outbound webhooks, one component for every service that calls tenants back: the outbox a service
  * publishes events to, the delivery workers, per-tenant secrets and the operator's subjects. Needs a
- * global PrismaClient from its host.
+ * global PrismaClient from its host; the hot path runs on a pg pool of its own.
  */
 @Module({})
 export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -33,6 +36,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
     private readonly sender: WebhookSender,
     @Inject(WEBHOOKS_OPTIONS) private readonly options: WebhooksModuleOptions,
     @Inject(WEBHOOK_QUEUES) private readonly queues: QueueFactory,
+    @Inject(WEBHOOK_SQL_POOL) private readonly pool: SqlPool,
   ) {}
 
   static forRoot(options: WebhooksModuleOptions): DynamicModule {
@@ -42,13 +46,29 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
       controllers: [WebhookAdminHandler],
       providers: [
         { provide: WEBHOOKS_OPTIONS, useValue: options },
-        { provide: WebhookRepository, inject: [PrismaClient], useFactory: (prisma: PrismaClient) => new WebhookRepository(prisma) },
+        {
+          provide: WEBHOOK_SQL_POOL,
+          useFactory: () => {
+            const pool = createSqlPool(options.databaseUrl, env.WEBHOOK_DB_POOL_SIZE);
+            // An idle connection the server dropped is replaced on next use; its error must not end the process.
+            pool.on('error', (error) => new Logger('webhooks').warn(`an idle database connection failed: ${error.message}`));
+            return pool;
+          },
+        },
+        {
+          provide: WebhookRepository,
+          inject: [PrismaClient, WEBHOOK_SQL_POOL],
+          useFactory: (prisma: PrismaClient, pool: SqlPool) => new WebhookRepository(prisma, pool),
+        },
         {
           provide: WebhookSecretService,
           inject: [WebhookRepository],
           useFactory: (r: WebhookRepository) => new WebhookSecretService(r, env.WEBHOOK_SECRET_GRACE_SECONDS),
         },
-        { provide: WebhookSender, useFactory: () => new WebhookSender({ allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }, env.WEBHOOK_TIMEOUT_MS) },
+        {
+          provide: WebhookSender,
+          useFactory: () => new WebhookSender({ allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }, env.WEBHOOK_TIMEOUT_MS, env.WEBHOOK_CONCURRENCY),
+        },
         { provide: WEBHOOK_QUEUES, useFactory: () => createWebhookQueues(env.REDIS_URL, options.natsPrefix) },
         {
           provide: WebhookDeliveryService,
@@ -82,5 +102,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
   async onApplicationShutdown(): Promise<void> {
     await this.queues.close();
     await this.sender.close();
+    // Shutdown hooks may run more than once (a signal, then the close it starts); the pool ends once.
+    if (!this.pool.ending && !this.pool.ended) await this.pool.end();
   }
 }

@@ -1,10 +1,10 @@
 // A webhook delivery worker in a process of its own, for the crash spec: it is killed with SIGKILL mid-delivery.
-const { createPrismaClient } = require('@gateway/db');
+const { createPrismaClient, createSqlPool } = require('@gateway/db');
 const webhooks = require('@gateway/webhooks');
 
 const env = webhooks.WebhooksEnv.parse(process.env);
-const prisma = createPrismaClient(process.env.DATABASE_URL);
-const repository = new webhooks.WebhookRepository(prisma);
+const pool = createSqlPool(process.env.DATABASE_URL);
+const repository = new webhooks.WebhookRepository(createPrismaClient(pool), pool);
 const secrets = new webhooks.WebhookSecretService(repository, 60);
 const sender = new webhooks.WebhookSender({ allowPrivate: true }, env.WEBHOOK_TIMEOUT_MS);
 const queues = webhooks.createWebhookQueues(env.REDIS_URL, process.env.NATS_PREFIX);

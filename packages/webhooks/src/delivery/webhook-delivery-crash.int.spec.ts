@@ -1,4 +1,4 @@
-import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
+import { createPrismaClient, createSqlPool, createTestDatabase, type PrismaClient, type SqlPool, type TestDatabase } from '@gateway/db';
 import type { QueueFactory } from '@gateway/platform';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -28,6 +28,7 @@ describe('webhook delivery when its worker is killed with SIGKILL mid-delivery',
   const prefix = `whk${randomBytes(4).toString('hex')}.`;
   let db: TestDatabase;
   let prisma: PrismaClient;
+  let pool: SqlPool;
   let queues: QueueFactory;
   let server: Server;
   const hits: string[] = [];
@@ -39,7 +40,8 @@ describe('webhook delivery when its worker is killed with SIGKILL mid-delivery',
 
   beforeAll(async () => {
     db = await createTestDatabase(undefined, 'webhookcrash');
-    prisma = createPrismaClient(db.url);
+    pool = createSqlPool(db.url);
+    prisma = createPrismaClient(pool);
     queues = createWebhookQueues(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix);
     server = createServer((request, response) => {
       request.resume();
@@ -69,7 +71,7 @@ describe('webhook delivery when its worker is killed with SIGKILL mid-delivery',
   it('delivers after a worker restarts, under the same webhook-id', async () => {
     const env = { DATABASE_URL: db.url, NATS_PREFIX: prefix, WEBHOOK_LOCK_MS: '1000', WEBHOOK_TIMEOUT_MS: '20000', WEBHOOK_ALLOW_PRIVATE: 'true' };
     const first = await startWorker(env);
-    const repository = new WebhookRepository(prisma);
+    const repository = new WebhookRepository(prisma, pool);
     const sender = new WebhookSender({ allowPrivate: true }, 1000);
     const delivery = new WebhookDeliveryService(repository, new WebhookSecretService(repository, 60), sender, queues.queue(WEBHOOK_QUEUE), {
       baseMs: 100,

@@ -1,4 +1,4 @@
-import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
+import { createPrismaClient, createSqlPool, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
 import { scrapeMetrics, type QueueFactory } from '@gateway/platform';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -55,8 +55,10 @@ describe('webhook delivery against real Postgres, Redis and an HTTP receiver', (
 
   beforeAll(async () => {
     db = await createTestDatabase(undefined, 'webhooks');
-    prisma = createPrismaClient(db.url);
-    repository = new WebhookRepository(prisma);
+    // One pool under both, as in the service: Prisma for the listing and secrets, prepared statements for the hot path.
+    const pool = createSqlPool(db.url);
+    prisma = createPrismaClient(pool);
+    repository = new WebhookRepository(prisma, pool);
     secrets = new WebhookSecretService(repository, 60);
     sender = new WebhookSender({ allowPrivate: true }, env.WEBHOOK_TIMEOUT_MS);
     queues = createWebhookQueues(env.REDIS_URL, prefix);

@@ -4,7 +4,7 @@ import type { WebhookSender } from './webhook-sender';
 import type { WebhookJob } from '../queue/webhook-queue';
 import type { WebhookSecretService } from '../secrets/webhook-secret.service';
 import { signWebhook } from '../signing/webhook-signature';
-import type { DeliveryRow, WebhookRepository } from '../store/webhook.repository';
+import type { DeliveryRow, DueDelivery, WebhookRepository } from '../store/webhook.repository';
 
 /** How long finished jobs stay in Redis, so a second enqueue of the same attempt is recognised and dropped. */
 const KEEP_JOBS = { age: 3600, count: 50_000 };
@@ -26,10 +26,14 @@ export class WebhookDeliveryService {
     private readonly schedule: RetrySchedule,
   ) {}
 
-  /** Queues the subject's next delivery, if any; safe to call any number of times. */
-  async kick(subjectId: string): Promise<void> {
-    const head = await this.repository.headOf(subjectId);
-    if (head) await this.enqueue(head, head.attempts + 1, head.nextAttemptAt);
+  /**
+   * Queues the next delivery of each subject, if any; safe to call any number of times. Called only after
+   * the caller's own write has committed, so of two writers racing on one subject (a new event recorded,
+   * the head delivered) at least one sees the other's write and queues the delivery that is due.
+   */
+  async kick(subjectIds: readonly string[]): Promise<void> {
+    const due = await this.repository.dueOf(subjectIds);
+    await this.enqueue(due.map((head) => ({ delivery: head, attempt: head.attempts + 1, at: head.nextAttemptAt })));
   }
 
   /** One attempt at `deliveryId`, made only while it is the first delivery of its subject still pending. */
@@ -45,34 +49,45 @@ export class WebhookDeliveryService {
     if (sent.outcome === 'delivered' || sent.outcome === 'refused') {
       const status = sent.outcome === 'delivered' ? 'delivered' : 'dead';
       await this.repository.recordAttempt({ ...record, nextAttemptAt: null }, status);
-      await this.kick(delivery.subjectId);
+      await this.kick([delivery.subjectId]);
       return status;
     }
     const delay = retryDelayMs(this.schedule, attempt);
     if (delay === null) {
       await this.repository.recordAttempt({ ...record, nextAttemptAt: null }, 'dead');
-      await this.kick(delivery.subjectId);
+      await this.kick([delivery.subjectId]);
       return 'dead';
     }
     const nextAttemptAt = new Date(Date.now() + delay);
     await this.repository.recordAttempt({ ...record, nextAttemptAt }, 'pending');
-    await this.enqueue(delivery, attempt + 1, nextAttemptAt);
+    await this.enqueue([{ delivery, attempt: attempt + 1, at: nextAttemptAt }]);
     return 'retrying';
   }
 
   /** An operator's redelivery: the delivery (delivered or dead) gets another attempt under the same webhook-id. */
   async redeliver(deliveryId: string): Promise<DeliveryRow | null> {
     const reopened = await this.repository.reopen(deliveryId);
-    if (reopened) await this.kick(reopened.subjectId);
+    if (reopened) await this.kick([reopened.subjectId]);
     return reopened;
   }
 
-  private async enqueue(delivery: DeliveryRow, attempt: number, at: Date | null): Promise<void> {
-    const delay = at === null ? 0 : Math.max(0, at.getTime() - Date.now());
-    await this.queue.add(
-      'deliver',
-      { deliveryId: delivery.id, subjectId: delivery.subjectId },
-      { jobId: `${delivery.id}-${attempt}`, delay, removeOnComplete: KEEP_JOBS, removeOnFail: KEEP_JOBS, attempts: 3, backoff: { type: 'fixed', delay: 1000 } },
-    );
+  /** Queues attempts, each due now or at its time; a job id per (delivery, attempt), so queuing one twice adds it once. */
+  private async enqueue(due: readonly { delivery: DueDelivery; attempt: number; at: Date | null }[]): Promise<void> {
+    if (due.length === 0) return;
+    const jobs = due.map(({ delivery, attempt, at }) => ({
+      name: 'deliver',
+      data: { deliveryId: delivery.id, subjectId: delivery.subjectId },
+      opts: {
+        jobId: `${delivery.id}-${attempt}`,
+        // A delay of 0 puts the job straight into the wait list; any delay at all goes through the delayed set.
+        delay: at === null ? 0 : Math.max(0, at.getTime() - Date.now()),
+        removeOnComplete: KEEP_JOBS,
+        removeOnFail: KEEP_JOBS,
+        attempts: 3,
+        backoff: { type: 'fixed', delay: 1000 },
+      },
+    }));
+    if (jobs.length === 1) await this.queue.add(jobs[0]!.name, jobs[0]!.data, jobs[0]!.opts);
+    else await this.queue.addBulk(jobs);
   }
 }

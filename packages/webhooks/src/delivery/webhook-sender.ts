@@ -24,16 +24,21 @@ function refusedOf(error: unknown): DestinationRefused | null {
 export class WebhookSender {
   private readonly agent: Agent;
 
+  /**
+   * One keep-alive pool per receiver origin, as wide as the worker's concurrency: a receiver that hangs
+   * holds its own connections only, and deliveries to a healthy one never queue behind them.
+   */
   constructor(
     private readonly settings: DestinationSettings,
     private readonly timeoutMs: number,
+    connectionsPerOrigin = 256,
   ) {
     this.agent = new Agent({
       connect: { lookup: guardedLookup(settings), timeout: timeoutMs },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       keepAliveTimeout: 4_000,
-      connections: 64,
+      connections: connectionsPerOrigin,
     });
   }
 

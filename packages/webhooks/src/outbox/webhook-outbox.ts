@@ -31,7 +31,7 @@ export class WebhookOutbox {
   async publish(events: readonly WebhookEvent[]): Promise<number> {
     if (events.length === 0) return 0;
     const inserted = await this.repository.insertDeliveries(events.map((event) => ({ id: deliveryId(), ...event })));
-    for (const subjectId of new Set(events.map((event) => event.subjectId))) await this.delivery.kick(subjectId);
+    await this.delivery.kick([...new Set(events.map((event) => event.subjectId))]);
     return inserted;
   }
 }

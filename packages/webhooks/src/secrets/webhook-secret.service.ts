@@ -7,6 +7,8 @@ const CACHE_MS = 5_000;
 /** Per-tenant signing secrets: created on first use, rotated by the operator with a grace window for the old one. */
 export class WebhookSecretService {
   private readonly cache = new Map<string, { secrets: string[]; until: number }>();
+  /** Loads under way: a burst of deliveries for one tenant reads (and on first use creates) its secret once. */
+  private readonly loading = new Map<string, Promise<string[]>>();
 
   constructor(
     private readonly repository: WebhookRepository,
@@ -17,10 +19,18 @@ export class WebhookSecretService {
   async signingSecrets(tenantId: string): Promise<string[]> {
     const cached = this.cache.get(tenantId);
     if (cached && cached.until > Date.now()) return cached.secrets;
-    const secrets = await this.load(tenantId);
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(tenantId, { secrets, until: Date.now() + CACHE_MS });
-    return secrets;
+    let loading = this.loading.get(tenantId);
+    if (!loading) {
+      loading = this.load(tenantId)
+        .then((secrets) => {
+          if (this.cache.size > 10_000) this.cache.clear();
+          this.cache.set(tenantId, { secrets, until: Date.now() + CACHE_MS });
+          return secrets;
+        })
+        .finally(() => this.loading.delete(tenantId));
+      this.loading.set(tenantId, loading);
+    }
+    return loading;
   }
 
   private async load(tenantId: string): Promise<string[]> {

@@ -1,5 +1,9 @@
-import { Prisma, PrismaClient, type WebhookAttemptModel, type WebhookDeliveryModel } from '@gateway/db';
+import { randomUUID } from 'node:crypto';
+import { pgJson, pgText, PrismaClient, type SqlPool, type WebhookAttemptModel, type WebhookDeliveryModel } from '@gateway/db';
 import type { WebhookAttemptOutcome } from '@gateway/contracts';
+import { DeliverySqlRow, DUE_OF, DUES_OF, DueSqlRow, HEAD_OF, INSERT_DELIVERIES, RECORD_ATTEMPT, type DueDelivery } from './webhook-delivery.sql';
+
+export type { DueDelivery } from './webhook-delivery.sql';
 
 export type DeliveryRow = WebhookDeliveryModel;
 export type DeliveryWithHistory = WebhookDeliveryModel & { history: WebhookAttemptModel[] };
@@ -25,18 +29,38 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-/** The only place webhook secrets, deliveries and attempts touch Postgres. */
+function deliveryOf(row: unknown): DeliveryRow {
+  return DeliverySqlRow.parse(row) as DeliveryRow;
+}
+
+/**
+ * The only place webhook secrets, deliveries and attempts touch Postgres. The delivery hot path (insert,
+ * head of a subject, record an attempt) runs as prepared statements on the pg pool; the rest through Prisma.
+ */
 export class WebhookRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    private readonly pool: SqlPool,
+  ) {}
 
   /** Inserts the deliveries that do not exist yet (one per subject and event type); returns how many were new. */
   async insertDeliveries(deliveries: readonly NewDelivery[]): Promise<number> {
     if (deliveries.length === 0) return 0;
-    const { count } = await this.prisma.webhookDelivery.createMany({
-      data: deliveries.map((d) => ({ ...d, payload: d.payload as Prisma.InputJsonValue })),
-      skipDuplicates: true,
+    const column = <T>(pick: (d: NewDelivery) => T): T[] => deliveries.map(pick);
+    const result = await this.pool.query({
+      name: 'webhook-insert-deliveries',
+      text: INSERT_DELIVERIES,
+      values: [
+        column((d) => d.id),
+        column((d) => d.tenantId),
+        column((d) => d.subjectId),
+        column((d) => d.eventType),
+        column((d) => d.seq),
+        column((d) => d.url),
+        column((d) => JSON.stringify(pgJson(d.payload))),
+      ],
     });
-    return count;
+    return result.rowCount ?? 0;
   }
 
   find(id: string): Promise<DeliveryRow | null> {
@@ -44,8 +68,19 @@ export class WebhookRepository {
   }
 
   /** The subject's first delivery still to be made, in order; null when every one has ended. */
-  headOf(subjectId: string): Promise<DeliveryRow | null> {
-    return this.prisma.webhookDelivery.findFirst({ where: { subjectId, status: 'pending' }, orderBy: { seq: 'asc' } });
+  async headOf(subjectId: string): Promise<DeliveryRow | null> {
+    const { rows } = await this.pool.query({ name: 'webhook-head-of', text: HEAD_OF, values: [subjectId] });
+    return rows.length === 0 ? null : deliveryOf(rows[0]);
+  }
+
+  /** Of each subject that has one, the first delivery still to be made: what queuing its attempt needs. */
+  async dueOf(subjectIds: readonly string[]): Promise<DueDelivery[]> {
+    if (subjectIds.length === 0) return [];
+    const { rows } =
+      subjectIds.length === 1
+        ? await this.pool.query({ name: 'webhook-due-of', text: DUE_OF, values: [subjectIds[0]] })
+        : await this.pool.query({ name: 'webhook-dues-of', text: DUES_OF, values: [[...subjectIds]] });
+    return rows.map((row) => DueSqlRow.parse(row));
   }
 
   listBySubject(subjectId: string): Promise<DeliveryWithHistory[]> {
@@ -56,21 +91,25 @@ export class WebhookRepository {
     });
   }
 
-  /** Records an attempt and moves the delivery on, in one transaction; a delivery already ended is left alone. */
+  /** Records an attempt and moves the delivery on, in one statement; a delivery already ended is left alone. */
   async recordAttempt(record: AttemptRecord, status: 'pending' | 'delivered' | 'dead'): Promise<boolean> {
-    const [, updated] = await this.prisma.$transaction([
-      this.prisma.webhookAttempt.create({ data: record }),
-      this.prisma.webhookDelivery.updateMany({
-        where: { id: record.deliveryId, status: 'pending' },
-        data: {
-          status,
-          attempts: record.attempt,
-          nextAttemptAt: record.nextAttemptAt,
-          deliveredAt: status === 'delivered' ? new Date() : undefined,
-        },
-      }),
-    ]);
-    return updated.count === 1;
+    const result = await this.pool.query({
+      name: 'webhook-record-attempt',
+      text: RECORD_ATTEMPT,
+      values: [
+        randomUUID(),
+        record.deliveryId,
+        record.attempt,
+        record.outcome,
+        record.responseStatus,
+        record.latencyMs,
+        pgText(record.error),
+        record.startedAt.toISOString(),
+        record.nextAttemptAt?.toISOString() ?? null,
+        status,
+      ],
+    });
+    return result.rowCount === 1;
   }
 
   /** Puts an ended delivery back to pending for another round of attempts (an operator's redelivery). */

@@ -1,0 +1,96 @@
+import { createPrismaClient, createSqlPool, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
+import { randomUUID } from 'node:crypto';
+import { WebhookRepository, type NewDelivery } from './webhook.repository';
+
+// The hot-path statements (prepared, on the pg pool) against a real Postgres, read back through Prisma.
+jest.setTimeout(60_000);
+describe('webhook repository statements', () => {
+  let db: TestDatabase;
+  let prisma: PrismaClient;
+  let repository: WebhookRepository;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(undefined, 'webhookrepo');
+    const pool = createSqlPool(db.url);
+    prisma = createPrismaClient(pool);
+    repository = new WebhookRepository(prisma, pool);
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await db.drop();
+  });
+
+  const delivery = (subjectId: string, eventType: string, seq: number, payload: unknown = { eventType }): NewDelivery => ({
+    id: `msg_${randomUUID().replace(/-/g, '')}`,
+    tenantId: randomUUID(),
+    subjectId,
+    eventType,
+    seq,
+    url: 'https://hooks.example.com/in',
+    payload,
+  });
+
+  it('records one delivery per (subject, event type), in a batch or across batches, and heads each subject by seq', async () => {
+    const a = `task-${randomUUID()}`;
+    const b = `task-${randomUUID()}`;
+    expect(await repository.insertDeliveries([delivery(a, 'complete', 2), delivery(a, 'first', 1), delivery(a, 'first', 1), delivery(b, 'text', 0)])).toBe(3);
+    expect(await repository.insertDeliveries([delivery(a, 'first', 1)])).toBe(0);
+    const head = await repository.headOf(a);
+    expect(head).toMatchObject({
+      subjectId: a,
+      eventType: 'first',
+      seq: 1,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: null,
+      payload: { eventType: 'first' },
+    });
+    expect(Math.abs(head!.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+    const due = await repository.dueOf([a, b, `task-${randomUUID()}`]);
+    expect(due.map((d) => [d.subjectId, d.id]).sort()).toEqual(
+      [
+        [a, head!.id],
+        [b, (await repository.headOf(b))!.id],
+      ].sort(),
+    );
+    expect(await repository.dueOf([a])).toEqual([{ id: head!.id, subjectId: a, attempts: 0, nextAttemptAt: null }]);
+  });
+
+  it('stores a payload carrying NUL characters (dropped) instead of failing the insert', async () => {
+    const subject = `task-${randomUUID()}`;
+    expect(await repository.insertDeliveries([delivery(subject, 'text', 0, { lyrics: 'la\u0000la' })])).toBe(1);
+    expect((await repository.headOf(subject))!.payload).toEqual({ lyrics: 'lala' });
+  });
+
+  it('records an attempt and moves the delivery in one statement; an ended delivery keeps its state but the attempt is kept', async () => {
+    const subject = `task-${randomUUID()}`;
+    await repository.insertDeliveries([delivery(subject, 'text', 0), delivery(subject, 'first', 1)]);
+    const head = (await repository.headOf(subject))!;
+    const startedAt = new Date(Date.now() - 1234);
+    const nextAttemptAt = new Date(Date.now() + 60_000);
+    const failed = {
+      deliveryId: head.id,
+      attempt: 1,
+      outcome: 'failed' as const,
+      responseStatus: 503,
+      latencyMs: 12,
+      error: 'the receiver answered 503',
+      startedAt,
+    };
+    expect(await repository.recordAttempt({ ...failed, nextAttemptAt }, 'pending')).toBe(true);
+    let [row] = await repository.listBySubject(subject);
+    expect(row).toMatchObject({ status: 'pending', attempts: 1, nextAttemptAt, deliveredAt: null });
+    expect(row!.history).toEqual([expect.objectContaining({ attempt: 1, outcome: 'failed', responseStatus: 503, latencyMs: 12, startedAt, nextAttemptAt })]);
+    expect((await repository.dueOf([subject]))[0]).toMatchObject({ id: head.id, attempts: 1, nextAttemptAt });
+
+    const delivered = { ...failed, attempt: 2, outcome: 'delivered' as const, responseStatus: 204, error: null, nextAttemptAt: null };
+    expect(await repository.recordAttempt(delivered, 'delivered')).toBe(true);
+    expect(await repository.recordAttempt({ ...delivered, attempt: 3 }, 'delivered')).toBe(false);
+    [row] = await repository.listBySubject(subject);
+    expect(row).toMatchObject({ status: 'delivered', attempts: 2, nextAttemptAt: null });
+    expect(Math.abs(row!.deliveredAt!.getTime() - Date.now())).toBeLessThan(60_000);
+    expect(row!.history.map((a) => a.attempt)).toEqual([1, 2, 3]);
+    expect((await repository.headOf(subject))!.eventType).toBe('first');
+  });
+});
