@@ -1,4 +1,4 @@
-import { createPrismaClient, PrismaClient } from '@gateway/db';
+import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { QueueFactory, queuePrefix } from '@gateway/platform';
 import { createObjectStore, SignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
 import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
@@ -8,13 +8,15 @@ import { MUSIC_ENV, type MusicEnv } from './music-env';
 export const OBJECT_STORE = Symbol('OBJECT_STORE');
 export const MUSIC_QUEUES = Symbol('MUSIC_QUEUES');
 export const SIGNED_URLS = Symbol('SIGNED_URLS');
+/** The pg pool under Prisma, for the statements every upstream callback runs. */
+export const MUSIC_SQL_POOL = Symbol('MUSIC_SQL_POOL');
 
 export interface SignedUrls {
   signer: UrlSigner;
   ttlSeconds: number;
 }
 
-/** Owns the music service's connections: env, Postgres (Prisma), object storage, its BullMQ queues, the link signer. */
+/** Owns the music service's connections: env, Postgres (one pool, Prisma over it), object storage, its BullMQ queues, the link signer. */
 @Global()
 @Module({})
 export class InfraModule implements OnApplicationShutdown {
@@ -25,12 +27,13 @@ export class InfraModule implements OnApplicationShutdown {
       module: InfraModule,
       providers: [
         { provide: MUSIC_ENV, useValue: env },
-        { provide: PrismaClient, useFactory: () => createPrismaClient(env.DATABASE_URL) },
+        { provide: MUSIC_SQL_POOL, useFactory: () => createSqlPool(env.DATABASE_URL, env.MUSIC_DB_POOL_SIZE) },
+        { provide: PrismaClient, inject: [MUSIC_SQL_POOL], useFactory: (pool: SqlPool) => createPrismaClient(pool) },
         { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(storage) },
         { provide: MUSIC_QUEUES, useFactory: () => new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('music', env.NATS_PREFIX) }) },
         { provide: SIGNED_URLS, useFactory: (): SignedUrls => ({ signer: UrlSigner.fromEnv(), ttlSeconds: SignedUrlEnv.parse(process.env).ttlSeconds }) },
       ],
-      exports: [MUSIC_ENV, PrismaClient, OBJECT_STORE, MUSIC_QUEUES, SIGNED_URLS],
+      exports: [MUSIC_ENV, PrismaClient, MUSIC_SQL_POOL, OBJECT_STORE, MUSIC_QUEUES, SIGNED_URLS],
     };
   }
 

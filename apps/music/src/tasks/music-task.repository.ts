@@ -1,6 +1,8 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
-import { pgJson, Prisma, PrismaClient, type MusicTaskModel } from '@gateway/db';
-import { Injectable } from '@nestjs/common';
+import { pgJson, Prisma, PrismaClient, type MusicTaskModel, type SqlPool } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+import { MUSIC_SQL_POOL } from '../config/infra.module';
+import { FIND_BY_TOKEN_HASH, MOVE, MusicTaskSqlRow } from './music-task.sql';
 
 export type MusicTaskRow = MusicTaskModel;
 
@@ -25,10 +27,16 @@ export interface MoveData {
   errorMessage?: string | null;
 }
 
-/** The only place music tasks touch Postgres; every state change is a compare-and-swap on the status. */
+/**
+ * The only place music tasks touch Postgres; every state change is a compare-and-swap on the status.
+ * What every upstream callback runs (find by token, move) goes as prepared statements on the pool.
+ */
 @Injectable()
 export class MusicTaskRepository {
-  constructor(private readonly prisma: PrismaClient) {}
+  constructor(
+    private readonly prisma: PrismaClient,
+    @Inject(MUSIC_SQL_POOL) private readonly pool: SqlPool,
+  ) {}
 
   create(task: NewMusicTask): Promise<MusicTaskRow> {
     return this.prisma.musicTask.create({ data: { ...task, request: pgJson(task.request) as Prisma.InputJsonValue, status: 'PENDING' } });
@@ -43,8 +51,9 @@ export class MusicTaskRepository {
     return this.prisma.musicTask.findFirst({ where: { id, tenantId } });
   }
 
-  findByTokenHash(tokenHash: string): Promise<MusicTaskRow | null> {
-    return this.prisma.musicTask.findUnique({ where: { tokenHash } });
+  async findByTokenHash(tokenHash: string): Promise<MusicTaskRow | null> {
+    const { rows } = await this.pool.query({ name: 'music-task-by-token', text: FIND_BY_TOKEN_HASH, values: [tokenHash] });
+    return rows.length === 0 ? null : (MusicTaskSqlRow.parse(rows[0]) as MusicTaskRow);
   }
 
   async setUpstream(id: string, upstreamTaskId: string, hold: unknown): Promise<void> {
@@ -60,17 +69,21 @@ export class MusicTaskRepository {
 
   /** Moves the task from `from` to `to`; false when another writer moved it first. */
   async move(id: string, from: MusicTaskStatus, to: MusicTaskStatus, data: MoveData, terminal: boolean): Promise<boolean> {
-    const { count } = await this.prisma.musicTask.updateMany({
-      where: { id, status: from },
-      data: {
-        status: to,
-        result: data.result === undefined ? undefined : (pgJson(data.result) as Prisma.InputJsonValue),
-        upstreamTaskId: data.upstreamTaskId,
-        errorCode: data.errorCode,
-        errorMessage: data.errorMessage,
-        completedAt: terminal ? new Date() : undefined,
-      },
+    const given = <T>(value: T | undefined): [boolean, T | null] => [value !== undefined, value ?? null];
+    const result = await this.pool.query({
+      name: 'music-task-move',
+      text: MOVE,
+      values: [
+        id,
+        from,
+        to,
+        ...given(data.result === undefined ? undefined : JSON.stringify(pgJson(data.result))),
+        ...given(data.upstreamTaskId),
+        ...given(data.errorCode),
+        ...given(data.errorMessage),
+        terminal,
+      ],
     });
-    return count === 1;
+    return result.rowCount === 1;
   }
 }
