@@ -24,6 +24,8 @@ function channels(modelId: string): CatalogChannelsReply {
         upstreamModel: modelId,
         priority: 0,
         weight: 1,
+        nativeBatch: false,
+        assistants: false,
       },
     ],
   };

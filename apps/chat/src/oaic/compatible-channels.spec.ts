@@ -2,7 +2,18 @@ import { GatewayError, type CatalogChannel } from '@gateway/contracts';
 import { channelsFor, servedAsMediaTask } from './compatible-channels';
 
 function channel(id: string, protocol: CatalogChannel['protocol']): CatalogChannel {
-  return { id, providerId: `p-${id}`, protocol, baseUrl: 'https://upstream.example', apiKey: null, upstreamModel: id, priority: 0, weight: 1 };
+  return {
+    id,
+    providerId: `p-${id}`,
+    protocol,
+    baseUrl: 'https://upstream.example',
+    apiKey: null,
+    upstreamModel: id,
+    priority: 0,
+    weight: 1,
+    nativeBatch: false,
+    assistants: false,
+  };
 }
 
 describe('channelsFor', () => {

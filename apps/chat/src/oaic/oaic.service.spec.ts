@@ -21,6 +21,8 @@ const anthropic: CatalogChannel = {
   upstreamModel: 'up',
   priority: 0,
   weight: 1,
+  nativeBatch: false,
+  assistants: false,
 };
 
 /** The service over stand-ins: a responses request on an Anthropic channel, answered by `answer`. */

@@ -16,6 +16,8 @@ const channel = (protocol: CatalogChannel['protocol']): CatalogChannel => ({
   upstreamModel: 'up-model',
   priority: 0,
   weight: 1,
+  nativeBatch: false,
+  assistants: false,
 });
 
 function oaicCall(url: string): ChatCall {

@@ -13,6 +13,8 @@ const channel = (protocol: CatalogChannel['protocol'], upstreamModel = 'up-model
   upstreamModel,
   priority: 0,
   weight: 1,
+  nativeBatch: false,
+  assistants: false,
 });
 
 describe('pass-through requests', () => {
