@@ -4,6 +4,9 @@
  *    the same bytes to the same storage folder: throughput ratio, and the peak RSS growth of the edge and the
  *    files service while the upload runs (read from /proc every 50 ms).
  * 2. A 10,000-line chat batch against the same requests sent live at the same concurrency: lines per second.
+ *    The model (`bench-gpt`, applied by the bench: the sandbox's chat on a channel without `nativeBatch`)
+ *    keeps the batch on the line-by-line path; the same lines of `sandbox-gpt`, whose channel is flagged,
+ *    then run as a native batch (forwarded whole to the sandbox's batch API), printed for comparison.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -22,7 +25,8 @@ import { REPO_ROOT } from '../stack/stack-options';
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 * 1024 * 1024);
 const LINES = Number(process.env.BENCH_BATCH_LINES ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
-const MODEL = process.env.BENCH_MODEL ?? 'sandbox-gpt';
+const MODEL = process.env.BENCH_MODEL ?? 'bench-gpt';
+const NATIVE_MODEL = process.env.BENCH_NATIVE_MODEL ?? 'sandbox-gpt';
 const CHUNK = Buffer.alloc(64 * 1024, 0x61);
 const MiB = 1024 * 1024;
 
@@ -104,8 +108,8 @@ async function gatewayUpload(base: string, key: string, bytes = UPLOAD_BYTES): P
   return { rate: bytes / ((performance.now() - started) / 1000), fileId: body.id! };
 }
 
-function chatBody(i: number): Record<string, unknown> {
-  return { model: MODEL, messages: [{ role: 'user', content: `Benchmark line ${i}.` }], max_tokens: 16 };
+function chatBody(i: number, model = MODEL): Record<string, unknown> {
+  return { model, messages: [{ role: 'user', content: `Benchmark line ${i}.` }], max_tokens: 16 };
 }
 
 /** The same requests as the batch, sent live by CONCURRENCY closed-loop clients. */
@@ -129,10 +133,10 @@ async function live(base: string, key: string): Promise<number> {
   return LINES / ((performance.now() - started) / 1000);
 }
 
-async function batch(base: string, key: string): Promise<{ rate: number; phases: string }> {
+async function batch(base: string, key: string, model = MODEL): Promise<{ rate: number; phases: string }> {
   const auth = { authorization: `Bearer ${key}` };
   const jsonl = Array.from({ length: LINES }, (_, i) =>
-    JSON.stringify({ custom_id: `b-${i}`, method: 'POST', url: '/v1/chat/completions', body: chatBody(i) }),
+    JSON.stringify({ custom_id: `b-${i}`, method: 'POST', url: '/v1/chat/completions', body: chatBody(i, model) }),
   ).join('\n');
   const form = new FormData();
   form.append('purpose', 'batch');
@@ -191,11 +195,26 @@ async function main(): Promise<void> {
         FILES_MAX_BYTES: String(Math.max(UPLOAD_BYTES, 1024 * MiB)),
         BATCH_CONCURRENCY: String(CONCURRENCY),
         BATCH_TENANT_CONCURRENCY: String(CONCURRENCY),
+        NATIVE_BATCH_POLL_MS: '200',
       },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     const admin = new AdminClient({ url: stack.adminUrl });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
+    // The sandbox's chat on a channel without nativeBatch: its batches run line by line.
+    await admin.apply({
+      models: [
+        {
+          id: 'bench-gpt',
+          displayName: 'Bench GPT (line by line)',
+          capability: 'chat',
+          createdAt: '2025-01-01T00:00:00Z',
+          provider: 'sandbox-openai',
+          upstreamModel: 'sandbox-gpt',
+          prices: { inputPerMTok: '0.50', outputPerMTok: '1.50' },
+        },
+      ],
+    });
     const slug = `bench-${stamp}`;
     await admin.createTenant({ slug, billing: 'payg' });
     await admin.topup({ tenant: slug, amount: '1000.00' });
@@ -219,6 +238,8 @@ async function main(): Promise<void> {
     process.stdout.write(`batch: ${LINES} lines of ${MODEL} at concurrency ${CONCURRENCY}, live then as a batch\n`);
     const liveRate = await live(stack.baseUrl, key);
     const { rate: batchRate, phases } = await batch(stack.baseUrl, key);
+    process.stdout.write(`native batch: ${LINES} lines of ${NATIVE_MODEL}, forwarded to the sandbox's batch API\n`);
+    const native = await batch(stack.baseUrl, key, NATIVE_MODEL);
 
     const lines = [
       '',
@@ -240,6 +261,8 @@ async function main(): Promise<void> {
         `>= 0.80x live at c=${CONCURRENCY}`,
       ),
       `  batch phases: ${phases}`,
+      row(`${LINES}-line native batch, lines/s`, '', `${native.rate.toFixed(0)} batch`, `${(native.rate / liveRate).toFixed(2)}x`, 'for comparison'),
+      `  native batch phases: ${native.phases}`,
       '',
     ];
     process.stdout.write(lines.join('\n') + '\n');
