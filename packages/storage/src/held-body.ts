@@ -8,7 +8,8 @@ import { pipeline } from 'node:stream/promises';
  */
 export function heldBody(body: Readable | Buffer): Readable {
   if (Buffer.isBuffer(body)) return Readable.from([body]);
-  const held = new PassThrough();
+  // As much as the drivers buffer on their side (LocalObjectStore's write stream): the hop adds no extra pause.
+  const held = new PassThrough({ highWaterMark: 1024 * 1024 });
   pipeline(body, held).catch((error: unknown) => held.destroy(error instanceof Error ? error : new Error(String(error))));
   return held;
 }
