@@ -1,5 +1,5 @@
 import type { TaskHold } from '@gateway/billing';
-import { pgJson, Prisma, PrismaClient, type SqlPool } from '@gateway/db';
+import { pgJson, pgText, Prisma, PrismaClient, type SqlPool } from '@gateway/db';
 import type { MediaJob } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { SQL_POOL } from '../config/infra.module';
@@ -86,6 +86,8 @@ export class MediaTaskRepository {
   /**
    * The row of a task just submitted, on the create path of every task: one named prepared statement on
    * the pool under Prisma. Times are the app's, written as UTC (the columns are timestamps without zone).
+   * The client's request and the upstream's task id are written cleaned of what text and jsonb refuse
+   * (NUL, lone surrogates): the upstream was sent the request as the client gave it.
    */
   async create(task: NewMediaTask): Promise<MediaTask> {
     const now = new Date();
@@ -104,7 +106,7 @@ export class MediaTaskRepository {
         task.model,
         task.channelId,
         task.protocol,
-        task.upstreamTaskId,
+        pgText(task.upstreamTaskId),
         task.state,
         JSON.stringify(pgJson(task.job)),
         task.hold ? JSON.stringify(task.hold) : null,
@@ -149,6 +151,7 @@ export class MediaTaskRepository {
   /**
    * Ends a task: `UPDATE … WHERE state NOT IN (terminal)`. True for the one caller that moved it, which
    * alone settles or releases its billing; false when another worker (or the sweeper) ended it first.
+   * Upstream strings (error code and message, result names) are written cleaned for text and jsonb.
    */
   async finish(id: string, ending: TaskEnding): Promise<boolean> {
     const { count } = await this.prisma.mediaTask.updateMany({
@@ -157,10 +160,10 @@ export class MediaTaskRepository {
         state: ending.state,
         finishedAt: new Date(),
         ...(ending.state === 'succeeded' ? { progress: 100 } : {}),
-        ...(ending.results ? { results: ending.results } : {}),
+        ...(ending.results ? { results: pgJson(ending.results) } : {}),
         ...(ending.usage ? { usage: ending.usage } : {}),
-        ...(ending.errorCode ? { errorCode: ending.errorCode.slice(0, 200) } : {}),
-        ...(ending.errorMessage ? { errorMessage: ending.errorMessage.slice(0, 2000) } : {}),
+        ...(ending.errorCode ? { errorCode: pgText(ending.errorCode.slice(0, 200)) } : {}),
+        ...(ending.errorMessage ? { errorMessage: pgText(ending.errorMessage.slice(0, 2000)) } : {}),
       },
     });
     return count === 1;

@@ -1,5 +1,5 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
-import { pgJson, Prisma, PrismaClient, type MusicTaskModel, type SqlPool } from '@gateway/db';
+import { pgJson, pgText, Prisma, PrismaClient, type MusicTaskModel, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { MUSIC_SQL_POOL } from '../config/infra.module';
 import { FIND_BY_TOKEN_HASH, MOVE, MusicTaskSqlRow } from './music-task.sql';
@@ -59,7 +59,7 @@ export class MusicTaskRepository {
   async setUpstream(id: string, upstreamTaskId: string, hold: unknown): Promise<void> {
     await this.prisma.musicTask.updateMany({
       where: { id, upstreamTaskId: null },
-      data: { upstreamTaskId, hold: hold === null ? Prisma.DbNull : (hold as Prisma.InputJsonValue) },
+      data: { upstreamTaskId: pgText(upstreamTaskId), hold: hold === null ? Prisma.DbNull : (hold as Prisma.InputJsonValue) },
     });
   }
 
@@ -67,7 +67,10 @@ export class MusicTaskRepository {
     await this.prisma.musicTask.update({ where: { id }, data: { hold: hold as Prisma.InputJsonValue } });
   }
 
-  /** Moves the task from `from` to `to`; false when another writer moved it first. */
+  /**
+   * Moves the task from `from` to `to`; false when another writer moved it first. The upstream's strings
+   * (its task id, error message, result) are written cleaned of what text and jsonb refuse (NUL, lone surrogates).
+   */
   async move(id: string, from: MusicTaskStatus, to: MusicTaskStatus, data: MoveData, terminal: boolean): Promise<boolean> {
     const given = <T>(value: T | undefined): [boolean, T | null] => [value !== undefined, value ?? null];
     const result = await this.pool.query({
@@ -78,9 +81,9 @@ export class MusicTaskRepository {
         from,
         to,
         ...given(data.result === undefined ? undefined : JSON.stringify(pgJson(data.result))),
-        ...given(data.upstreamTaskId),
+        ...given(data.upstreamTaskId === undefined ? undefined : pgText(data.upstreamTaskId)),
         ...given(data.errorCode),
-        ...given(data.errorMessage),
+        ...given(data.errorMessage === undefined ? undefined : pgText(data.errorMessage)),
         terminal,
       ],
     });

@@ -1,0 +1,78 @@
+import { createPrismaClient, createSqlPool, createTestDatabase, type PrismaClient, type SqlPool, type TestDatabase } from '@gateway/db';
+import { randomUUID } from 'node:crypto';
+import { MediaTaskRepository, type NewMediaTask } from './media-task.repository';
+
+/**
+ * Client strings reach media_tasks (the prompt in `request`) and upstream strings reach it too (the
+ * upstream task id, an error message): text and jsonb refuse NUL and lone surrogates, so the row is
+ * written cleaned instead of failing the create with a 500.
+ */
+describe('MediaTaskRepository on Postgres', () => {
+  let db: TestDatabase;
+  let pool: SqlPool;
+  let prisma: PrismaClient;
+  let tasks: MediaTaskRepository;
+
+  beforeAll(async () => {
+    db = await createTestDatabase(undefined, 'media_tasks');
+    pool = createSqlPool(db.url, 2);
+    prisma = createPrismaClient(pool);
+    tasks = new MediaTaskRepository(prisma, pool);
+  });
+
+  afterAll(async () => {
+    await prisma.$disconnect();
+    await db.drop();
+  });
+
+  const task = (prompt: string, upstreamTaskId: string): NewMediaTask => ({
+    id: `task_${randomUUID().replace(/-/g, '')}`,
+    tenantId: randomUUID(),
+    keyId: 'k',
+    family: 'nativemedia',
+    route: 'nativemedia.videos.text2video.create',
+    queryKind: 'text2video',
+    model: 'sandbox-kling',
+    channelId: 'c',
+    protocol: 'kling',
+    upstreamTaskId,
+    state: 'submitted',
+    job: {
+      output: 'video',
+      nativeKind: 'text2video',
+      prompt,
+      negativePrompt: '\uDC00x\u0000',
+      seconds: 5,
+      imageList: [{ url: 'https://images.example.com/a\u0000.png' }],
+    },
+    hold: null,
+    deadlineAt: new Date(Date.now() + 60_000),
+  });
+
+  it('writes a task whose prompt holds NUL and a lone surrogate, cleaned', async () => {
+    const created = await tasks.create(task('a\u0000b\uD800c', 'up\u00001'));
+    const row = await tasks.findById(created.id);
+    expect(row?.job).toMatchObject({ prompt: 'ab\uFFFDc', negativePrompt: '\uFFFDx', imageList: [{ url: 'https://images.example.com/a.png' }] });
+    expect(row?.upstreamTaskId).toBe('up1');
+  });
+
+  it('ends a task whose upstream error holds NUL and a lone surrogate, cleaned', async () => {
+    const created = await tasks.create(task('p', 'u'));
+    expect(await tasks.finish(created.id, { state: 'failed', errorCode: 'bad\u0000code', errorMessage: 'upstream \u0000said\uDBFF no' })).toBe(true);
+    const row = await tasks.findById(created.id);
+    expect(row).toMatchObject({ state: 'failed', errorCode: 'badcode', errorMessage: 'upstream said\uFFFD no' });
+  });
+
+  it('ends a task whose long upstream message is cut inside a surrogate pair', async () => {
+    const created = await tasks.create(task('p', 'u'));
+    expect(await tasks.finish(created.id, { state: 'failed', errorCode: 'x', errorMessage: 'm'.repeat(1999) + '\u{1F600}' })).toBe(true);
+    expect((await tasks.findById(created.id))?.errorMessage).toBe('m'.repeat(1999) + '\uFFFD');
+  });
+
+  it('ends a task with results whose stored names hold NUL, cleaned', async () => {
+    const created = await tasks.create(task('p', 'u'));
+    const results = [{ key: 'media/t/0\u0000.mp4', contentType: 'video/mp4\u0000', size: 3, kind: 'video' as const }];
+    expect(await tasks.finish(created.id, { state: 'succeeded', results, usage: { seconds: 5 } })).toBe(true);
+    expect((await tasks.findById(created.id))?.results).toEqual([{ key: 'media/t/0.mp4', contentType: 'video/mp4', size: 3, kind: 'video' }]);
+  });
+});
