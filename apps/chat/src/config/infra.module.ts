@@ -1,17 +1,25 @@
 import { createPrismaClient, PrismaClient } from '@gateway/db';
+import { NatsBus, RedisReplyStore } from '@gateway/platform';
 import { createObjectStore, type ObjectStore, type StorageEnv } from '@gateway/storage';
-import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Module, type DynamicModule, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import Redis from 'ioredis';
 import { CHAT_ENV, type ChatEnv } from './chat-env';
 
 export const OBJECT_STORE = Symbol('OBJECT_STORE');
 
-/** Owns the chat service's connections: env, Postgres (Prisma), Redis (claim checks) and object storage. */
+/**
+ * Owns the chat service's connections: env, Postgres (Prisma), Redis (claim checks of requests and of
+ * replies too large for one NATS message) and object storage.
+ */
 @Global()
 @Module({})
-export class InfraModule implements OnApplicationShutdown {
+export class InfraModule implements OnModuleInit, OnApplicationShutdown {
   constructor(private readonly moduleRef: ModuleRef) {}
+
+  onModuleInit(): void {
+    this.moduleRef.get(NatsBus, { strict: false }).replyClaims.use(new RedisReplyStore(this.moduleRef.get(Redis)));
+  }
 
   static forRoot(env: ChatEnv, storage: StorageEnv): DynamicModule {
     return {

@@ -1,4 +1,4 @@
-import { loadEnv } from '@gateway/platform';
+import { loadEnv, NatsBus, RedisReplyStore } from '@gateway/platform';
 import { createObjectStore, StorageEnv } from '@gateway/storage';
 import multipart from '@fastify/multipart';
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
@@ -43,10 +43,15 @@ export class OaicModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(OAIC_REDIS) private readonly redis: Redis,
     private readonly adapterHost: HttpAdapterHost,
+    private readonly bus: NatsBus,
   ) {}
 
-  /** Audio uploads arrive as multipart/form-data; files stream to storage, never buffered whole. */
+  /**
+   * Audio uploads arrive as multipart/form-data; files stream to storage, never buffered whole. Replies
+   * too large for one NATS message (a long response) are redeemed from the same Redis as request claim checks.
+   */
   onModuleInit(): void {
+    this.bus.replyClaims.use(new RedisReplyStore(this.redis));
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
     void fastify.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
   }

@@ -1,4 +1,4 @@
-import { NatsBus, QueueFactory, queuePrefix } from '@gateway/platform';
+import { NatsBus, QueueFactory, queuePrefix, RedisReplyStore } from '@gateway/platform';
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import Redis from 'ioredis';
 import { FILES_ENV, type FilesEnv } from '../config/files-env';
@@ -47,7 +47,11 @@ export class BatchesModule implements OnApplicationShutdown {
         {
           provide: BATCH_LINE_RUNNER,
           inject: [NatsBus, BATCH_REDIS, FILES_ENV],
-          useFactory: (bus: NatsBus, redis: Redis, env: FilesEnv) => new BatchLineRunner(bus, redis, env.BATCH_LINE_TIMEOUT_MS),
+          useFactory: (bus: NatsBus, redis: Redis, env: FilesEnv) => {
+            // A line's answer too large for one NATS message comes by claim check from the same Redis.
+            bus.replyClaims.use(new RedisReplyStore(redis));
+            return new BatchLineRunner(bus, redis, env.BATCH_LINE_TIMEOUT_MS);
+          },
         },
         {
           provide: NATIVE_BACKOFF,

@@ -77,6 +77,11 @@ export const NATS_HEADERS = {
   kind: 'gw-kind',
   /** On a reply or a stream's end: what the request was served with (ReplyNote), for the edge's access line. */
   note: 'gw-note',
+  /**
+   * On a unary reply too large for one NATS message: the key under which the reply waits in the reply
+   * store (Redis), taken once by the caller; the message itself is empty.
+   */
+  replyRef: 'gw-reply-ref',
 } as const;
 
 /** Kinds of message on a streamed reply: data frames, then exactly one end or error. */

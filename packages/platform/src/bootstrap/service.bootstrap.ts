@@ -52,7 +52,7 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   const bus = new NatsBus(connection, env.NATS_PREFIX);
   const root: DynamicModule = { module: class ServiceRootModule {}, imports: [NatsModule.forBus(bus), module] };
   const app = await NestFactory.createMicroservice(root, {
-    strategy: new NatsRpcTransport(connection, env.NATS_PREFIX, service, bus.beforeReply, graceMs),
+    strategy: new NatsRpcTransport(connection, env.NATS_PREFIX, service, bus.beforeReply, graceMs, bus.replyClaims),
     logger: nestLogger,
     bufferLogs: false,
   });

@@ -7,6 +7,8 @@ export interface OutgoingFrame {
   kind?: string;
   /** How the request was served (a reply or a stream's end only). */
   note?: ReplyNote;
+  /** The request's payload (a unary reply only): names the tenant and request of a reply that must be parked. */
+  payload?: unknown;
 }
 
 /**

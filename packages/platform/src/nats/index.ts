@@ -14,3 +14,4 @@ export * from './jetstream-batch-source';
 export * from './dead-letter-stream';
 export * from './process-stats-responder';
 export * from './reconnects';
+export * from './reply-claims';

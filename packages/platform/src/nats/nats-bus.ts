@@ -6,6 +6,7 @@ import { noteOf } from '../observability/reply-note';
 import { injectTraceContext, tracingOn, type TraceContext } from '../observability/tracing';
 import { decodeJson, encodeJson, encodeText } from './codec';
 import { ReplyBarrier } from './reply-barrier';
+import { ReplyClaims } from './reply-claims';
 import { RequestFailure, RequestMux } from './request-mux';
 
 export interface RequestOptions {
@@ -48,12 +49,19 @@ export type StreamFrame = { kind: 'data'; data: Uint8Array } | { kind: 'end'; da
 export class NatsBus {
   /** Passed by this process's transport before each reply it writes. */
   readonly beforeReply = new ReplyBarrier();
+  /**
+   * Replies too large for one NATS message: this process's transport parks its own there, and requests
+   * redeem those of the services they call. An app with Redis gives it a store (`replyClaims.use`).
+   */
+  readonly replyClaims: ReplyClaims;
   private mux?: RequestMux;
 
   constructor(
     readonly connection: NatsConnection,
     readonly prefix: string,
-  ) {}
+  ) {
+    this.replyClaims = new ReplyClaims(prefix);
+  }
 
   subject(name: string): string {
     return this.prefix + name;
@@ -80,9 +88,25 @@ export class NatsBus {
       throw new GatewayError('unavailable', `The connection closed before ${name} answered`);
     }
     tellNote(msg, options.onNote);
-    const reply = RpcReply.parse(decodeJson(msg.data));
+    const ref = msg.headers?.get(NATS_HEADERS.replyRef);
+    const reply = RpcReply.parse(decodeJson(ref ? await this.redeem(name, ref) : msg.data));
     if (!reply.ok) throw GatewayError.fromBody(reply.error);
     return schema.parse(reply.data);
+  }
+
+  /** A reply that came by claim check: taken once from the reply store. */
+  private async redeem(name: string, key: string): Promise<Uint8Array> {
+    const store = this.replyClaims.store;
+    if (!store) throw new GatewayError('unavailable', `The answer of ${name} is larger than one message and this process has no reply store`);
+    if (!this.replyClaims.owns(key)) throw new GatewayError('internal', `The answer of ${name} names a reply outside this deployment`);
+    let data: Uint8Array | null;
+    try {
+      data = await store.take(key);
+    } catch {
+      throw new GatewayError('unavailable', `The answer of ${name} could not be read from the reply store`);
+    }
+    if (data === null) throw new GatewayError('unavailable', `The answer of ${name} expired before it could be read`);
+    return data;
   }
 
   /** Broadcast to every subscriber (no queue group). */

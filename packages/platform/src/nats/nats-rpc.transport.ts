@@ -8,10 +8,17 @@ import { encodeNote, hasNote, withReplyNote } from '../observability/reply-note'
 import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
 import { mergeStreamFrames, type OutgoingFrame } from './frame-merge';
 import { ReplyBarrier } from './reply-barrier';
+import { ReplyClaims, type ReplyStore } from './reply-claims';
 import { RpcContext } from './rpc-context';
 
 /** A stream's frames of one turn travel as one message up to this size, well under any server's payload limit. */
 const MERGED_FRAME_BYTES = 64 * 1024;
+
+/** NATS's default max_payload, for a connection that has not said its own. */
+const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
+
+/** Room left in a message for its headers (kind, note, trace) under the server's max_payload. */
+const HEADER_ROOM = 16 * 1024;
 
 function frameBytes(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return value;
@@ -73,6 +80,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     private readonly barrier = new ReplyBarrier(),
     /** How long a shutdown waits for the requests in flight. */
     private readonly graceMs = 25_000,
+    /** Where a reply too large for one message waits for its caller (the process's NatsBus holds the same). */
+    private readonly claims = new ReplyClaims(prefix),
   ) {
     super();
     barrier.setWriter(this.drain);
@@ -83,8 +92,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
    * turn, then go out together behind the barrier: one socket write for all the replies of a turn, with
    * the usage events they account for ahead of them. A stream's data frames of one turn leave as one message.
    */
-  private write(subject: string, data: Uint8Array, kind?: string, note?: ReplyNote): void {
-    this.outgoing.push(hasNote(note) ? { subject, data, kind, note } : { subject, data, kind });
+  private write(subject: string, data: Uint8Array, kind?: string, note?: ReplyNote, payload?: unknown): void {
+    this.outgoing.push(hasNote(note) ? { subject, data, kind, note, payload } : { subject, data, kind, payload });
     this.barrier.schedule();
   }
 
@@ -96,17 +105,54 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     for (const frame of mergeStreamFrames(frames, MERGED_FRAME_BYTES)) this.publish(frame);
   };
 
-  private publish({ subject, data, kind, note }: OutgoingFrame): void {
+  private publish(frame: OutgoingFrame): void {
+    // The one cost on every reply: a length comparison (the encoded reply's length is known).
+    const limit = (this.connection.info?.max_payload ?? DEFAULT_MAX_PAYLOAD) - HEADER_ROOM;
+    if (frame.data.length > limit) return this.oversized(frame, limit);
+    const { subject, data, kind, note } = frame;
     try {
       this.connection.publish(subject, data, kind || note ? { headers: replyHeaders(kind, note) } : undefined);
     } catch (error) {
       // An answer over the server's payload limit must not take the process (and every request in it) down:
       // its caller gets an error in its place.
       if ((error as { code?: string }).code !== 'MAX_PAYLOAD_EXCEEDED') throw error;
-      this.logger.error(`a reply of ${data.length} bytes exceeds the NATS payload limit; answered with an error instead`);
-      const refusal = encodeReply({ ok: false, error: { code: 'upstream_error', message: 'The answer is larger than the gateway can relay.' } });
-      this.connection.publish(subject, refusal, kind ? { headers: replyHeaders(STREAM_KINDS.error, undefined) } : undefined);
+      this.refuse(frame);
     }
+  }
+
+  /**
+   * A message over what NATS carries. A stream's data frame goes as consecutive frames of its bytes in
+   * order (the caller writes data frames' bytes as they come, so the split does not show); a unary reply
+   * waits in the reply store and its caller gets the key; anything else, or no store, is refused.
+   */
+  private oversized(frame: OutgoingFrame, limit: number): void {
+    if (frame.kind === STREAM_KINDS.data) {
+      for (let at = 0; at < frame.data.length; at += limit) this.publish({ ...frame, data: frame.data.subarray(at, at + limit) });
+      return;
+    }
+    const store = this.claims.store;
+    if (frame.kind === undefined && store) this.track(this.park(frame, store));
+    else this.refuse(frame);
+  }
+
+  private async park(frame: OutgoingFrame, store: ReplyStore): Promise<void> {
+    const key = this.claims.keyFor(this.service, frame.payload);
+    try {
+      await store.park(key, frame.data, this.claims.ttlSeconds);
+    } catch (error) {
+      this.logger.error(`a reply of ${frame.data.length} bytes could not be parked: ${(error as Error).message}`);
+      return this.refuse(frame);
+    }
+    const headers = replyHeaders(undefined, frame.note);
+    headers.set(NATS_HEADERS.replyRef, key);
+    this.connection.publish(frame.subject, new Uint8Array(0), { headers });
+  }
+
+  /** An answer over the payload limit must not take the process (and every request in it) down: its caller gets an error in its place. */
+  private refuse({ subject, data, kind }: OutgoingFrame): void {
+    this.logger.error(`a reply of ${data.length} bytes exceeds the NATS payload limit; answered with an error instead`);
+    const refusal = encodeReply({ ok: false, error: { code: 'upstream_error', message: 'The answer is larger than the gateway can relay.' } });
+    this.connection.publish(subject, refusal, kind ? { headers: replyHeaders(STREAM_KINDS.error, undefined) } : undefined);
   }
 
   listen(callback: () => void): void {
@@ -187,7 +233,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     if (reply && msg.headers?.get(NATS_HEADERS.stream) === '1') return this.dispatchStream(handler, reply, msg.subject, payload, context, abort, note);
     try {
       const result = await lastValueFrom(this.transformToObservable(await handler(payload, context)), { defaultValue: undefined });
-      if (reply) this.write(reply, encodeReply({ ok: true, data: result ?? null }), undefined, note);
+      if (reply) this.write(reply, encodeReply({ ok: true, data: result ?? null }), undefined, note, payload);
     } catch (error) {
       this.logUnexpected(pattern, error);
       markSpanFailed(error);
