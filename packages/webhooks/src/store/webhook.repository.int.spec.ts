@@ -93,4 +93,42 @@ describe('webhook repository statements', () => {
     expect(row!.history.map((a) => a.attempt)).toEqual([1, 2, 3]);
     expect((await repository.headOf(subject))!.eventType).toBe('first');
   });
+  it('answers each of many concurrent calls from its own rows though they share statements, and one bad row fails only its caller', async () => {
+    const subjects = Array.from({ length: 20 }, () => `task-${randomUUID()}`);
+    const counts = await Promise.all(
+      subjects.map((subject, i) => repository.insertDeliveries([delivery(subject, 'first', 1, { i }), delivery(subject, 'complete', 2)])),
+    );
+    expect(counts).toEqual(subjects.map(() => 2));
+    const heads = await Promise.all(subjects.map((subject) => repository.headOf(subject)));
+    expect(heads.map((head) => [head!.subjectId, head!.eventType, head!.payload])).toEqual(subjects.map((subject, i) => [subject, 'first', { i }]));
+
+    const attempt = (deliveryId: string, n: number) => ({
+      deliveryId,
+      attempt: n,
+      outcome: 'delivered' as const,
+      responseStatus: 204,
+      latencyMs: 1,
+      error: null,
+      startedAt: new Date(),
+      nextAttemptAt: null,
+    });
+    const [twiceA, twiceB, missing, ...rest] = await Promise.allSettled([
+      repository.recordAttempt(attempt(heads[0]!.id, 1), 'delivered'),
+      repository.recordAttempt(attempt(heads[0]!.id, 2), 'delivered'),
+      repository.recordAttempt(attempt('msg_missing', 1), 'delivered'),
+      ...heads.slice(1).map((head) => repository.recordAttempt(attempt(head!.id, 1), 'delivered')),
+    ]);
+    // Two records of one delivery: both kept, only the first moves it.
+    expect([twiceA, twiceB]).toEqual([
+      { status: 'fulfilled', value: true },
+      { status: 'fulfilled', value: false },
+    ]);
+    expect((await repository.listBySubject(subjects[0]!))[0]!.history.map((a) => a.attempt)).toEqual([1, 2]);
+    expect(missing.status).toBe('rejected');
+    expect(rest.every((result) => result.status === 'fulfilled' && result.value === true)).toBe(true);
+    const due = await repository.dueOf(subjects);
+    expect(due.map((d) => d.subjectId).sort()).toEqual([...subjects].sort());
+    expect(new Set(due.map((d) => d.id))).toEqual(new Set((await Promise.all(subjects.map((subject) => repository.headOf(subject)))).map((head) => head!.id)));
+    expect((await Promise.all(subjects.map((subject) => repository.headOf(subject)))).every((head) => head!.eventType === 'complete')).toBe(true);
+  });
 });

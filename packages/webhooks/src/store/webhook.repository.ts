@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { pgJson, pgText, PrismaClient, type SqlPool, type WebhookAttemptModel, type WebhookDeliveryModel } from '@gateway/db';
+import { pgJson, pgText, PrismaClient, StatementBatcher, type SqlPool, type WebhookAttemptModel, type WebhookDeliveryModel } from '@gateway/db';
 import type { WebhookAttemptOutcome } from '@gateway/contracts';
-import { DeliverySqlRow, DUE_OF, DUES_OF, DueSqlRow, HEAD_OF, INSERT_DELIVERIES, RECORD_ATTEMPT, type DueDelivery } from './webhook-delivery.sql';
+import { DeliverySqlRow, DUES_OF, DueSqlRow, HEADS_OF, INSERT_DELIVERIES, RECORD_ATTEMPTS, type DueDelivery } from './webhook-delivery.sql';
 
 export type { DueDelivery } from './webhook-delivery.sql';
 
@@ -29,25 +29,66 @@ export interface AttemptRecord {
   nextAttemptAt: Date | null;
 }
 
-function deliveryOf(row: unknown): DeliveryRow {
-  return DeliverySqlRow.parse(row) as DeliveryRow;
+type EndState = 'pending' | 'delivered' | 'dead';
+
+/** Rows by subject, the first of each (the statements return at most one per subject). */
+function bySubject<T extends { subjectId: string }>(rows: readonly T[]): Map<string, T> {
+  return new Map(rows.map((row) => [row.subjectId, row]));
 }
 
 /**
  * The only place webhook secrets, deliveries and attempts touch Postgres. The delivery hot path (insert,
- * head of a subject, record an attempt) runs as prepared statements on the pg pool; the rest through Prisma.
+ * head of a subject, next due, record an attempt) runs as prepared statements on the pg pool, the calls
+ * of one event-loop turn batched into one statement; the rest goes through Prisma.
  */
 export class WebhookRepository {
+  private readonly inserts = new StatementBatcher((batches: (readonly NewDelivery[])[]) => this.insertBatch(batches));
+  private readonly heads = new StatementBatcher((subjectIds: string[]) => this.headsBatch(subjectIds));
+  private readonly dues = new StatementBatcher((subjectIds: string[]) => this.duesBatch(subjectIds));
+  private readonly attempts = new StatementBatcher((records: { record: AttemptRecord; status: EndState }[]) => this.recordBatch(records));
+
   constructor(
     private readonly prisma: PrismaClient,
     private readonly pool: SqlPool,
   ) {}
 
   /** Inserts the deliveries that do not exist yet (one per subject and event type); returns how many were new. */
-  async insertDeliveries(deliveries: readonly NewDelivery[]): Promise<number> {
-    if (deliveries.length === 0) return 0;
-    const column = <T>(pick: (d: NewDelivery) => T): T[] => deliveries.map(pick);
-    const result = await this.pool.query({
+  insertDeliveries(deliveries: readonly NewDelivery[]): Promise<number> {
+    return deliveries.length === 0 ? Promise.resolve(0) : this.inserts.call(deliveries);
+  }
+
+  find(id: string): Promise<DeliveryRow | null> {
+    return this.prisma.webhookDelivery.findUnique({ where: { id } });
+  }
+
+  /** The subject's first delivery still to be made, in order; null when every one has ended. */
+  headOf(subjectId: string): Promise<DeliveryRow | null> {
+    return this.heads.call(subjectId);
+  }
+
+  /** Of each subject that has one, the first delivery still to be made: what queuing its attempt needs. */
+  async dueOf(subjectIds: readonly string[]): Promise<DueDelivery[]> {
+    const due = await Promise.all(subjectIds.map((subjectId) => this.dues.call(subjectId)));
+    return due.filter((row) => row !== null);
+  }
+
+  listBySubject(subjectId: string): Promise<DeliveryWithHistory[]> {
+    return this.prisma.webhookDelivery.findMany({
+      where: { subjectId },
+      orderBy: { seq: 'asc' },
+      include: { history: { orderBy: { attempt: 'asc' } } },
+    });
+  }
+
+  /** Records an attempt and moves the delivery on, in one statement; a delivery already ended is left alone (false). */
+  recordAttempt(record: AttemptRecord, status: EndState): Promise<boolean> {
+    return this.attempts.call({ record, status });
+  }
+
+  private async insertBatch(batches: (readonly NewDelivery[])[]): Promise<number[]> {
+    const all = batches.flat();
+    const column = <T>(pick: (d: NewDelivery) => T): T[] => all.map(pick);
+    const { rows } = await this.pool.query<{ id: string }>({
       name: 'webhook-insert-deliveries',
       text: INSERT_DELIVERIES,
       values: [
@@ -60,56 +101,51 @@ export class WebhookRepository {
         column((d) => JSON.stringify(pgJson(d.payload))),
       ],
     });
-    return result.rowCount ?? 0;
+    const inserted = new Set(rows.map((row) => row.id));
+    return batches.map((deliveries) => deliveries.filter((d) => inserted.has(d.id)).length);
   }
 
-  find(id: string): Promise<DeliveryRow | null> {
-    return this.prisma.webhookDelivery.findUnique({ where: { id } });
+  private async headsBatch(subjectIds: string[]): Promise<(DeliveryRow | null)[]> {
+    const { rows } = await this.pool.query({ name: 'webhook-heads-of', text: HEADS_OF, values: [[...new Set(subjectIds)]] });
+    const heads = bySubject(rows.map((row) => DeliverySqlRow.parse(row) as DeliveryRow));
+    return subjectIds.map((subjectId) => heads.get(subjectId) ?? null);
   }
 
-  /** The subject's first delivery still to be made, in order; null when every one has ended. */
-  async headOf(subjectId: string): Promise<DeliveryRow | null> {
-    const { rows } = await this.pool.query({ name: 'webhook-head-of', text: HEAD_OF, values: [subjectId] });
-    return rows.length === 0 ? null : deliveryOf(rows[0]);
+  private async duesBatch(subjectIds: string[]): Promise<(DueDelivery | null)[]> {
+    const { rows } = await this.pool.query({ name: 'webhook-dues-of', text: DUES_OF, values: [[...new Set(subjectIds)]] });
+    const due = bySubject(rows.map((row) => DueSqlRow.parse(row)));
+    return subjectIds.map((subjectId) => due.get(subjectId) ?? null);
   }
 
-  /** Of each subject that has one, the first delivery still to be made: what queuing its attempt needs. */
-  async dueOf(subjectIds: readonly string[]): Promise<DueDelivery[]> {
-    if (subjectIds.length === 0) return [];
-    const { rows } =
-      subjectIds.length === 1
-        ? await this.pool.query({ name: 'webhook-due-of', text: DUE_OF, values: [subjectIds[0]] })
-        : await this.pool.query({ name: 'webhook-dues-of', text: DUES_OF, values: [[...subjectIds]] });
-    return rows.map((row) => DueSqlRow.parse(row));
-  }
-
-  listBySubject(subjectId: string): Promise<DeliveryWithHistory[]> {
-    return this.prisma.webhookDelivery.findMany({
-      where: { subjectId },
-      orderBy: { seq: 'asc' },
-      include: { history: { orderBy: { attempt: 'asc' } } },
-    });
-  }
-
-  /** Records an attempt and moves the delivery on, in one statement; a delivery already ended is left alone. */
-  async recordAttempt(record: AttemptRecord, status: 'pending' | 'delivered' | 'dead'): Promise<boolean> {
-    const result = await this.pool.query({
-      name: 'webhook-record-attempt',
-      text: RECORD_ATTEMPT,
-      values: [
-        randomUUID(),
-        record.deliveryId,
-        record.attempt,
-        record.outcome,
-        record.responseStatus,
-        record.latencyMs,
-        pgText(record.error),
-        record.startedAt.toISOString(),
-        record.nextAttemptAt?.toISOString() ?? null,
-        status,
-      ],
-    });
-    return result.rowCount === 1;
+  /** One statement per round of distinct deliveries (two records of one delivery never share a statement). */
+  private async recordBatch(records: { record: AttemptRecord; status: EndState }[]): Promise<boolean[]> {
+    const moved = new Map<(typeof records)[number], boolean>();
+    let left = records;
+    while (left.length > 0) {
+      const seen = new Set<string>();
+      const round = left.filter(({ record }) => !seen.has(record.deliveryId) && seen.add(record.deliveryId));
+      left = left.filter((entry) => !round.includes(entry));
+      const column = <T>(pick: (entry: (typeof records)[number]) => T): T[] => round.map(pick);
+      const { rows } = await this.pool.query<{ id: string }>({
+        name: 'webhook-record-attempts',
+        text: RECORD_ATTEMPTS,
+        values: [
+          round.map(() => randomUUID()),
+          column(({ record }) => record.deliveryId),
+          column(({ record }) => record.attempt),
+          column(({ record }) => record.outcome),
+          column(({ record }) => record.responseStatus),
+          column(({ record }) => record.latencyMs),
+          column(({ record }) => pgText(record.error)),
+          column(({ record }) => record.startedAt.toISOString()),
+          column(({ record }) => record.nextAttemptAt?.toISOString() ?? null),
+          column(({ status }) => status),
+        ],
+      });
+      const ids = new Set(rows.map((row) => row.id));
+      for (const entry of round) moved.set(entry, ids.has(entry.record.deliveryId));
+    }
+    return records.map((entry) => moved.get(entry)!);
   }
 
   /** Puts an ended delivery back to pending for another round of attempts (an operator's redelivery). */
