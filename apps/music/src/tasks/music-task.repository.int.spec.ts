@@ -53,4 +53,20 @@ describe('MusicTaskRepository on Postgres', () => {
     expect(await tasks.move(task.id, 'PENDING', 'SUCCESS', { upstreamTaskId: 'u\u00002', result: { title: 't\u0000' } }, true)).toBe(true);
     expect(await tasks.find(task.id)).toMatchObject({ upstreamTaskId: 'u2', status: 'SUCCESS', result: { title: 't' } });
   });
+  it('batches concurrent callbacks yet lets only one of two moves of a task win, and finds each task by its own token', async () => {
+    const all = await Promise.all(Array.from({ length: 10 }, () => create()));
+    const found = await Promise.all([...all.map((task) => tasks.findByTokenHash(task.tokenHash)), tasks.findByTokenHash('no-such-token')]);
+    expect(found.map((task) => task?.id ?? null)).toEqual([...all.map((task) => task.id), null]);
+    const [first, duplicate, ...others] = await Promise.all([
+      tasks.move(all[0]!.id, 'PENDING', 'TEXT_SUCCESS', {}, false),
+      tasks.move(all[0]!.id, 'PENDING', 'SUCCESS', { result: { title: 'late' } }, true),
+      ...all.slice(1).map((task) => tasks.move(task.id, 'PENDING', 'SUCCESS', { upstreamTaskId: `up-${task.id}` }, true)),
+    ]);
+    expect([first, duplicate]).toEqual([true, false]);
+    expect(others.every((moved) => moved)).toBe(true);
+    expect(await tasks.find(all[0]!.id)).toMatchObject({ status: 'TEXT_SUCCESS', result: null, completedAt: null });
+    const last = await tasks.find(all[9]!.id);
+    expect(last).toMatchObject({ status: 'SUCCESS', upstreamTaskId: `up-${all[9]!.id}` });
+    expect(Math.abs(last!.completedAt!.getTime() - Date.now())).toBeLessThan(60_000);
+  });
 });

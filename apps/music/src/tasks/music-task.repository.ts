@@ -1,8 +1,8 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
-import { pgJson, pgText, Prisma, PrismaClient, type MusicTaskModel, type SqlPool } from '@gateway/db';
+import { pgJson, pgText, Prisma, PrismaClient, StatementBatcher, type MusicTaskModel, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { MUSIC_SQL_POOL } from '../config/infra.module';
-import { FIND_BY_TOKEN_HASH, MOVE, MusicTaskSqlRow } from './music-task.sql';
+import { FIND_BY_TOKEN_HASHES, MOVE_MANY, MusicTaskSqlRow } from './music-task.sql';
 
 export type MusicTaskRow = MusicTaskModel;
 
@@ -27,12 +27,24 @@ export interface MoveData {
   errorMessage?: string | null;
 }
 
+interface Move {
+  id: string;
+  from: MusicTaskStatus;
+  to: MusicTaskStatus;
+  data: MoveData;
+  terminal: boolean;
+}
+
 /**
  * The only place music tasks touch Postgres; every state change is a compare-and-swap on the status.
- * What every upstream callback runs (find by token, move) goes as prepared statements on the pool.
+ * What every upstream callback runs (find by token, move) goes as prepared statements on the pool, the
+ * calls of one event-loop turn batched into one statement.
  */
 @Injectable()
 export class MusicTaskRepository {
+  private readonly byToken = new StatementBatcher((hashes: string[]) => this.findBatch(hashes));
+  private readonly moves = new StatementBatcher((moves: Move[]) => this.moveBatch(moves));
+
   constructor(
     private readonly prisma: PrismaClient,
     @Inject(MUSIC_SQL_POOL) private readonly pool: SqlPool,
@@ -51,9 +63,8 @@ export class MusicTaskRepository {
     return this.prisma.musicTask.findFirst({ where: { id, tenantId } });
   }
 
-  async findByTokenHash(tokenHash: string): Promise<MusicTaskRow | null> {
-    const { rows } = await this.pool.query({ name: 'music-task-by-token', text: FIND_BY_TOKEN_HASH, values: [tokenHash] });
-    return rows.length === 0 ? null : (MusicTaskSqlRow.parse(rows[0]) as MusicTaskRow);
+  findByTokenHash(tokenHash: string): Promise<MusicTaskRow | null> {
+    return this.byToken.call(tokenHash);
   }
 
   async setUpstream(id: string, upstreamTaskId: string, hold: unknown): Promise<void> {
@@ -71,22 +82,47 @@ export class MusicTaskRepository {
    * Moves the task from `from` to `to`; false when another writer moved it first. The upstream's strings
    * (its task id, error message, result) are written cleaned of what text and jsonb refuse (NUL, lone surrogates).
    */
-  async move(id: string, from: MusicTaskStatus, to: MusicTaskStatus, data: MoveData, terminal: boolean): Promise<boolean> {
-    const given = <T>(value: T | undefined): [boolean, T | null] => [value !== undefined, value ?? null];
-    const result = await this.pool.query({
-      name: 'music-task-move',
-      text: MOVE,
-      values: [
-        id,
-        from,
-        to,
-        ...given(data.result === undefined ? undefined : JSON.stringify(pgJson(data.result))),
-        ...given(data.upstreamTaskId === undefined ? undefined : pgText(data.upstreamTaskId)),
-        ...given(data.errorCode),
-        ...given(data.errorMessage === undefined ? undefined : pgText(data.errorMessage)),
-        terminal,
-      ],
-    });
-    return result.rowCount === 1;
+  move(id: string, from: MusicTaskStatus, to: MusicTaskStatus, data: MoveData, terminal: boolean): Promise<boolean> {
+    return this.moves.call({ id, from, to, data, terminal });
+  }
+
+  private async findBatch(hashes: string[]): Promise<(MusicTaskRow | null)[]> {
+    const { rows } = await this.pool.query({ name: 'music-tasks-by-token', text: FIND_BY_TOKEN_HASHES, values: [[...new Set(hashes)]] });
+    const tasks = new Map(rows.map((row) => MusicTaskSqlRow.parse(row) as MusicTaskRow).map((task) => [task.tokenHash, task]));
+    return hashes.map((hash) => tasks.get(hash) ?? null);
+  }
+
+  /** One statement per round of distinct tasks: two moves of one task never share a statement, so only one can win. */
+  private async moveBatch(moves: Move[]): Promise<boolean[]> {
+    const won = new Map<Move, boolean>();
+    let left = moves;
+    while (left.length > 0) {
+      const seen = new Set<string>();
+      const round = left.filter((move) => !seen.has(move.id) && seen.add(move.id));
+      left = left.filter((move) => !round.includes(move));
+      const given = (pick: (data: MoveData) => unknown) => round.map((move) => pick(move.data) !== undefined);
+      const value = <T>(pick: (data: MoveData) => T | undefined) => round.map((move) => pick(move.data) ?? null);
+      const { rows } = await this.pool.query<{ id: string }>({
+        name: 'music-tasks-move',
+        text: MOVE_MANY,
+        values: [
+          round.map((move) => move.id),
+          round.map((move) => move.from),
+          round.map((move) => move.to),
+          given((data) => data.result),
+          value((data) => (data.result === undefined ? undefined : JSON.stringify(pgJson(data.result)))),
+          given((data) => data.upstreamTaskId),
+          value((data) => (data.upstreamTaskId === undefined ? undefined : pgText(data.upstreamTaskId))),
+          given((data) => data.errorCode),
+          value((data) => data.errorCode),
+          given((data) => data.errorMessage),
+          value((data) => (data.errorMessage === undefined ? undefined : pgText(data.errorMessage))),
+          round.map((move) => move.terminal),
+        ],
+      });
+      const moved = new Set(rows.map((row) => row.id));
+      for (const move of round) won.set(move, moved.has(move.id));
+    }
+    return moves.map((move) => won.get(move)!);
   }
 }
