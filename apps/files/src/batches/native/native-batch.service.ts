@@ -21,6 +21,8 @@ const PAGE = 500;
 const OUTPUT_PAGE = 200;
 const UPLOAD_CHUNK = 64 * 1024;
 const RUNNING = new Set(['validating', 'in_progress', 'finalizing']);
+/** How long past its window a forwarded batch waits for its upstream to report the end itself. */
+const EXPIRY_GRACE_MS = 3600_000;
 
 const UNRUN: Record<'completed' | 'cancelled' | 'expired' | 'failed', UnrunReason> = {
   completed: { code: 'batch_line_missing', message: "The upstream's batch output did not report this line." },
@@ -63,6 +65,10 @@ export class NativeBatchService {
    * there is nothing more to do here (the batch moved on, or went back to running line by line).
    */
   async advance(batch: BatchRow): Promise<number | null> {
+    // The upstream expires its own batch with the same window; past it (and a grace for that), an upstream
+    // that never answered or never took the batch does not keep it running for ever.
+    const late = Date.now() - batch.expiresAt.getTime();
+    if (late > (batch.upstreamBatchId ? EXPIRY_GRACE_MS : 0)) return this.expire(batch);
     const target = await this.catalog.target(batch.nativeModelId!, batch.nativeChannelId!);
     try {
       if (!batch.upstreamBatchId) {
@@ -252,6 +258,12 @@ export class NativeBatchService {
       if (await this.finisher.finish(batch, from, to, UNRUN[to], to === 'failed' ? errors : [])) return;
     }
     throw new Error(`${batchId} kept changing state while its upstream batch ${upstream.id} was being concluded`);
+  }
+
+  private async expire(batch: BatchRow): Promise<null> {
+    await this.abandon(batch);
+    await this.finisher.finish(batch, batch.status as BatchStatus, 'expired', UNRUN.expired);
+    return null;
   }
 
   /**
