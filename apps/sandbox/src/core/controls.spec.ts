@@ -1,4 +1,4 @@
-import { ControlError, resolveControls, splitModelName } from './controls';
+import { ControlError, resolveControls, resolveRunMs, splitModelName } from './controls';
 
 const defaults = { latencyMs: 3, chunkDelayMs: 4 };
 
@@ -19,6 +19,13 @@ describe('sandbox controls', () => {
     expect(resolveControls({}, 'm@latency=20,chunk=5,fail=cut', defaults)).toEqual({ latencyMs: 20, chunkDelayMs: 5, fail: 'cut' });
     const headers = { 'x-sandbox-latency-ms': '7', 'x-sandbox-chunk-delay-ms': '0', 'x-sandbox-fail': '429' };
     expect(resolveControls(headers, 'm@latency=20,chunk=5,fail=cut', defaults)).toEqual({ latencyMs: 7, chunkDelayMs: 0, fail: '429' });
+  });
+
+  it('reads how long a run takes from the model suffix or its header, else none', () => {
+    expect(resolveRunMs({}, 'sandbox-gpt')).toBe(0);
+    expect(resolveRunMs({}, 'sandbox-gpt@run=2500,chunk=5')).toBe(2500);
+    expect(resolveRunMs({ 'x-sandbox-run-ms': '40' }, 'sandbox-gpt@run=2500')).toBe(40);
+    expect(() => resolveRunMs({}, 'm@run=later')).toThrow(/model@run/);
   });
 
   it('rejects values it cannot honour, naming where they came from', () => {

@@ -1,6 +1,6 @@
-// Per-request behaviour controls: latency, chunk delay and forced failures, taken from request headers
-// or from a suffix on the model name (`sandbox-gpt@latency=20,chunk=5,fail=500`) so a gateway catalog
-// can select them without any client header.
+// Per-request behaviour controls: latency, chunk delay, forced failures and how long an assistants run
+// takes, taken from request headers or from a suffix on the model name (`sandbox-gpt@latency=20,chunk=5,fail=500`,
+// `sandbox-gpt@run=3000`) so a gateway catalog can select them without any client header.
 import { z } from 'zod';
 
 export const FailMode = z.enum(['500', '429', '503', 'cut', 'hang']);
@@ -71,6 +71,16 @@ export function resolveControls(headers: Record<string, string | string[] | unde
       defaults.chunkDelayMs,
     fail: parseFail(header(headers, 'x-sandbox-fail'), 'x-sandbox-fail') ?? parseFail(options.fail, 'model@fail') ?? null,
   };
+}
+
+/**
+ * How long an assistants run stays in progress before it completes (`x-sandbox-run-ms`, or
+ * `model@run=ms`): 0, the default, completes it at once. A client that does not wait sees it
+ * `in_progress`; asking again after that time finds it completed with its usage.
+ */
+export function resolveRunMs(headers: Record<string, string | string[] | undefined>, model: string | undefined): number {
+  const options = model ? splitModelName(model).options : {};
+  return parseMillis(header(headers, 'x-sandbox-run-ms'), 'x-sandbox-run-ms') ?? parseMillis(options.run, 'model@run') ?? 0;
 }
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {

@@ -20,6 +20,11 @@ const FAILURES: Record<'500' | '429' | '503', { message: string; code: string | 
   '503': { message: 'The engine is currently overloaded, please try again later. (sandbox fail=503)', code: null },
 };
 
+/** A wait between two frames of an event stream (a run working before its next event). */
+export interface SsePause {
+  pauseMs: number;
+}
+
 export class Exchange {
   private readonly calls = new WeakMap<FastifyRequest, CallState>();
 
@@ -99,8 +104,11 @@ export class Exchange {
     return controls;
   }
 
-  /** Writes pre-encoded SSE frames with the chunk delay; `cut` closes the connection after two frames. */
-  async sendSse(request: FastifyRequest, reply: FastifyReply, frames: readonly string[], controls: SandboxControls): Promise<void> {
+  /**
+   * Writes pre-encoded SSE frames with the chunk delay, and waits where a pause stands between them;
+   * `cut` closes the connection after two frames.
+   */
+  async sendSse(request: FastifyRequest, reply: FastifyReply, frames: readonly (string | SsePause)[], controls: SandboxControls): Promise<void> {
     const signal = this.signal(request);
     reply.hijack();
     const res = reply.raw;
@@ -111,6 +119,11 @@ export class Exchange {
       'x-request-id': request.id,
     });
     for (let i = 0; i < frames.length; i++) {
+      const frame = frames[i]!;
+      if (typeof frame !== 'string') {
+        await sleep(frame.pauseMs, signal);
+        continue;
+      }
       if (i > 0) await sleep(controls.chunkDelayMs, signal);
       if (signal.aborted) return;
       if (controls.fail === 'cut' && i === 2) {
@@ -120,9 +133,9 @@ export class Exchange {
       }
       if (controls.fail === 'cut') {
         // Flushed before the cut so the client really receives the first frames.
-        await new Promise<void>((resolve) => res.write(frames[i]!, () => resolve()));
+        await new Promise<void>((resolve) => res.write(frame, () => resolve()));
       } else {
-        res.write(frames[i]!);
+        res.write(frame);
       }
     }
     res.end();

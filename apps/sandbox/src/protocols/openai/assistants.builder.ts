@@ -148,10 +148,15 @@ export function runObject(
   };
 }
 
+/** A completed run as it read while it was still working: in progress, no usage yet. */
+export function runInProgress(run: SandboxRun): SandboxRun {
+  return { ...run, status: 'in_progress', usage: null, started_at: run.created_at, completed_at: null, expires_at: run.created_at + 600 };
+}
+
 /** The events of a streamed run, in OpenAI's order, ending with `done`. */
 export function runEvents(run: SandboxRun, answer: SandboxMessage, plan: Extract<ChatPlan, { kind: 'text' }>): Array<{ event: string; data: unknown }> {
-  const queued = { ...run, status: 'queued', usage: null, started_at: null, completed_at: null, expires_at: run.created_at + 600 };
-  const running = { ...queued, status: 'in_progress', started_at: run.created_at };
+  const running = runInProgress(run);
+  const queued = { ...running, status: 'queued', started_at: null };
   const started = { ...answer, status: 'in_progress', content: [], completed_at: null };
   return [
     { event: 'thread.run.created', data: queued },

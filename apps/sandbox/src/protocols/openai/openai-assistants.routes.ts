@@ -1,13 +1,16 @@
 // OpenAI's assistants API (v2) under /openai/v1, in memory: assistants, threads, messages and runs. Every
 // call needs `OpenAI-Beta: assistants=v2`, as at OpenAI. A run completes at once with a canned answer
-// (assistants.builder), or streams OpenAI's event sequence when asked to.
+// (assistants.builder), or streams OpenAI's event sequence when asked to; with the `run=ms` control it
+// stays in progress that long (its stream pauses after `thread.run.in_progress`) and completes whether or
+// not anyone is still listening, as OpenAI's runs do.
 import { randomUUID } from 'node:crypto';
 import { parseOrThrow } from '@gateway/contracts';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod';
-import { dataFrame, eventFrame } from '../../core/exchange';
+import { ControlError, resolveRunMs } from '../../core/controls';
+import { dataFrame, eventFrame, type SsePause } from '../../core/exchange';
 import type { ProtocolDeps } from '../../core/protocol';
-import { messageObject, planRun, runEvents, runObject, textContent, type SandboxMessage, type SandboxRun } from './assistants.builder';
+import { messageObject, planRun, runEvents, runInProgress, runObject, textContent, type SandboxMessage, type SandboxRun } from './assistants.builder';
 import { renderOpenaiError } from './openai.errors';
 
 /** Objects kept per kind before the oldest go (the sandbox runs for days under benchmarks). */
@@ -56,6 +59,13 @@ interface Thread {
 const now = (): number => Math.floor(Date.now() / 1000);
 const newId = (prefix: string): string => `${prefix}_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
 
+/** A run still working: when it completes, and the answer it then adds to its thread. */
+interface Working {
+  threadId: string;
+  completesAt: number;
+  answer: SandboxMessage;
+}
+
 /** A Map that forgets its oldest entries past KEPT. */
 class Shelf<T> extends Map<string, T> {
   override set(key: string, value: T): this {
@@ -82,6 +92,19 @@ export function registerOpenaiAssistantsRoutes(app: FastifyInstance, { exchange 
   const threads = new Shelf<Thread>();
   const messages = new Shelf<SandboxMessage[]>();
   const runs = new Shelf<SandboxRun[]>();
+  const working = new Shelf<Working>();
+
+  /** Completes the thread's runs whose time has come: their answers join the thread. */
+  const settle = (threadId: string): void => {
+    const now = Date.now();
+    for (const [runId, run] of working) {
+      if (run.threadId !== threadId || run.completesAt > now) continue;
+      working.delete(runId);
+      messages.get(threadId)?.push(run.answer);
+    }
+  };
+  /** A run as it reads now: in progress while it works, then as it completed. */
+  const view = (run: SandboxRun): SandboxRun => (working.has(run.id) ? runInProgress(run) : run);
 
   const notFound = (reply: FastifyReply, kind: string, id: string) =>
     reply.code(404).send(renderOpenaiError(404, `No ${kind} found with id '${id}'.`, null, null));
@@ -177,6 +200,7 @@ export function registerOpenaiAssistantsRoutes(app: FastifyInstance, { exchange 
     });
 
     scope.get<{ Params: { id: string } }>('/threads/:id/messages', async (request, reply) => {
+      settle(request.params.id);
       const all = messages.get(request.params.id);
       if (!all) return notFound(reply, 'thread', request.params.id);
       const query = parseOrThrow(ListQuery, request.query);
@@ -184,9 +208,18 @@ export function registerOpenaiAssistantsRoutes(app: FastifyInstance, { exchange 
     });
 
     scope.get<{ Params: { id: string } }>('/threads/:id/runs', async (request, reply) => {
+      settle(request.params.id);
       const all = runs.get(request.params.id);
       if (!all) return notFound(reply, 'thread', request.params.id);
-      return page(all, parseOrThrow(ListQuery, request.query));
+      return page(all.map(view), parseOrThrow(ListQuery, request.query));
+    });
+
+    scope.get<{ Params: { id: string; runId: string } }>('/threads/:id/runs/:runId', async (request, reply) => {
+      settle(request.params.id);
+      const all = runs.get(request.params.id);
+      if (!all) return notFound(reply, 'thread', request.params.id);
+      const run = all.find((candidate) => candidate.id === request.params.runId);
+      return run ? view(run) : notFound(reply, 'run', request.params.runId);
     });
 
     scope.post<{ Params: { id: string } }>('/threads/:id/runs', async (request, reply) => {
@@ -196,8 +229,16 @@ export function registerOpenaiAssistantsRoutes(app: FastifyInstance, { exchange 
       const assistant = assistants.get(body.assistant_id);
       if (!assistant) return notFound(reply, 'assistant', body.assistant_id);
       const model = body.model ?? assistant.model;
+      let runMs: number;
+      try {
+        runMs = resolveRunMs(request.headers, model);
+      } catch (error) {
+        if (!(error instanceof ControlError)) throw error;
+        return reply.code(400).send(renderOpenaiError(400, error.message, error.param, 'invalid_value'));
+      }
       const controls = await exchange.gate(request, reply, model, renderOpenaiError, { stream: body.stream === true });
       if (!controls) return reply;
+      settle(threadId);
       for (const message of body.additional_messages ?? []) addMessage(threadId, message);
       const instructions = [body.instructions ?? assistant.instructions ?? '', body.additional_instructions ?? ''].filter(Boolean).join('\n');
       const input = {
@@ -213,12 +254,23 @@ export function registerOpenaiAssistantsRoutes(app: FastifyInstance, { exchange 
       exchange.stats.addTokens(plan.usage.prompt_tokens, plan.usage.completion_tokens);
       const meta = { id: newId('run'), createdAt: now(), threadId, assistantId: assistant.id };
       const run = runObject(meta, input, 'completed', plan);
-      const answer = addMessage(threadId, { role: 'assistant', content: plan.text, metadata: {} }, { assistantId: assistant.id, runId: run.id });
+      const extra = { assistantId: assistant.id, runId: run.id };
+      let answer: SandboxMessage;
+      if (runMs > 0) {
+        // The answer joins the thread when the run completes.
+        answer = messageObject({ id: newId('msg'), createdAt: now(), threadId }, 'assistant', textContent(plan.text), { ...extra, metadata: {} });
+        working.set(run.id, { threadId, completesAt: Date.now() + runMs, answer });
+      } else {
+        answer = addMessage(threadId, { role: 'assistant', content: plan.text, metadata: {} }, extra);
+      }
       runs.get(threadId)!.push(run);
-      if (body.stream !== true) return run;
-      const frames = runEvents(run, answer, plan).map(({ event, data }) =>
+      if (body.stream !== true) return view(run);
+      const events = runEvents(run, answer, plan);
+      const frames: Array<string | SsePause> = events.map(({ event, data }) =>
         event === 'done' ? `event: done\n${dataFrame('[DONE]')}` : eventFrame(event, data),
       );
+      // The run works between its start and its message.
+      if (runMs > 0) frames.splice(events.findIndex(({ event }) => event === 'thread.run.in_progress') + 1, 0, { pauseMs: runMs });
       await exchange.sendSse(request, reply, frames, controls);
       return reply;
     });
