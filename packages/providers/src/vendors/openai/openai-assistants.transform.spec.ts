@@ -1,5 +1,5 @@
 import type { ChannelTarget } from '../../provider.types';
-import { assistantsPath, toAssistantsUpstream, withPublicModel } from './openai-assistants.transform';
+import { assistantsPath, toAssistantsUpstream, toRunRetrieveUpstream, withPublicModel } from './openai-assistants.transform';
 
 const channel: ChannelTarget = {
   id: 'ch1',
@@ -46,6 +46,14 @@ describe('assistants transforms', () => {
     expect(run).toMatchObject({ stream: true, headers: { accept: 'text/event-stream' } });
     expect(JSON.parse(run.body as string)).toEqual({ assistant_id: 'asst_1', stream: true });
     expect(toAssistantsUpstream({ op: 'threads.messages.create', threadId: 't', stream: true }, channel).stream).toBe(false);
+  });
+
+  it("retrieves one run with the beta header and the channel's key, and no body", () => {
+    const run = toRunRetrieveUpstream({ threadId: 'thread_1', runId: 'run_1' }, channel);
+    expect(run).toMatchObject({ method: 'GET', url: 'https://upstream.example/v1/threads/thread_1/runs/run_1', stream: false });
+    expect(run.headers).toEqual({ accept: 'application/json', 'openai-beta': 'assistants=v2', authorization: 'Bearer sk-upstream' });
+    expect(run.body).toBeUndefined();
+    expect(() => toRunRetrieveUpstream({ threadId: 'thread_1', runId: '' }, channel)).toThrow('run id');
   });
 
   it('shows the upstream model as the catalog id on the way back', () => {

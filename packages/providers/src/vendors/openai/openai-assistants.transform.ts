@@ -90,6 +90,23 @@ export function toAssistantsUpstream(call: AssistantsCall, channel: ChannelTarge
   return request;
 }
 
+/** The ids naming one run. */
+export interface RunPathIds {
+  threadId: string;
+  runId: string;
+}
+
+/**
+ * `GET /threads/{thread_id}/runs/{run_id}`: one run as the upstream has it now. Not a client route of the
+ * gateway; the run sweeper asks it about runs whose end the gateway has not seen.
+ */
+export function toRunRetrieveUpstream(ids: RunPathIds, channel: ChannelTarget): UpstreamRequest {
+  const headers: Record<string, string> = { accept: 'application/json', ...ASSISTANTS_BETA_HEADER };
+  if (channel.apiKey) headers.authorization = `Bearer ${channel.apiKey}`;
+  const path = `/threads/${required(ids.threadId, 'thread id')}/runs/${required(ids.runId, 'run id')}`;
+  return { method: 'GET', url: upstreamUrl(channel.baseUrl, path), headers, stream: false };
+}
+
 /** The body with its `model` (when it names one) swapped for the channel's upstream name. */
 export function withUpstreamModel(body: Record<string, unknown>, channel: ChannelTarget): Record<string, unknown> {
   return typeof body.model === 'string' ? { ...body, model: channel.upstreamModel } : body;
