@@ -82,4 +82,27 @@ describe('AssistantObjectsRepository (Postgres)', () => {
     expect(runs.get('run_1')?.usageRecordedAt).toBeInstanceOf(Date);
     expect((await objects.runs(stranger, ['run_1'])).size).toBe(0);
   });
+
+  it('leases due unrecorded runs oldest first, once per lease, and looks again when told', async () => {
+    const run = (id: string, sweepAt?: Date) =>
+      objects.record({ id, kind: 'run', tenantId: tenant, ...home, threadId: 'thread_1', requestId: randomUUID(), keyId: randomUUID(), hold: {}, sweepAt });
+    await run('run_due_1', new Date(Date.now() - 1000));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await run('run_due_2');
+    await run('run_later', new Date(Date.now() + 60_000));
+    // Two replicas at once share the due runs out; neither gets the recorded run_1 or the one not due yet.
+    const [first, second] = await Promise.all([objects.leaseUnrecordedRuns(10, 60_000), objects.leaseUnrecordedRuns(10, 60_000)]);
+    const leased = [...first, ...second].map((r) => r.id);
+    expect(leased.sort()).toEqual(['run_due_1', 'run_due_2']);
+    const one = first.length ? first : second;
+    expect(one[0]).toMatchObject({ id: 'run_due_1', kind: 'run', threadId: 'thread_1', usageRecordedAt: null, ...home });
+    expect(one[0]!.createdAt).toBeInstanceOf(Date);
+    expect(await objects.leaseUnrecordedRuns(10, 60_000)).toEqual([]);
+    await objects.deferRun('run_due_2', new Date(Date.now() - 1));
+    expect((await objects.leaseUnrecordedRuns(10, 60_000)).map((r) => r.id)).toEqual(['run_due_2']);
+    // A recorded run is never leased again.
+    await objects.deferRun('run_due_2', new Date(Date.now() - 1));
+    expect(await objects.claimUsage('run_due_2')).toBe(true);
+    expect(await objects.leaseUnrecordedRuns(10, 60_000)).toEqual([]);
+  });
 });

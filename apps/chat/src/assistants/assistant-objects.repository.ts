@@ -36,6 +36,8 @@ export interface NewObject extends ObjectHome {
   requestId?: string;
   keyId?: string;
   hold?: unknown;
+  /** Runs: when the run sweeper first asks the upstream about it. */
+  sweepAt?: Date;
 }
 
 export interface AssistantPage {
@@ -45,6 +47,9 @@ export interface AssistantPage {
 
 const OWNED = { id: true, kind: true, tenantId: true, modelId: true, channelId: true, providerId: true, createdAt: true } as const;
 const RUN = { ...OWNED, threadId: true, requestId: true, keyId: true, hold: true, usageRecordedAt: true } as const;
+
+/** A run row as the sweeper's raw statement returns it. */
+type RawRun = Omit<RunRecord, 'kind' | 'createdAt' | 'usageRecordedAt'> & { createdAt: Date | string; usageRecordedAt: Date | string | null };
 
 const json = (value: unknown) => pgJson(value) as Prisma.InputJsonValue;
 
@@ -81,6 +86,41 @@ export class AssistantObjectsRepository {
     if (ids.length === 0) return new Map();
     const rows = await this.prisma.assistantObject.findMany({ where: { tenantId, kind: 'run', id: { in: [...ids] } }, select: RUN });
     return new Map(rows.map((row) => [row.id, { ...row, kind: 'run' as const }]));
+  }
+
+  /**
+   * Up to `limit` runs whose usage is not recorded and whose next look is due, oldest first, each leased
+   * for `leaseMs` (its next look moved that far ahead) in the same statement. Rows another replica is
+   * leasing at that moment are skipped, not waited for, so replicas share the runs out between them.
+   */
+  async leaseUnrecordedRuns(limit: number, leaseMs: number): Promise<RunRecord[]> {
+    const rows = await this.prisma.$queryRaw<RawRun[]>`
+      UPDATE assistant_objects AS o
+      SET sweep_at = (now() AT TIME ZONE 'UTC') + ${leaseMs}::float8 * interval '1 millisecond'
+      FROM (
+        SELECT id FROM assistant_objects
+        WHERE kind = 'run' AND usage_recorded_at IS NULL AND (sweep_at IS NULL OR sweep_at <= (now() AT TIME ZONE 'UTC'))
+        ORDER BY created_at, id
+        LIMIT ${limit}::int
+        FOR UPDATE SKIP LOCKED
+      ) AS due
+      WHERE o.id = due.id
+      RETURNING o.id, o.tenant_id AS "tenantId", o.model_id AS "modelId", o.channel_id AS "channelId", o.provider_id AS "providerId",
+        o.created_at AS "createdAt", o.thread_id AS "threadId", o.request_id AS "requestId", o.key_id AS "keyId", o.hold,
+        o.usage_recorded_at AS "usageRecordedAt"`;
+    return rows
+      .map((row) => ({
+        ...row,
+        kind: 'run' as const,
+        createdAt: new Date(row.createdAt),
+        usageRecordedAt: row.usageRecordedAt === null ? null : new Date(row.usageRecordedAt),
+      }))
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id.localeCompare(b.id));
+  }
+
+  /** Moves the next look at a run whose usage is still not recorded (a run not ended yet, an upstream backing off). */
+  async deferRun(id: string, at: Date): Promise<void> {
+    await this.prisma.assistantObject.updateMany({ where: { id, kind: 'run', usageRecordedAt: null }, data: { sweepAt: at } });
   }
 
   /** Moves an object to another home (an assistant given another model) and keeps what the upstream answered. */

@@ -1,5 +1,5 @@
-import { type CatalogChannel } from '@gateway/contracts';
-import { parseUpstreamBody, readBodyJson, toAssistantsUpstream, type AssistantsCall } from '@gateway/providers';
+import { UpstreamRun, type CatalogChannel } from '@gateway/contracts';
+import { parseUpstreamBody, readBodyJson, toAssistantsUpstream, toRunRetrieveUpstream, type AssistantsCall, type RunPathIds } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { UpstreamCallService, type Served } from '../oaic/upstream-call.service';
@@ -26,5 +26,12 @@ export class AssistantsUpstream {
     const served = await this.open(call, channels, signal);
     const body = await readBodyJson(served.response.body);
     return { ...served, answer: parseUpstreamBody(() => schema.parse(body) as z.infer<T>) };
+  }
+
+  /** One run as its channel has it now; an upstream refusal is a GatewayError carrying the upstream's status. */
+  async retrieveRun(ids: RunPathIds, channel: CatalogChannel, signal: AbortSignal): Promise<UpstreamRun> {
+    const { response } = await this.upstream.open([channel], (target) => toRunRetrieveUpstream(ids, target), signal);
+    const body = await readBodyJson(response.body);
+    return parseUpstreamBody(() => UpstreamRun.parse(body));
   }
 }

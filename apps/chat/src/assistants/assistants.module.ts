@@ -9,15 +9,17 @@ import { AssistantsRouting } from './assistants-routing.service';
 import { AssistantsService } from './assistants.service';
 import { AssistantsUpstream } from './assistants-upstream';
 import { RunBilling } from './run-billing';
+import { RunSweeper } from './run-sweeper';
 import { RunsService } from './runs.service';
 
 /**
  * The assistants pass-through (assistants, threads, messages, runs) to OpenAI-protocol channels flagged
- * for it: who owns each upstream id and where it lives, and what runs use.
+ * for it: who owns each upstream id and where it lives, and what runs use, billed even when nobody asks
+ * about a run again (RunSweeper).
  */
 @Module({
   imports: [CatalogModule, ClaimCheckModule, UsageModule],
   controllers: [AssistantsHandler],
-  providers: [AssistantsService, RunsService, AssistantsRouting, AssistantsUpstream, AssistantObjectsRepository, RunBilling, UpstreamCallService],
+  providers: [AssistantsService, RunsService, AssistantsRouting, AssistantsUpstream, AssistantObjectsRepository, RunBilling, RunSweeper, UpstreamCallService],
 })
 export class AssistantsModule {}

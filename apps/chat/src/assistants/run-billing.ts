@@ -1,13 +1,18 @@
 import { BillingClient, costOf, maxUsageOf, type Prices } from '@gateway/billing';
-import { BillingMode, type CatalogModel, type OaicCaller, type UpstreamRun } from '@gateway/contracts';
-import { Injectable } from '@nestjs/common';
+import { BillingMode, GatewayError, type CatalogModel, type OaicCaller, type UpstreamRun } from '@gateway/contracts';
+import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { UsageMeter } from '../usage/usage-meter';
+import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
+import { UsageMeter, type Tokens } from '../usage/usage-meter';
 import { UsagePublisher } from '../usage/usage.publisher';
 import { AssistantObjectsRepository, type RunRecord } from './assistant-objects.repository';
 
-/** Longer than a run may take upstream (OpenAI expires runs after 10 minutes); the sweeper frees a hold nobody ended. */
-const RUN_HOLD_TTL_MS = 60 * 60_000;
+/**
+ * How much longer than the run sweeper's deadline a run's hold lives: the sweeper ends every run's hold
+ * by then (billed, released or expired), so the wallet's own sweeper, which frees holds nobody ended,
+ * never frees a run's hold first, even when the chat service was down for a while.
+ */
+const RUN_HOLD_MARGIN_MS = 30 * 60_000;
 
 const PRICE_FIELDS = ['inputPerMTok', 'outputPerMTok', 'perImage', 'perSecond', 'perTask', 'cachedInputPerMTok', 'cacheWritePerMTok'] as const;
 
@@ -21,9 +26,26 @@ export type RunHold = z.infer<typeof RunHold>;
 /** A run's status from which it changes no more. */
 const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'expired', 'incomplete']);
 
+export function isTerminalRun(status: string): boolean {
+  return TERMINAL.has(status);
+}
+
 function outcomeOf(status: string): string {
   if (status === 'completed') return 'ok';
-  return status === 'cancelled' ? 'cancelled' : 'upstream_error';
+  if (status === 'cancelled' || status === 'expired') return status;
+  return 'upstream_error';
+}
+
+/**
+ * Bounds a run's output by what its hold covers, before the hold and the upstream call: a
+ * `max_completion_tokens` above the model's cap is refused, and a run without one is sent with the
+ * model's cap (OpenAI bounds a run's completion tokens over all its steps by it), as chat requests are.
+ */
+export function capRunOutput(body: { max_completion_tokens?: number | null }, limit: number): void {
+  const cap = body.max_completion_tokens;
+  if (cap === undefined || cap === null) body.max_completion_tokens = limit;
+  else if (cap > limit)
+    throw GatewayError.invalid(`max_completion_tokens is ${cap}, above this model's limit of ${limit} output tokens.`, 'max_completion_tokens');
 }
 
 /**
@@ -31,7 +53,8 @@ function outcomeOf(status: string): string {
  * the tenant's plan; the hold lives in the shared wallet under the starting request's id, so whichever
  * process later sees the run end may settle it), and charged at the tokens the upstream reports once
  * the run reaches a terminal status, with one usage row under the same request id. Exactly one caller
- * records it: the guarded move of the run's row. A run ended without usage releases its hold.
+ * records it: the guarded move of the run's row. A run ended without usage releases its hold, and so
+ * does one given up by the run sweeper (see RunSweeper), with a usage row saying `expired`.
  */
 @Injectable()
 export class RunBilling {
@@ -39,14 +62,23 @@ export class RunBilling {
     private readonly billing: BillingClient,
     private readonly objects: AssistantObjectsRepository,
     private readonly publisher: UsagePublisher,
+    @Inject(CHAT_ENV) private readonly env: ChatEnv,
   ) {}
 
-  /** Reserves the run's maximum cost as the body tells it; throws insufficient_quota when it cannot be covered. */
+  /**
+   * Reserves the run's maximum cost; throws insufficient_quota when it cannot be covered. The output is
+   * bounded by the run's `max_completion_tokens` (which the caller has set to the model's cap when the
+   * client gave none); the input by its `max_prompt_tokens` when given, else only by what the body
+   * carries (the thread's history and the assistant's instructions are the upstream's, unseen here:
+   * tokens beyond the hold are still charged in full).
+   */
   async hold(caller: OaicCaller, model: CatalogModel, body: Record<string, unknown>): Promise<RunHold> {
     if (!this.billing.enabled) return { keyKind: caller.keyKind, billed: null };
     const plan = await this.billing.planOf(caller.tenantId, caller.keyKind, model);
-    const amount = plan.perRequest ? 1n : costOf(plan.prices, maxUsageOf('chat', { ...body, messages: body.additional_messages }, model.defaultMaxTokens));
-    await this.billing.reserveHold(caller.requestId, caller.tenantId, amount, plan, RUN_HOLD_TTL_MS);
+    const usage = maxUsageOf('chat', { ...body, messages: body.additional_messages }, model.defaultMaxTokens);
+    if (typeof body.max_prompt_tokens === 'number') usage.inputTokens = Math.max(usage.inputTokens, body.max_prompt_tokens);
+    const amount = plan.perRequest ? 1n : costOf(plan.prices, usage);
+    await this.billing.reserveHold(caller.requestId, caller.tenantId, amount, plan, this.env.ASSISTANT_RUN_DEADLINE_MS + RUN_HOLD_MARGIN_MS);
     const prices = Object.fromEntries(PRICE_FIELDS.map((field) => [field, plan.prices[field].toString()])) as Record<keyof Prices, string>;
     return { keyKind: caller.keyKind, billed: { perRequest: plan.perRequest, prices } };
   }
@@ -76,17 +108,29 @@ export class RunBilling {
     } else if (billed) {
       await this.billing.wallet.release(run.requestId, `run ${run.id} ${reported.status} without usage`);
     }
-    const caller: OaicCaller = {
-      requestId: run.requestId,
-      tenantId: run.tenantId,
-      keyId: run.keyId,
-      keyKind: hold.data.keyKind,
-      route: 'oaic.threads.runs.create',
-    };
+    this.recordUsage(run, run.requestId, run.keyId, hold.data.keyKind, tokens, outcomeOf(reported.status));
+  }
+
+  /**
+   * Gives up on a run whose end cannot be known (still not ended at the deadline, or gone upstream), once:
+   * its hold goes back and its usage row says `expired`. False when another caller recorded it first.
+   */
+  async expire(run: RunRecord, why: string): Promise<boolean> {
+    if (run.usageRecordedAt || !(await this.objects.claimUsage(run.id))) return false;
+    const hold = RunHold.safeParse(run.hold);
+    if (!run.requestId || !run.keyId || !hold.success) return true;
+    if (hold.data.billed) await this.billing.wallet.release(run.requestId, `run ${run.id} ${why}`);
+    this.recordUsage(run, run.requestId, run.keyId, hold.data.keyKind, { prompt: 0, completion: 0 }, 'expired');
+    return true;
+  }
+
+  /** The run's one usage row, under the starting request's id and dated from the run's start. */
+  private recordUsage(run: RunRecord, requestId: string, keyId: string, keyKind: RunHold['keyKind'], tokens: Tokens, outcome: string): void {
+    const caller: OaicCaller = { requestId, tenantId: run.tenantId, keyId, keyKind, route: 'oaic.threads.runs.create' };
     const meter = new UsageMeter(caller, 'oaic', run.modelId);
     meter.channelId = run.channelId;
     meter.tokens = tokens;
-    const event = meter.event(outcomeOf(reported.status), 200);
+    const event = meter.event(outcome, 200);
     this.publisher.record({ ...event, latencyMs: Math.max(0, Date.now() - run.createdAt.getTime()), at: run.createdAt.toISOString() });
   }
 }

@@ -1,12 +1,13 @@
 import { GatewayError, RunCreateRequest, UpstreamList, UpstreamRun, parseOrThrow, type CatalogChannel } from '@gateway/contracts';
 import { parseSse, parseUpstreamBody, readBodyJson, withPublicModel, type UpstreamResponse } from '@gateway/providers';
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { publicModelRewriter } from '../oaic/stream-delta';
 import { AssistantObjectsRepository, type RunRecord } from './assistant-objects.repository';
 import { AssistantsRouting } from './assistants-routing.service';
 import { AssistantsUpstream } from './assistants-upstream';
 import type { AssistantsRequest } from './assistants-request';
-import { RunBilling, type RunHold } from './run-billing';
+import { capRunOutput, RunBilling, type RunHold } from './run-billing';
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode('event: done\ndata: [DONE]\n\n');
@@ -41,6 +42,7 @@ export class RunsService {
     private readonly objects: AssistantObjectsRepository,
     private readonly upstream: AssistantsUpstream,
     private readonly billing: RunBilling,
+    @Inject(CHAT_ENV) private readonly env: ChatEnv,
   ) {}
 
   async create(call: AssistantsRequest, signal: AbortSignal): Promise<unknown> {
@@ -57,6 +59,7 @@ export class RunsService {
     }
     const modelId = body.model ?? assistant.modelId;
     const { route, channel } = await this.routing.onProvider(call.tenantId, modelId, thread.providerId, call.op, `thread '${threadId}'`);
+    capRunOutput(body, route.model.defaultMaxTokens);
     const hold = await this.billing.hold(call, route.model, body);
     const start: Start = { call, threadId, modelId, channel, hold };
     let served: UpstreamResponse;
@@ -110,7 +113,8 @@ export class RunsService {
     const { call, channel } = start;
     const home = { modelId: start.modelId, channelId: channel.id, providerId: channel.providerId };
     const run = { id: runId, kind: 'run' as const, tenantId: call.tenantId, ...home, threadId: start.threadId, requestId: call.requestId, keyId: call.keyId };
-    await this.objects.record({ ...run, hold: start.hold });
+    // The sweeper's first look, should nobody see the run end before then.
+    await this.objects.record({ ...run, hold: start.hold, sweepAt: new Date(Date.now() + this.env.ASSISTANT_RUN_SWEEP_MS) });
     return { ...run, hold: start.hold, usageRecordedAt: null, createdAt: new Date() };
   }
 

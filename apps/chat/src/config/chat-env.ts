@@ -15,6 +15,17 @@ export const ChatEnv = BaseEnv.extend({
    * answering upstream_timeout (504); the task goes on and is billed as it ends.
    */
   MEDIA_IMAGE_SYNC_TIMEOUT_MS: z.coerce.number().int().min(1000).max(MEDIA_IMAGE_MAX_WAIT_MS).default(120_000),
+  /**
+   * How often the run sweeper asks the upstream about assistants runs whose end the gateway has not seen
+   * (the client left a stream, or never asked again), to bill them.
+   */
+  ASSISTANT_RUN_SWEEP_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** A run still not ended this long after it started is given up: its hold is released and its usage row says `expired`. */
+  ASSISTANT_RUN_DEADLINE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(60 * 60_000),
   /** Internal hosts client URLs may point at after all (dev, test), comma-separated: exact names or *.suffix. */
   URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
 });

@@ -1,11 +1,13 @@
 /**
  * The assistants pass-through with the official openai SDK: assistants, threads, messages and runs reach
  * the sandbox's assistants API through the channel flagged for it, model names cross as catalog ids, a
- * run is metered and charged from the usage the upstream reports, another tenant's ids read as missing
- * ones, and a model without an assistants channel is refused naming the route.
+ * run is metered and charged from the usage the upstream reports (also when the client never asks about
+ * it again: the chat service's run sweeper asks the upstream), another tenant's ids read as missing ones,
+ * and a model without an assistants channel is refused naming the route.
  */
 import OpenAI, { BadRequestError, NotFoundError } from 'openai';
 import { chargeOf, eventually, withSql } from './support/billing-fixtures';
+import { e2eEnv } from './support/e2e-env';
 import { createTenantWithKey, openaiClient, uniqueSlug, type TenantWithKey } from './support/gateway';
 
 interface UsageRow {
@@ -20,6 +22,10 @@ function usageRow(requestId: string): Promise<UsageRow | undefined> {
   return withSql(async (sql) => (await sql.query<UsageRow>('SELECT * FROM usage_records WHERE request_id = $1', [requestId])).rows[0]);
 }
 
+function ledgerKinds(requestId: string): Promise<string[]> {
+  return withSql(async (sql) => (await sql.query('SELECT kind FROM ledger_entries WHERE request_id = $1', [requestId])).rows.map((r) => r.kind as string));
+}
+
 function textOf(message: OpenAI.Beta.Threads.Message): string {
   return message.content.map((part) => (part.type === 'text' ? part.text.value : '')).join('');
 }
@@ -29,6 +35,22 @@ describe('assistants pass-through', () => {
   const model = `assistant-${uniqueSlug('gpt')}`;
   // The same upstream, its stream events 300 ms apart: a client can leave a streamed run before it ends.
   const slowModel = `${model}-slow`;
+  // The same upstream, each run working 1.5 s before it completes; and one whose runs never end (10 minutes).
+  const workingModel = `${model}-working`;
+  const stuckModel = `${model}-stuck`;
+  const sweptModel = (id: string, upstreamModel: string) => ({
+    id,
+    displayName: 'Assistants model (runs take time)',
+    capability: 'chat' as const,
+    public: false,
+    provider: 'sandbox-openai',
+    upstreamModel,
+    assistants: true,
+    maxOutputTokens: 512,
+    prices: { inputPerMTok: '1.00', outputPerMTok: '2.00' },
+  });
+  // The sandbox itself, as the gateway's upstream account: what it reports of a run, asked without the gateway.
+  let upstream: OpenAI;
   let tenant: TenantWithKey;
   let other: TenantWithKey;
   let client: OpenAI;
@@ -39,7 +61,7 @@ describe('assistants pass-through', () => {
   beforeAll(async () => {
     tenant = await createTenantWithKey({
       label: 'assistants',
-      models: [model, slowModel],
+      models: [model, slowModel, workingModel, stuckModel],
       catalog: {
         models: [
           {
@@ -62,12 +84,15 @@ describe('assistants pass-through', () => {
             assistants: true,
             prices: { inputPerMTok: '1.00', outputPerMTok: '2.00' },
           },
+          sweptModel(workingModel, 'sandbox-gpt@run=1500'),
+          sweptModel(stuckModel, 'sandbox-gpt@run=600000'),
         ],
       },
     });
     other = await createTenantWithKey({ label: 'assistants-other' });
     client = openaiClient(tenant.key);
     otherClient = openaiClient(other.key);
+    upstream = new OpenAI({ apiKey: 'sk-sandbox-upstream', baseURL: `${e2eEnv().GW_E2E_SANDBOX_URL}/openai/v1`, maxRetries: 0 });
   });
 
   it('creates, retrieves, updates and lists assistants, with the catalog model id', async () => {
@@ -204,13 +229,100 @@ describe('assistants pass-through', () => {
     expect((await chargeOf(requestId)).charged).toBe(BigInt(usage.prompt_tokens + 2 * usage.completion_tokens));
     // Listing again records nothing more.
     await client.beta.threads.runs.list(thread.id);
-    const entries = await withSql(async (sql) =>
-      (await sql.query('SELECT kind FROM ledger_entries WHERE request_id = $1', [requestId])).rows.map((r) => r.kind as string),
-    );
-    expect(entries.filter((kind) => kind === 'settle')).toHaveLength(1);
+    expect((await ledgerKinds(requestId)).filter((kind) => kind === 'settle')).toHaveLength(1);
     await client.beta.assistants.delete(assistant.id);
     await client.beta.threads.delete(thread.id);
   });
+
+  it('bills a run the client never asks about again, at the usage the upstream reports, exactly once', async () => {
+    const assistant = await client.beta.assistants.create({ model: workingModel });
+    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'No hurry' }] });
+    const { data: run, response } = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id }).withResponse();
+    // Still working when the create call answers, and sent upstream with the model's output cap as its bound.
+    expect(run).toMatchObject({ status: 'in_progress', usage: null, model: workingModel, max_completion_tokens: 512 });
+    const requestId = response.headers.get('x-request-id')!;
+    // The client asks nothing more; the gateway's sweeper asks the upstream until the run has ended.
+    const row = await eventually(
+      'the run usage row',
+      () => usageRow(requestId),
+      (r) => r !== undefined,
+    );
+    const reported = await upstream.beta.threads.runs.retrieve(run.id, { thread_id: thread.id });
+    expect(reported.status).toBe('completed');
+    const usage = reported.usage!;
+    expect(row).toMatchObject({
+      route: 'oaic.threads.runs.create',
+      model_id: workingModel,
+      prompt_tokens: usage.prompt_tokens,
+      completion_tokens: usage.completion_tokens,
+      outcome: 'ok',
+    });
+    expect((await chargeOf(requestId)).charged).toBe(BigInt(usage.prompt_tokens + 2 * usage.completion_tokens));
+    // Later sweeps and a listing record nothing more.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await client.beta.threads.runs.list(thread.id);
+    const kinds = await ledgerKinds(requestId);
+    expect(kinds.filter((kind) => kind === 'settle')).toHaveLength(1);
+    expect(kinds).not.toContain('release');
+    expect(await withSql(async (sql) => (await sql.query('SELECT count(*)::int AS n FROM usage_records WHERE request_id = $1', [requestId])).rows[0].n)).toBe(
+      1,
+    );
+  });
+
+  it('bills a streamed run abandoned after its first event without any list call', async () => {
+    const assistant = await client.beta.assistants.create({ model: workingModel });
+    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Gone after the first event' }] });
+    const { data: stream, response } = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, stream: true }).withResponse();
+    let runId = '';
+    for await (const event of stream) {
+      if (event.event === 'thread.run.created') runId = event.data.id;
+      break; // the run works on upstream for 1.5 s; nobody hears its end
+    }
+    expect(runId).toMatch(/^run_/);
+    const requestId = response.headers.get('x-request-id')!;
+    const row = await eventually(
+      'the run usage row',
+      () => usageRow(requestId),
+      (r) => r !== undefined,
+    );
+    const reported = await upstream.beta.threads.runs.retrieve(runId, { thread_id: thread.id });
+    const usage = reported.usage!;
+    expect(row).toMatchObject({ prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, outcome: 'ok' });
+    expect((await chargeOf(requestId)).charged).toBe(BigInt(usage.prompt_tokens + 2 * usage.completion_tokens));
+    expect((await ledgerKinds(requestId)).filter((kind) => kind === 'settle')).toHaveLength(1);
+  });
+
+  it('gives up a run still not ended at the deadline, and one gone upstream: hold released, usage row expired, once', async () => {
+    const assistant = await client.beta.assistants.create({ model: stuckModel });
+    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Never done' }] });
+    const gone = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Deleted under the run' }] });
+    const { response: stuckResponse } = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id }).withResponse();
+    const { response: goneResponse } = await client.beta.threads.runs.create(gone.id, { assistant_id: assistant.id }).withResponse();
+    // The upstream forgets the second thread and its run (deleted there, not through the gateway): its next look finds a 404.
+    await upstream.beta.threads.delete(gone.id);
+    const goneId = goneResponse.headers.get('x-request-id')!;
+    const goneRow = await eventually(
+      'the usage row of the run gone upstream',
+      () => usageRow(goneId),
+      (r) => r !== undefined,
+      5000,
+    );
+    expect(goneRow).toMatchObject({ route: 'oaic.threads.runs.create', prompt_tokens: 0, completion_tokens: 0, outcome: 'expired' });
+    expect((await chargeOf(goneId)).charged).toBe(0n);
+    // The e2e stack's deadline is 8 s (ASSISTANT_RUN_DEADLINE_MS).
+    const stuckId = stuckResponse.headers.get('x-request-id')!;
+    expect(await usageRow(stuckId)).toBeUndefined();
+    const stuckRow = await eventually(
+      'the usage row of the run past its deadline',
+      () => usageRow(stuckId),
+      (r) => r !== undefined,
+      20_000,
+    );
+    expect(stuckRow).toMatchObject({ model_id: stuckModel, prompt_tokens: 0, completion_tokens: 0, outcome: 'expired' });
+    expect((await chargeOf(stuckId)).charged).toBe(0n);
+    expect(await ledgerKinds(stuckId)).toEqual(expect.arrayContaining(['release']));
+    expect((await ledgerKinds(stuckId)).filter((kind) => kind === 'release' || kind === 'settle')).toHaveLength(1);
+  }, 40_000);
 
   it("answers another tenant's assistant and thread ids exactly like missing ones, on every route", async () => {
     const calls: Array<[string, (c: OpenAI) => Promise<unknown>]> = [

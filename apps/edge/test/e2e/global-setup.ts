@@ -48,6 +48,9 @@ export default async function globalSetup(): Promise<void> {
         MUSIC_POLL_INTERVAL_MS: '300',
         MEDIA_POLL_INTERVAL_MS: '200',
         MEDIA_SWEEP_INTERVAL_MS: '1000',
+        // Runs nobody asks about again are billed within a second or two; one never ending is given up after 8 s.
+        ASSISTANT_RUN_SWEEP_MS: '300',
+        ASSISTANT_RUN_DEADLINE_MS: '8000',
       },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
