@@ -4,7 +4,14 @@ import { WEBHOOK_QUEUE, WebhookJob } from '../queue/webhook-queue';
 import type { WebhooksEnv } from '../webhooks.env';
 import type { WebhookDeliveryService } from './webhook-delivery.service';
 
-/** The BullMQ worker of webhook deliveries: the factory parses the job, the processor makes one attempt. */
+/**
+ * A BullMQ worker takes jobs one Redis round trip after another until all its slots are full, and starts
+ * none before: with hundreds of slots, a burst's first delivery waited for hundreds of fetches. Several
+ * workers of a few slots each take jobs side by side and start each one sooner.
+ */
+const SLOTS_PER_WORKER = 16;
+
+/** The BullMQ workers of webhook deliveries (WEBHOOK_CONCURRENCY slots in all): the factory parses the job, the processor makes one attempt. */
 export class WebhookDeliveryProcessor {
   private readonly logger = new Logger('webhooks');
 
@@ -15,12 +22,17 @@ export class WebhookDeliveryProcessor {
   ) {}
 
   start(): void {
-    const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (job) => this.attempt(job), {
-      concurrency: this.env.WEBHOOK_CONCURRENCY,
-      lockDurationMs: this.env.WEBHOOK_LOCK_MS,
-      stalledIntervalMs: this.env.WEBHOOK_LOCK_MS,
-    });
-    worker.on('failed', (job, error) => this.logger.warn(`delivery job ${job?.id ?? '?'} failed: ${error.message}`));
+    let slots = this.env.WEBHOOK_CONCURRENCY;
+    while (slots > 0) {
+      const concurrency = Math.min(SLOTS_PER_WORKER, slots);
+      slots -= concurrency;
+      const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (job) => this.attempt(job), {
+        concurrency,
+        lockDurationMs: this.env.WEBHOOK_LOCK_MS,
+        stalledIntervalMs: this.env.WEBHOOK_LOCK_MS,
+      });
+      worker.on('failed', (job, error) => this.logger.warn(`delivery job ${job?.id ?? '?'} failed: ${error.message}`));
+    }
   }
 
   /** One attempt, counted by outcome (delivered, retrying, dead) for gateway_webhook_deliveries_total. */
