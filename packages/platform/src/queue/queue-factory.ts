@@ -45,6 +45,11 @@ export interface QueueFactoryOptions {
   prefix: string;
   /** Merged over QUEUE_JOB_DEFAULTS for every queue this factory opens. */
   defaultJobOptions?: JobsOptions;
+  /**
+   * Commands issued in one event-loop turn leave in one socket write (ioredis auto-pipelining): for a
+   * queue whose jobs are many and short, where one write per command costs more than the command.
+   */
+  autoPipelining?: boolean;
 }
 
 export interface QueueWorkerOptions {
@@ -78,7 +83,11 @@ export class QueueFactory {
 
   constructor(private readonly options: QueueFactoryOptions) {
     // BullMQ's blocking commands need no per-request retry limit.
-    this.connection = new Redis(options.redisUrl, { maxRetriesPerRequest: null, enableReadyCheck: false });
+    this.connection = new Redis(options.redisUrl, {
+      maxRetriesPerRequest: null,
+      enableReadyCheck: false,
+      enableAutoPipelining: options.autoPipelining ?? false,
+    });
     onScrape(() => this.readDepths());
   }
 

@@ -7,7 +7,10 @@ export const WEBHOOK_QUEUE = 'webhook-deliveries';
 export const WebhookJob = z.object({ deliveryId: z.string().min(1), subjectId: z.string().min(1) });
 export type WebhookJob = z.infer<typeof WebhookJob>;
 
-/** The queues of webhook delivery in one namespace (from NATS_PREFIX), under their own hash tag. */
+/**
+ * The queues of webhook delivery in one namespace (from NATS_PREFIX), under their own hash tag; a
+ * delivery is a few short Redis scripts, so the commands of one event-loop turn share a socket write.
+ */
 export function createWebhookQueues(redisUrl: string, natsPrefix: string): QueueFactory {
-  return new QueueFactory({ redisUrl, prefix: queuePrefix('webhooks', natsPrefix) });
+  return new QueueFactory({ redisUrl, prefix: queuePrefix('webhooks', natsPrefix), autoPipelining: true });
 }
