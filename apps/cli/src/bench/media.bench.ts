@@ -28,6 +28,8 @@ const CREATES = Number(process.env.BENCH_MEDIA_CREATES ?? 300);
 const POLL_MS = Number(process.env.BENCH_MEDIA_POLL_MS ?? 2000);
 const TASK_MS = Number(process.env.BENCH_MEDIA_TASK_MS ?? 30_000);
 const MiB = 1024 * 1024;
+/** What docker-compose.yml and the Kubernetes manifests give a media worker. */
+const MEDIA_WORKER_NODE_OPTIONS = '--max-old-space-size=192';
 const agent = new Agent({ connections: 64, keepAliveTimeout: 60_000 });
 
 const percentile = (values: number[], p: number) => {
@@ -140,7 +142,15 @@ async function main(): Promise<void> {
       process.stdout.write(`in flight: ${TASKS} tasks of ${TASK_MS / 1000} s, polled every ${POLL_MS / 1000} s by ${count} worker process(es)\n`);
       const started = Array.from({ length: count }, (_, n) => {
         const worker = spawn(process.execPath, [path.join(REPO_ROOT, 'apps', 'media', 'dist', 'main.js')], {
-          env: { ...stack!.env, MEDIA_ROLE: 'worker', MEDIA_POLL_INTERVAL_MS: String(POLL_MS), MEDIA_WORKER_CONCURRENCY: '128', LOG_LEVEL: 'warn' },
+          // The worker's deployment setting (docker-compose, Kubernetes): a heap cap, so its RSS follows its live set.
+          env: {
+            ...stack!.env,
+            MEDIA_ROLE: 'worker',
+            MEDIA_POLL_INTERVAL_MS: String(POLL_MS),
+            MEDIA_WORKER_CONCURRENCY: '128',
+            LOG_LEVEL: 'warn',
+            NODE_OPTIONS: process.env.BENCH_MEDIA_WORKER_NODE_OPTIONS ?? MEDIA_WORKER_NODE_OPTIONS,
+          },
           stdio: ['ignore', 'pipe', 'pipe'],
         });
         worker.stdout!.on('data', (chunk: Buffer) => log.write(`[worker-${count}-${n}] ${chunk}`));
