@@ -6,6 +6,7 @@ export * from './delivery/retry-schedule';
 export * from './delivery/destination-policy';
 export * from './delivery/webhook-sender';
 export * from './delivery/webhook-delivery.service';
+export * from './delivery/webhook-delivery.sweeper';
 export * from './outbox/webhook-outbox';
 export * from './store/webhook.repository';
 export * from './queue/webhook-queue';

@@ -24,6 +24,11 @@ export const WebhooksEnv = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(256),
   /** Postgres connections of the delivery path (outbox writes, heads, attempts), apart from the host's own pool. */
   WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(16),
+  /**
+   * How often the worker role looks for deliveries recorded but never queued (the enqueue after the outbox's
+   * insert failed) or whose job ended without moving them, and queues them; one due this long is taken up.
+   */
+  WEBHOOK_SWEEP_MS: Millis.default(30_000),
   /** A delivery whose worker died is taken up again after this long (BullMQ lock duration). */
   WEBHOOK_LOCK_MS: Millis.default(30_000),
 });

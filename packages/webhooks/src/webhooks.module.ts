@@ -4,6 +4,7 @@ import type { QueueFactory } from '@gateway/platform';
 import { WebhookAdminHandler } from './admin/webhook-admin.handler';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
+import { WebhookDeliverySweeper } from './delivery/webhook-delivery.sweeper';
 import { WebhookSender } from './delivery/webhook-sender';
 import { WebhookOutbox } from './outbox/webhook-outbox';
 import { createWebhookQueues, WEBHOOK_QUEUE } from './queue/webhook-queue';
@@ -33,6 +34,7 @@ export interface WebhooksModuleOptions {
 export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShutdown {
   constructor(
     private readonly processor: WebhookDeliveryProcessor,
+    private readonly sweeper: WebhookDeliverySweeper,
     private readonly sender: WebhookSender,
     @Inject(WEBHOOKS_OPTIONS) private readonly options: WebhooksModuleOptions,
     @Inject(WEBHOOK_QUEUES) private readonly queues: QueueFactory,
@@ -86,6 +88,11 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
           useFactory: (d: WebhookDeliveryService, queues: QueueFactory) => new WebhookDeliveryProcessor(d, queues, env),
         },
         {
+          provide: WebhookDeliverySweeper,
+          inject: [WebhookDeliveryService],
+          useFactory: (d: WebhookDeliveryService) => new WebhookDeliverySweeper(d, env.WEBHOOK_SWEEP_MS),
+        },
+        {
           provide: WebhookOutbox,
           inject: [WebhookRepository, WebhookDeliveryService],
           useFactory: (r: WebhookRepository, d: WebhookDeliveryService) => new WebhookOutbox(r, d),
@@ -96,10 +103,13 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
   }
 
   onApplicationBootstrap(): void {
-    if (this.options.worker) this.processor.start();
+    if (!this.options.worker) return;
+    this.processor.start();
+    this.sweeper.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    await this.sweeper.stop();
     await this.queues.close();
     await this.sender.close();
     // Shutdown hooks may run more than once (a signal, then the close it starts); the pool ends once.

@@ -9,6 +9,15 @@ import type { DeliveryRow, DueDelivery, WebhookRepository } from '../store/webho
 /** How long finished jobs stay in Redis, so a second enqueue of the same attempt is recognised and dropped. */
 const KEEP_JOBS = { age: 3600, count: 50_000 };
 
+/** Stalled heads looked at per statement, and statements per sweep: a sweep's work stays bounded. */
+const SWEEP_PAGE = 500;
+const SWEEP_PAGES = 20;
+
+/** One job id per (delivery, attempt): queuing an attempt that is already queued, running or kept adds nothing. */
+export function deliveryJobId(deliveryId: string, attempt: number): string {
+  return `${deliveryId}-${attempt}`;
+}
+
 export type AttemptResult = 'delivered' | 'retrying' | 'dead' | 'skipped';
 
 /**
@@ -64,6 +73,38 @@ export class WebhookDeliveryService {
     return 'retrying';
   }
 
+  /**
+   * The sweep: queues again each subject whose next delivery has been due for longer than `graceMs` and
+   * has no job that will make it, because queuing it failed after its row committed, or its job ended
+   * without moving it (every try failed, or it ran while another delivery was its subject's head). A job
+   * waiting, delayed or running is left alone. Returns how many were queued.
+   */
+  async resumeStalled(graceMs: number): Promise<number> {
+    const dueBefore = new Date(Date.now() - graceMs);
+    let after: { dueAt: Date; id: string } | null = null;
+    let queued = 0;
+    for (let page = 0; page < SWEEP_PAGES; page++) {
+      const heads = await this.repository.stalledHeads(dueBefore, after, SWEEP_PAGE);
+      const orphans = (await Promise.all(heads.map(async (head) => ((await this.hasLiveJob(head)) ? null : head)))).filter((head) => head !== null);
+      await this.enqueue(orphans.map((head) => ({ delivery: head, attempt: head.attempts + 1, at: head.nextAttemptAt })));
+      queued += orphans.length;
+      if (heads.length < SWEEP_PAGE) break;
+      after = heads[heads.length - 1]!;
+    }
+    return queued;
+  }
+
+  /** Whether the head's next attempt has a job still to run; an ended one is removed, so that its id can be queued again. */
+  private async hasLiveJob(head: DueDelivery): Promise<boolean> {
+    const job = await this.queue.getJob(deliveryJobId(head.id, head.attempts + 1));
+    if (!job) return false;
+    const state = await job.getState();
+    if (state !== 'completed' && state !== 'failed' && state !== 'unknown') return true;
+    // Another sweeper may have removed it first: either way the id is free or already queued again.
+    await job.remove().catch(() => undefined);
+    return false;
+  }
+
   /** An operator's redelivery: the delivery (delivered or dead) gets another attempt under the same webhook-id. */
   async redeliver(deliveryId: string): Promise<DeliveryRow | null> {
     const reopened = await this.repository.reopen(deliveryId);
@@ -78,7 +119,7 @@ export class WebhookDeliveryService {
       name: 'deliver',
       data: { deliveryId: delivery.id, subjectId: delivery.subjectId },
       opts: {
-        jobId: `${delivery.id}-${attempt}`,
+        jobId: deliveryJobId(delivery.id, attempt),
         // A delay of 0 puts the job straight into the wait list; any delay at all goes through the delayed set.
         delay: at === null ? 0 : Math.max(0, at.getTime() - Date.now()),
         removeOnComplete: KEEP_JOBS,

@@ -31,6 +31,22 @@ export const DUES_OF = `
    WHERE subject_id = ANY($1::text[]) AND status = 'pending' ORDER BY subject_id, seq`;
 
 /**
+ * The sweep's look for deliveries nobody will make: subjects' first pending deliveries that fell due (or, never
+ * attempted, were recorded) before $1, oldest first, after the cursor ($2 due time, $3 id), at most $4. The
+ * partial index on pending rows by due time serves the scan; the (subject_id, seq) index answers "is it the head".
+ */
+export const STALLED_HEADS = `
+  SELECT d.id, d.subject_id AS "subjectId", d.attempts, d.next_attempt_at AT TIME ZONE 'UTC' AS "nextAttemptAt",
+         COALESCE(d.next_attempt_at, d.created_at) AT TIME ZONE 'UTC' AS "dueAt"
+    FROM webhook_deliveries d
+   WHERE d.status = 'pending'
+     AND COALESCE(d.next_attempt_at, d.created_at) < ($1::timestamptz AT TIME ZONE 'UTC')
+     AND (COALESCE(d.next_attempt_at, d.created_at), d.id) > ($2::timestamptz AT TIME ZONE 'UTC', $3::text)
+     AND NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.subject_id = d.subject_id AND e.status = 'pending' AND e.seq < d.seq)
+   ORDER BY COALESCE(d.next_attempt_at, d.created_at), d.id
+   LIMIT $4`;
+
+/**
  * Attempts recorded and their deliveries moved on, in one statement (one commit): every attempt row is
  * written whatever happens, a delivery only moves while it is still pending; returns the ids moved.
  * The delivery ids of one call are distinct.
@@ -58,6 +74,10 @@ export const DueSqlRow = z.object({
   nextAttemptAt: z.date().nullable(),
 });
 export type DueDelivery = z.infer<typeof DueSqlRow>;
+
+/** A stalled head as STALLED_HEADS returns it: a due delivery and the time it fell due (the sweep's cursor). */
+export const StalledSqlRow = DueSqlRow.extend({ dueAt: z.date() });
+export type StalledDelivery = z.infer<typeof StalledSqlRow>;
 
 /** A delivery row as HEAD_OF returns it, checked before domain code sees it (the payload is the JSON this package wrote). */
 export const DeliverySqlRow = z.object({

@@ -1,9 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { pgJson, pgText, PrismaClient, StatementBatcher, type SqlPool, type WebhookAttemptModel, type WebhookDeliveryModel } from '@gateway/db';
 import type { WebhookAttemptOutcome } from '@gateway/contracts';
-import { DeliverySqlRow, DUES_OF, DueSqlRow, HEADS_OF, INSERT_DELIVERIES, RECORD_ATTEMPTS, type DueDelivery } from './webhook-delivery.sql';
+import {
+  DeliverySqlRow,
+  DUES_OF,
+  DueSqlRow,
+  HEADS_OF,
+  INSERT_DELIVERIES,
+  RECORD_ATTEMPTS,
+  STALLED_HEADS,
+  StalledSqlRow,
+  type DueDelivery,
+  type StalledDelivery,
+} from './webhook-delivery.sql';
 
-export type { DueDelivery } from './webhook-delivery.sql';
+export type { DueDelivery, StalledDelivery } from './webhook-delivery.sql';
 
 export type DeliveryRow = WebhookDeliveryModel;
 export type DeliveryWithHistory = WebhookDeliveryModel & { history: WebhookAttemptModel[] };
@@ -70,6 +81,19 @@ export class WebhookRepository {
   async dueOf(subjectIds: readonly string[]): Promise<DueDelivery[]> {
     const due = await Promise.all(subjectIds.map((subjectId) => this.dues.call(subjectId)));
     return due.filter((row) => row !== null);
+  }
+
+  /**
+   * First pending deliveries of their subjects that fell due before `dueBefore`, oldest first, after
+   * `after` (the last row of the previous page), at most `limit`: what the sweep checks has a job.
+   */
+  async stalledHeads(dueBefore: Date, after: { dueAt: Date; id: string } | null, limit: number): Promise<StalledDelivery[]> {
+    const { rows } = await this.pool.query({
+      name: 'webhook-stalled-heads',
+      text: STALLED_HEADS,
+      values: [dueBefore.toISOString(), (after?.dueAt ?? new Date(0)).toISOString(), after?.id ?? '', limit],
+    });
+    return rows.map((row) => StalledSqlRow.parse(row));
   }
 
   listBySubject(subjectId: string): Promise<DeliveryWithHistory[]> {
