@@ -3,7 +3,7 @@ import type { QueueFactory } from '@gateway/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MusicCatalogService } from '../catalog/music-catalog.service';
 import { MUSIC_QUEUES } from '../config/infra.module';
-import { MusicTaskRepository } from '../tasks/music-task.repository';
+import { MusicTaskRepository, type MusicTaskRow } from '../tasks/music-task.repository';
 import { isTerminal } from '../tasks/music-task.state';
 import { MusicUpstreamClient } from '../upstream/music-upstream.client';
 import { MusicPollScheduler, POLL_QUEUE, PollJob } from './music-poll.scheduler';
@@ -12,6 +12,8 @@ import { MusicProgressService, verbOf } from './music-progress.service';
 /**
  * The poller: for a task still open, asks the upstream where it stands (reaching the same states as
  * callbacks would, when they are late or never come), fails it past its deadline, and schedules the next round.
+ * A task's rounds end only once it has ended and the callbacks its end owes are recorded in the webhook
+ * outbox: a terminal move whose publishing failed (here or at the callback intake) is published by the next round.
  */
 @Injectable()
 export class MusicPollProcessor {
@@ -32,7 +34,8 @@ export class MusicPollProcessor {
 
   async poll({ taskId, round }: PollJob): Promise<void> {
     const task = await this.tasks.find(taskId);
-    if (!task || isTerminal(task.status as MusicTaskStatus)) return;
+    if (!task) return;
+    if (isTerminal(task.status as MusicTaskStatus)) return this.settle(task, round);
     if (Date.now() > task.deadlineAt.getTime()) {
       await this.progress.fail(task, 'GENERATE_AUDIO_FAILED', 500, 'The task did not complete before its deadline.');
       return;
@@ -46,6 +49,18 @@ export class MusicPollProcessor {
       this.logger.warn(`polling music task ${task.id} failed: ${(error as Error).message}`);
     }
     const after = await this.tasks.find(taskId);
-    if (after && !isTerminal(after.status as MusicTaskStatus)) await this.polls.schedule(taskId, round + 1);
+    if (!after) return;
+    if (isTerminal(after.status as MusicTaskStatus)) await this.settle(after, round);
+    else await this.polls.schedule(taskId, round + 1);
+  }
+
+  /** The last round of an ended task: its owed callbacks recorded (again, harmlessly), or another round to try. */
+  private async settle(task: MusicTaskRow, round: number): Promise<void> {
+    try {
+      await this.progress.publishOwed(task);
+    } catch (error) {
+      this.logger.warn(`recording the callbacks of music task ${task.id} failed, trying again next round: ${(error as Error).message}`);
+      await this.polls.schedule(task.id, round + 1);
+    }
   }
 }

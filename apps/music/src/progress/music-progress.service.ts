@@ -14,7 +14,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { MusicAssetsService } from '../assets/music-assets.service';
 import { EMPTY_RESULT, StoredMusicResult } from '../tasks/music-result';
 import { MusicTaskRepository, type MusicTaskRow } from '../tasks/music-task.repository';
-import { isTerminal, moveFor } from '../tasks/music-task.state';
+import { callbacksOwed, isTerminal, moveFor } from '../tasks/music-task.state';
 
 /** How many times a move is retried when another writer moved the task in between. */
 const CAS_ROUNDS = 4;
@@ -28,7 +28,10 @@ export function verbOf(task: MusicTaskRow): MusicVerb {
 /**
  * Applies what an upstream reported about a task (by callback or by polling) through the state machine:
  * results copied into storage, the move made by compare-and-swap, billing ended once by the writer that
- * won the terminal move, and the callbacks the move owes handed to the webhook outbox.
+ * won the terminal move, and the callbacks the task's state owes handed to the webhook outbox. Those are
+ * handed over again by every report that finds the task already there or beyond (the outbox records each
+ * once): a move whose publishing never happened (the process died, Postgres or Redis failed) is made good
+ * by the next duplicate callback or poll instead of being lost with the move.
  */
 @Injectable()
 export class MusicProgressService {
@@ -47,8 +50,12 @@ export class MusicProgressService {
       const task = round === 0 && known ? known : await this.tasks.find(taskId);
       if (!task) return false;
       const current = task.status as MusicTaskStatus;
-      const move = moveFor(current, progress.stage, MUSIC_ROUTES[verbOf(task)].stages);
-      if (!move) return false;
+      const stages = MUSIC_ROUTES[verbOf(task)].stages;
+      const move = moveFor(current, progress.stage, stages);
+      if (!move) {
+        await this.callBack(task, callbacksOwed(current, stages));
+        return false;
+      }
       const failed = move.to === 'GENERATE_AUDIO_FAILED';
       const stored = StoredMusicResult.safeParse(task.result);
       const result = failed ? undefined : await this.assets.ingest(task, progress, stored.success ? stored.data : EMPTY_RESULT);
@@ -61,10 +68,16 @@ export class MusicProgressService {
       if (!(await this.tasks.move(task.id, current, move.to, data, isTerminal(move.to)))) continue;
       const moved: MusicTaskRow = { ...task, ...data, status: move.to, result: (result ?? task.result) as MusicTaskRow['result'] };
       // Independent of each other, so side by side: the upstream's callback is answered one round trip sooner.
-      await Promise.all([this.endBilling(moved), this.callBack(moved, move.callbacks)]);
+      // Every stage reached so far, not only the move's own: one an earlier move failed to publish comes along.
+      await Promise.all([this.endBilling(moved), this.callBack(moved, callbacksOwed(move.to, stages))]);
       return true;
     }
     return false;
+  }
+
+  /** Hands the outbox every callback the task's state owes (nothing for one pending or failed); cheap when all are recorded. */
+  async publishOwed(task: MusicTaskRow): Promise<void> {
+    await this.callBack(task, callbacksOwed(task.status as MusicTaskStatus, MUSIC_ROUTES[verbOf(task)].stages));
   }
 
   /** Fails an open task (creation refused upstream, or its deadline passed); false when it had already ended. */

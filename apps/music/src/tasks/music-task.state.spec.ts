@@ -1,5 +1,5 @@
 import { MUSIC_CALLBACK_TYPES } from '@gateway/contracts';
-import { isTerminal, moveFor } from './music-task.state';
+import { callbacksOwed, isTerminal, moveFor } from './music-task.state';
 
 const SONG = MUSIC_CALLBACK_TYPES;
 const ONCE = ['complete'] as const;
@@ -32,6 +32,17 @@ describe('music task state machine', () => {
   it('owes only the stages a route reports', () => {
     expect(moveFor('PENDING', 'complete', ONCE)).toEqual({ to: 'SUCCESS', callbacks: ['complete'] });
     expect(moveFor('PENDING', 'text', ONCE)).toEqual({ to: 'TEXT_SUCCESS', callbacks: [] });
+  });
+
+  it('owes, in any state, every callback of the stages reached so far that the route reports', () => {
+    expect(callbacksOwed('PENDING', SONG)).toEqual([]);
+    expect(callbacksOwed('TEXT_SUCCESS', SONG)).toEqual(['text']);
+    expect(callbacksOwed('FIRST_SUCCESS', SONG)).toEqual(['text', 'first']);
+    expect(callbacksOwed('SUCCESS', SONG)).toEqual(['text', 'first', 'complete']);
+    expect(callbacksOwed('SUCCESS', ONCE)).toEqual(['complete']);
+    expect(callbacksOwed('FIRST_SUCCESS', ONCE)).toEqual([]);
+    expect(callbacksOwed('GENERATE_AUDIO_FAILED', SONG)).toEqual([]);
+    expect(callbacksOwed('CREATE_TASK_FAILED', SONG)).toEqual([]);
   });
 
   it('knows its terminal states', () => {

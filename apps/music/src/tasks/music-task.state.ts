@@ -36,3 +36,13 @@ export function moveFor(current: MusicTaskStatus, stage: UpstreamStage, routeSta
   const callbacks = routeStages.filter((s) => STAGE_RANK[s] > RANK[current] && STAGE_RANK[s] <= RANK[target]);
   return { to: target, callbacks };
 }
+
+/**
+ * Every callback a task in `status` has owed since it got there, in order: the stages it has reached that the
+ * route reports (none for a failure, whose stages reached before it are not known). Publishing them again is
+ * harmless (the outbox keeps one per stage), so whoever sees the task in this state can make sure they are recorded.
+ */
+export function callbacksOwed(status: MusicTaskStatus, routeStages: readonly MusicCallbackType[]): MusicCallbackType[] {
+  if (RANK[status] > 3) return [];
+  return routeStages.filter((s) => STAGE_RANK[s] <= RANK[status]);
+}
