@@ -1,61 +1,49 @@
 // The sandbox's assistants API through the official openai SDK: a run that takes time (the `run=ms`
 // control) reads in progress until then and completed with its usage after, whether or not its stream
 // was still being read; a run is retrieved by id.
-import type { FastifyInstance } from 'fastify';
-import OpenAI, { NotFoundError } from 'openai';
-import { buildSandboxApp } from '../src/sandbox.app';
+import { NotFoundError } from 'openai';
+import { sandboxOpenAI } from './support/sandbox-openai';
 
-let app: FastifyInstance;
-let client: OpenAI;
-
-beforeAll(async () => {
-  ({ app } = await buildSandboxApp());
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  client = new OpenAI({ apiKey: 'sk-test-upstream', baseURL: `${address}/openai/v1`, maxRetries: 0, timeout: 5000 });
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const sandbox = sandboxOpenAI();
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('sandbox assistants runs', () => {
   it('keeps a run in progress for its run=ms, then completes it with usage and its answer', async () => {
-    const assistant = await client.beta.assistants.create({ model: 'sandbox-gpt@run=400' });
-    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Take your time' }] });
+    const assistant = await sandbox.client.beta.assistants.create({ model: 'sandbox-gpt@run=400' });
+    const thread = await sandbox.client.beta.threads.create({ messages: [{ role: 'user', content: 'Take your time' }] });
     const started = Date.now();
-    const run = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id });
+    const run = await sandbox.client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id });
     expect(run).toMatchObject({ status: 'in_progress', usage: null, completed_at: null });
-    expect(await client.beta.threads.runs.retrieve(run.id, { thread_id: thread.id })).toMatchObject({ id: run.id, status: 'in_progress' });
-    expect((await client.beta.threads.messages.list(thread.id)).data.map((m) => m.role)).toEqual(['user']);
+    expect(await sandbox.client.beta.threads.runs.retrieve(run.id, { thread_id: thread.id })).toMatchObject({ id: run.id, status: 'in_progress' });
+    expect((await sandbox.client.beta.threads.messages.list(thread.id)).data.map((m) => m.role)).toEqual(['user']);
     await sleep(450 - (Date.now() - started));
-    const done = await client.beta.threads.runs.retrieve(run.id, { thread_id: thread.id });
+    const done = await sandbox.client.beta.threads.runs.retrieve(run.id, { thread_id: thread.id });
     expect(done).toMatchObject({ id: run.id, status: 'completed' });
     expect(done.usage!.completion_tokens).toBeGreaterThan(0);
-    expect((await client.beta.threads.runs.list(thread.id)).data[0]).toMatchObject({ id: run.id, status: 'completed' });
-    const messages = await client.beta.threads.messages.list(thread.id);
+    expect((await sandbox.client.beta.threads.runs.list(thread.id)).data[0]).toMatchObject({ id: run.id, status: 'completed' });
+    const messages = await sandbox.client.beta.threads.messages.list(thread.id);
     expect(messages.data[0]).toMatchObject({ role: 'assistant', run_id: run.id });
   });
 
   it('completes a streamed run that takes time though its reader left after the first event', async () => {
-    const assistant = await client.beta.assistants.create({ model: 'sandbox-gpt@run=300' });
-    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Left early' }] });
-    const stream = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, stream: true });
+    const assistant = await sandbox.client.beta.assistants.create({ model: 'sandbox-gpt@run=300' });
+    const thread = await sandbox.client.beta.threads.create({ messages: [{ role: 'user', content: 'Left early' }] });
+    const stream = await sandbox.client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, stream: true });
     let runId = '';
     for await (const event of stream) {
       if (event.event === 'thread.run.created') runId = event.data.id;
       break;
     }
-    expect((await client.beta.threads.runs.retrieve(runId, { thread_id: thread.id })).status).toBe('in_progress');
+    expect((await sandbox.client.beta.threads.runs.retrieve(runId, { thread_id: thread.id })).status).toBe('in_progress');
     await sleep(350);
-    expect(await client.beta.threads.runs.retrieve(runId, { thread_id: thread.id })).toMatchObject({ status: 'completed', usage: expect.any(Object) });
+    expect(await sandbox.client.beta.threads.runs.retrieve(runId, { thread_id: thread.id })).toMatchObject({ status: 'completed', usage: expect.any(Object) });
   });
 
   it('streams a run that takes time with a pause after it starts', async () => {
-    const assistant = await client.beta.assistants.create({ model: 'sandbox-gpt@run=250' });
-    const thread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Stream it' }] });
-    const stream = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, stream: true });
+    const assistant = await sandbox.client.beta.assistants.create({ model: 'sandbox-gpt@run=250' });
+    const thread = await sandbox.client.beta.threads.create({ messages: [{ role: 'user', content: 'Stream it' }] });
+    const stream = await sandbox.client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, stream: true });
     const times: Record<string, number> = {};
     for await (const event of stream) times[event.event] ??= Date.now();
     expect(times['thread.message.created']! - times['thread.run.in_progress']!).toBeGreaterThanOrEqual(200);
@@ -63,9 +51,9 @@ describe('sandbox assistants runs', () => {
   });
 
   it('answers 404 for a run it does not know, and refuses a run control that is no duration', async () => {
-    const thread = await client.beta.threads.create();
-    await expect(client.beta.threads.runs.retrieve('run_missing', { thread_id: thread.id })).rejects.toBeInstanceOf(NotFoundError);
-    const assistant = await client.beta.assistants.create({ model: 'sandbox-gpt@run=soon' });
-    await expect(client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id })).rejects.toMatchObject({ status: 400, param: 'model@run' });
+    const thread = await sandbox.client.beta.threads.create();
+    await expect(sandbox.client.beta.threads.runs.retrieve('run_missing', { thread_id: thread.id })).rejects.toBeInstanceOf(NotFoundError);
+    const assistant = await sandbox.client.beta.assistants.create({ model: 'sandbox-gpt@run=soon' });
+    await expect(sandbox.client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id })).rejects.toMatchObject({ status: 400, param: 'model@run' });
   });
 });

@@ -1,33 +1,21 @@
 // The sandbox's OpenAI files and batches API through the official openai SDK: what a gateway forwarding
 // whole batches relies on (upload, create, poll, output and error files in OpenAI's shape, cancel).
-import type { FastifyInstance } from 'fastify';
 import OpenAI, { toFile } from 'openai';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { buildSandboxApp } from '../src/sandbox.app';
+import { sandboxOpenAI } from './support/sandbox-openai';
 
-let app: FastifyInstance;
-let client: OpenAI;
-
-beforeAll(async () => {
-  ({ app } = await buildSandboxApp());
-  const address = await app.listen({ host: '127.0.0.1', port: 0 });
-  client = new OpenAI({ apiKey: 'sk-test-upstream', baseURL: `${address}/openai/v1`, maxRetries: 0, timeout: 5000 });
-});
-
-afterAll(async () => {
-  await app.close();
-});
+const sandbox = sandboxOpenAI();
 
 const line = (id: string, model: string, content: string) =>
   JSON.stringify({ custom_id: id, method: 'POST', url: '/v1/chat/completions', body: { model, messages: [{ role: 'user', content }] } });
 
 async function upload(lines: string[]): Promise<OpenAI.FileObject> {
-  return client.files.create({ file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'in.jsonl'), purpose: 'batch' });
+  return sandbox.client.files.create({ file: await toFile(Buffer.from(`${lines.join('\n')}\n`), 'in.jsonl'), purpose: 'batch' });
 }
 
 async function until(id: string, done: (b: OpenAI.Batch) => boolean): Promise<OpenAI.Batch> {
   for (let i = 0; i < 200; i++) {
-    const batch = await client.batches.retrieve(id);
+    const batch = await sandbox.client.batches.retrieve(id);
     if (done(batch)) return batch;
     await sleep(50);
   }
@@ -40,7 +28,7 @@ interface ChatBody {
 }
 
 const jsonl = async (fileId: string) =>
-  (await (await client.files.content(fileId)).text())
+  (await (await sandbox.client.files.content(fileId)).text())
     .split('\n')
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { custom_id: string; response: { status_code: number; request_id: string; body: ChatBody } });
@@ -53,8 +41,8 @@ describe('sandbox OpenAI batches via the openai SDK', () => {
       JSON.stringify({ custom_id: 'c', method: 'POST', url: '/v1/chat/completions', body: { model: 'sandbox-gpt' } }),
     ]);
     expect(input).toMatchObject({ object: 'file', purpose: 'batch', filename: 'in.jsonl' });
-    expect((await client.files.retrieve(input.id)).bytes).toBe(input.bytes);
-    const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    expect((await sandbox.client.files.retrieve(input.id)).bytes).toBe(input.bytes);
+    const created = await sandbox.client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     expect(created.status).toBe('validating');
     const done = await until(created.id, (b) => b.status === 'completed');
     expect(done.request_counts).toEqual({ total: 3, completed: 2, failed: 1 });
@@ -71,9 +59,9 @@ describe('sandbox OpenAI batches via the openai SDK', () => {
 
   it('cancels a running batch: lines in flight finish, the rest never run', async () => {
     const input = await upload(Array.from({ length: 400 }, (_, i) => line(`s${i}`, 'sandbox-gpt@latency=10', `line ${i}`)));
-    const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const created = await sandbox.client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     await until(created.id, (b) => (b.request_counts?.completed ?? 0) > 0);
-    expect((await client.batches.cancel(created.id)).status).toBe('cancelling');
+    expect((await sandbox.client.batches.cancel(created.id)).status).toBe('cancelling');
     const cancelled = await until(created.id, (b) => b.status === 'cancelled');
     const completed = cancelled.request_counts!.completed;
     expect(completed).toBeGreaterThan(0);
@@ -82,10 +70,10 @@ describe('sandbox OpenAI batches via the openai SDK', () => {
   });
 
   it('answers unknown ids with 404 and a batch over a file of another purpose with 400', async () => {
-    await expect(client.batches.retrieve('batch_missing')).rejects.toMatchObject({ status: 404 });
-    await expect(client.files.retrieve('file-missing')).rejects.toMatchObject({ status: 404 });
-    const note = await client.files.create({ file: await toFile(Buffer.from('x'), 'note.txt'), purpose: 'user_data' });
-    await expect(client.batches.create({ input_file_id: note.id, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({
+    await expect(sandbox.client.batches.retrieve('batch_missing')).rejects.toMatchObject({ status: 404 });
+    await expect(sandbox.client.files.retrieve('file-missing')).rejects.toMatchObject({ status: 404 });
+    const note = await sandbox.client.files.create({ file: await toFile(Buffer.from('x'), 'note.txt'), purpose: 'user_data' });
+    await expect(sandbox.client.batches.create({ input_file_id: note.id, endpoint: '/v1/chat/completions', completion_window: '24h' })).rejects.toMatchObject({
       status: 400,
     });
   });
