@@ -33,7 +33,8 @@ describe('the OpenAPI document', () => {
   it('describes a 200 body and an error body for every built route', () => {
     const doc = document();
     const operations = BUILT_ROUTES.map((route) => ({ route, op: operationOf(doc, route.method, route.path) }));
-    expect(operations).toHaveLength(89);
+    const documented = Object.values(doc.paths).reduce((n, methods) => n + Object.keys(methods).length, 0);
+    expect(documented).toBe(BUILT_ROUTES.length);
     for (const { route, op } of operations) {
       const ok = op.responses['200']?.content ?? {};
       expect({ route: route.id, types: Object.keys(ok).length > 0 }).toEqual({ route: route.id, types: true });
