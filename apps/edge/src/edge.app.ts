@@ -10,6 +10,7 @@ import type { NatsConnection } from 'nats';
 import { randomUUID } from 'node:crypto';
 import { adminHostNames, assertAdminExposure } from './admin/admin-exposure';
 import { createAdminServer } from './admin/admin-server';
+import { registerDocsRoutes } from './docs/docs.routes';
 import type { EdgeEnv } from './config/edge-env';
 import { EdgeModule } from './edge.module';
 import { answerClientError, answerFrameworkError } from './errors/client-error';
@@ -146,6 +147,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
     });
     await app.init();
     registerOpsRoutes(fastify, app.get(ReadinessService), metrics);
+    registerDocsRoutes(fastify);
     count = app.get(RouteRegistrar).register(fastify, options.routes ?? ROUTES);
     await app.listen(env.PORT, env.HOST);
     await admin.listen({ port: env.ADMIN_PORT, host: env.ADMIN_HOST });

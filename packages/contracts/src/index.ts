@@ -7,6 +7,7 @@ export * from './ops';
 export * from './url-policy';
 export * from './routes';
 export * from './families/model-name.schema';
+export * from './families/family-errors.schema';
 export * from './families/oaic';
 export * from './families/room';
 export * from './families/msgc';

@@ -8,6 +8,7 @@ import {
   UpstreamAssistantsObject,
   UpstreamList,
   parseOrThrow,
+  type AssistantList,
   type AssistantsOp,
 } from '@gateway/contracts';
 import { withPublicModel } from '@gateway/providers';
@@ -74,7 +75,7 @@ export class AssistantsService {
     return assistant;
   }
 
-  private async listAssistants(call: AssistantsRequest): Promise<unknown> {
+  private async listAssistants(call: AssistantsRequest): Promise<AssistantList> {
     const { data, hasMore } = await this.objects.listAssistants(call.tenantId, call.query);
     const ids = data.map((assistant) => (typeof assistant.id === 'string' ? assistant.id : null));
     return { object: 'list', data, first_id: ids[0] ?? null, last_id: ids[ids.length - 1] ?? null, has_more: hasMore };

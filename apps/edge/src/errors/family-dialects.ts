@@ -1,4 +1,14 @@
-import type { ErrorCode, GatewayError } from '@gateway/contracts';
+import type {
+  DscErrorBody,
+  ErrorCode,
+  GatewayError,
+  GencErrorBody,
+  MsgcErrorBody,
+  MusicErrorBody,
+  NativeMediaErrorBody,
+  OaicErrorBody,
+  RoomErrorBody,
+} from '@gateway/contracts';
 import { httpStatusOf } from './error-status';
 
 /** Each family's error vocabulary, one exhaustive table per family so a new ErrorCode fails the build here. */
@@ -100,39 +110,40 @@ const MUSIC: Record<ErrorCode, number> = {
 };
 const MUSIC_CODES = new Set([400, 401, 404, 405, 413, 429, 430, 455, 500]);
 
-export interface DialectError {
+/** A status and the body of the family's dialect (the contracts' error body schemas, as the OpenAPI document shows them). */
+export interface DialectError<Body = unknown> {
   status: number;
-  body: unknown;
+  body: Body;
 }
 
-export function oaicError(error: GatewayError): DialectError {
+export function oaicError(error: GatewayError): DialectError<OaicErrorBody> {
   const { type, code } = OAIC[error.code];
   return { status: httpStatusOf(error), body: { error: { message: error.message, type, param: error.param, code } } };
 }
 
-export function msgcError(error: GatewayError): DialectError {
+export function msgcError(error: GatewayError): DialectError<MsgcErrorBody> {
   return { status: httpStatusOf(error), body: { type: 'error', error: { type: MSGC[error.code], message: error.message } } };
 }
 
-export function gencError(error: GatewayError): DialectError {
+export function gencError(error: GatewayError): DialectError<GencErrorBody> {
   const status = httpStatusOf(error);
   return { status, body: { error: { code: status, message: error.message, status: GENC[error.code] } } };
 }
 
-export function dscError(error: GatewayError, requestId: string): DialectError {
+export function dscError(error: GatewayError, requestId: string): DialectError<DscErrorBody> {
   return { status: httpStatusOf(error), body: { request_id: requestId, code: DSC[error.code], message: error.message } };
 }
 
-export function nativeMediaError(error: GatewayError, requestId: string): DialectError {
+export function nativeMediaError(error: GatewayError, requestId: string): DialectError<NativeMediaErrorBody> {
   return { status: httpStatusOf(error), body: { code: NATIVE_MEDIA[error.code], message: error.message, request_id: requestId } };
 }
 
-export function musicError(error: GatewayError): DialectError {
+export function musicError(error: GatewayError): DialectError<MusicErrorBody> {
   const passed = error.upstreamStatus !== null && MUSIC_CODES.has(error.upstreamStatus) ? error.upstreamStatus : null;
   const code = passed ?? MUSIC[error.code];
   return { status: code, body: { code, msg: error.message, data: null } };
 }
 
-export function roomError(error: GatewayError): DialectError {
+export function roomError(error: GatewayError): DialectError<RoomErrorBody> {
   return { status: httpStatusOf(error), body: { success: false, error: { code: error.code, message: error.message } } };
 }

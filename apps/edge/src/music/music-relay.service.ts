@@ -5,6 +5,8 @@ import {
   MusicCreated,
   MusicTaskView,
   musicEnvelope,
+  type MusicCreatedAnswer,
+  type MusicTaskAnswer,
   musicTextProblem,
   type MusicCreatePayload,
   type MusicQuery,
@@ -23,7 +25,7 @@ const TIMEOUT = { timeoutMs: 30_000 };
 export class MusicRelayService {
   constructor(private readonly bus: NatsBus) {}
 
-  async create(verb: MusicVerb, request: RouteRequest) {
+  async create(verb: MusicVerb, request: RouteRequest): Promise<MusicCreatedAnswer> {
     const body = request.body as Record<string, unknown>;
     const tooLong = musicTextProblem(verb, body);
     if (tooLong) throw tooLong;
@@ -31,7 +33,7 @@ export class MusicRelayService {
     return musicEnvelope(await this.bus.request(MUSIC_SUBJECTS.create, payload, MusicCreated, TIMEOUT));
   }
 
-  async query(kind: MusicQueryKind, request: RouteRequest) {
+  async query(kind: MusicQueryKind, request: RouteRequest): Promise<MusicTaskAnswer> {
     const { taskId } = request.query as MusicQuery;
     return musicEnvelope(await this.bus.request(MUSIC_SUBJECTS.query, { tenantId: request.key.tenantId, kind, taskId }, MusicTaskView, TIMEOUT));
   }

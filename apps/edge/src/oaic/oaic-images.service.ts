@@ -1,4 +1,4 @@
-import { GatewayError, StoredImagesReply, type OaicJsonReply, type StoredImageRef } from '@gateway/contracts';
+import { GatewayError, StoredImagesReply, type ImagesResponse, type OaicJsonReply, type StoredImageRef } from '@gateway/contracts';
 import type { ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { MEDIA_EDGE_ENV, type MediaEdgeEnv } from '../media/media-env';
@@ -20,13 +20,14 @@ export class OaicImagesService {
     @Inject(MEDIA_EDGE_ENV) private readonly env: MediaEdgeEnv,
   ) {}
 
-  async generate(subject: string, request: RouteRequest): Promise<OaicJsonReply> {
+  async generate(subject: string, request: RouteRequest): Promise<OaicJsonReply | ImagesResponse> {
     const payload = { ...(await this.relay.payload(request)), origin: publicOriginOf(request, this.env.PUBLIC_BASE_URL) };
     const reply = await this.relay.json(subject, request, payload);
     const stored = StoredImagesReply.safeParse(reply);
     if (!stored.success || !stored.data.data.some((item) => 'stored' in item)) return reply;
     const data = await Promise.all(stored.data.data.map(async (item) => ('stored' in item ? { b64_json: await this.base64Of(item.stored, request) } : item)));
-    return { created: stored.data.created, data };
+    const images: ImagesResponse = { created: stored.data.created, data };
+    return images;
   }
 
   /** Only the caller's own tenant's media objects are read, whatever the reply names. */

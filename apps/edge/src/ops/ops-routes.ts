@@ -1,16 +1,10 @@
-import { buildOpenApiDocument, buildRouteIndex } from '@gateway/contracts';
 import { scrapeMetrics } from '@gateway/platform';
 import type { FastifyInstance } from 'fastify';
 import type { HttpMetrics } from './http-metrics';
 import type { ReadinessService } from './readiness.service';
 
-/** Unauthenticated operational routes: the route index and OpenAPI document (built once), liveness, readiness, metrics. */
+/** Unauthenticated operational routes: liveness, readiness, metrics. */
 export function registerOpsRoutes(fastify: FastifyInstance, readiness: ReadinessService, metrics: HttpMetrics): void {
-  const routeIndex = JSON.stringify(buildRouteIndex());
-  const openApi = JSON.stringify(buildOpenApiDocument());
-  const json = 'application/json; charset=utf-8';
-  fastify.get('/docs/api-endpoints.json', { config: { routeId: 'docs.api-endpoints' } }, (_req, reply) => reply.type(json).send(routeIndex));
-  fastify.get('/docs/openapi.json', { config: { routeId: 'docs.openapi' } }, (_req, reply) => reply.type(json).send(openApi));
   fastify.get('/healthz', { config: { routeId: 'ops.healthz' } }, (_req, reply) => reply.send({ status: 'ok' }));
   fastify.get('/readyz', { config: { routeId: 'ops.readyz' } }, async (_req, reply) => {
     const state = await readiness.check();

@@ -1,4 +1,4 @@
-import { GatewayError, type Capability, type VisibleModel } from '@gateway/contracts';
+import { GatewayError, type Capability, type RoomModelList, type VisibleModel } from '@gateway/contracts';
 
 /** Chat-room scopes and the catalog capabilities each covers; `all` covers every capability. */
 const SCOPES: Record<string, readonly Capability[] | 'all'> = {
@@ -13,18 +13,6 @@ const SCOPES: Record<string, readonly Capability[] | 'all'> = {
 };
 
 export const ROOM_SCOPES = Object.keys(SCOPES);
-
-export interface RoomModel {
-  id: string;
-  display_name: string;
-  capability: Capability;
-  created_at: string;
-}
-
-export interface RoomModelList {
-  models: RoomModel[];
-  total: number;
-}
 
 /** The models of `scope`, the first `limit` of them, with the count before the limit. */
 export function selectRoomModels(models: readonly VisibleModel[], scope: string, limit: number | undefined): RoomModelList {

@@ -1,9 +1,16 @@
-import { DEFAULT_FEATURE_CONTROLS, type KeyContext, type RoomModelsQuery } from '@gateway/contracts';
+import {
+  DEFAULT_FEATURE_CONTROLS,
+  type KeyContext,
+  type RoomEnterpriseContextAnswer,
+  type RoomKeyContextAnswer,
+  type RoomModelsAnswer,
+  type RoomModelsQuery,
+} from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { VisibleModelsService } from '../models/visible-models.service';
 import { RouteHandler } from '../routing/route-handler.decorator';
 import type { RouteRequest } from '../routing/route-request';
-import { selectRoomModels, type RoomModelList } from './room-scope';
+import { selectRoomModels } from './room-scope';
 
 /** Every tenant answers every default flag, whatever subset its own settings name. */
 function featureControls(key: KeyContext): Record<string, boolean> {
@@ -15,18 +22,18 @@ export class RoomHandler {
   constructor(private readonly visibleModels: VisibleModelsService) {}
 
   @RouteHandler('room.models')
-  async listModels(request: RouteRequest<RoomModelsQuery>): Promise<{ success: true; data: RoomModelList }> {
+  async listModels(request: RouteRequest<RoomModelsQuery>): Promise<RoomModelsAnswer> {
     const tenant = await this.visibleModels.forTenant(request.key.tenantId);
     return { success: true, data: selectRoomModels(tenant.models, request.query.scope, request.query.limit) };
   }
 
   @RouteHandler('room.enterprise-context')
-  enterpriseContext(request: RouteRequest) {
+  enterpriseContext(request: RouteRequest): RoomEnterpriseContextAnswer {
     return { success: true, data: { featureControls: featureControls(request.key) } };
   }
 
   @RouteHandler('room.key-context')
-  keyContext(request: RouteRequest) {
+  keyContext(request: RouteRequest): RoomKeyContextAnswer {
     const { key } = request;
     return {
       success: true,

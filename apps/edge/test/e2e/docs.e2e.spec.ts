@@ -76,16 +76,30 @@ describe('published route documents', () => {
     expect(all.find((e) => e.path === '/msgc/v1/models')).toMatchObject({ auth: expect.stringContaining('x-api-key') });
   });
 
-  it('serves an OpenAPI 3.1 document with every built path and method', async () => {
+  it('serves an OpenAPI 3.1 document with every built path and method, each with its answer and its error', async () => {
     const res = await http('GET', `${e2eEnv().GW_E2E_BASE_URL}/docs/openapi.json`);
     expect(res.status).toBe(200);
+    const Answer = z.object({ content: z.record(z.string(), z.object({ schema: z.unknown() })) });
+    const Operation = z.object({ responses: z.object({ '200': Answer, default: Answer }) });
     const doc = z.object({ openapi: z.string(), paths: z.record(z.string(), z.record(z.string(), z.unknown())) }).parse(res.body);
     expect(doc.openapi).toMatch(/^3\.1(\.\d+)?$/);
     for (const route of BUILT_ROUTES) {
-      expect({ route: `${route.method} ${route.path}`, present: Boolean(doc.paths[route.path]?.[route.method.toLowerCase()]) }).toEqual({
-        route: `${route.method} ${route.path}`,
-        present: true,
-      });
+      const operation = Operation.safeParse(doc.paths[route.path]?.[route.method.toLowerCase()]);
+      const types = operation.success ? Object.keys(operation.data.responses['200'].content).length : 0;
+      expect({ route: `${route.method} ${route.path}`, documented: types > 0 }).toEqual({ route: `${route.method} ${route.path}`, documented: true });
     }
+  });
+
+  it('serves the HTML reference at /docs: its scripts from this origin, reading this document', async () => {
+    const base = e2eEnv().GW_E2E_BASE_URL;
+    const page = await fetch(`${base}/docs`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("connect-src 'self'");
+    const scripts = [...(await page.text()).matchAll(/<script src="([^"]+)"/g)].map((m) => m[1]!);
+    expect(scripts).toEqual(['/docs/scalar.js', '/docs/reference.js']);
+    const [renderer, setup] = await Promise.all(scripts.map((src) => fetch(`${base}${src}`)));
+    expect(renderer!.status).toBe(200);
+    expect((await renderer!.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
+    expect(await setup!.text()).toContain('"url":"/docs/openapi.json"');
   });
 });

@@ -1,11 +1,11 @@
-import { DscImageRequest, DscVideoRequest, parseOrThrow } from '@gateway/contracts';
+import { DscImageRequest, DscVideoRequest, parseOrThrow, type DscTaskAnswer, type DscTaskOutput, type DscTaskStatus } from '@gateway/contracts';
 import type { MediaJob } from '@gateway/providers';
 import type { MediaTask } from '../tasks/media-task.repository';
 import type { MediaTaskState } from '../tasks/media-task.state';
 import type { DecodedCreate, FamilyCodec, RenderContext } from './family-codec';
 import type { MediaRoute } from './media-route';
 
-const STATUS: Record<MediaTaskState, string> = {
+const STATUS: Record<MediaTaskState, DscTaskStatus> = {
   queued: 'PENDING',
   submitted: 'PENDING',
   running: 'RUNNING',
@@ -14,7 +14,7 @@ const STATUS: Record<MediaTaskState, string> = {
   cancelled: 'CANCELED',
 };
 
-export function dscStatus(state: MediaTaskState): string {
+export function dscStatus(state: MediaTaskState): DscTaskStatus {
   return STATUS[state];
 }
 
@@ -55,8 +55,8 @@ function decode(route: MediaRoute, body: unknown): DecodedCreate {
   return { catalogId: request.model, modelParam: 'model', capability: 'video', job };
 }
 
-function task(task: MediaTask, context: RenderContext): Record<string, unknown> {
-  const output: Record<string, unknown> = {
+function task(task: MediaTask, context: RenderContext): DscTaskAnswer {
+  const output: DscTaskOutput = {
     task_id: task.id,
     task_status: STATUS[task.state],
     submit_time: dscTime(task.createdAt),
@@ -71,7 +71,7 @@ function task(task: MediaTask, context: RenderContext): Record<string, unknown> 
     output.code = task.errorCode ?? 'InternalError';
     output.message = task.errorMessage ?? `The task ended ${STATUS[task.state]}.`;
   }
-  const answer: Record<string, unknown> = { request_id: context.requestId, output };
+  const answer: DscTaskAnswer = { request_id: context.requestId, output };
   if (task.state === 'succeeded' && task.job.output === 'video') {
     const seconds = task.usage?.seconds ?? task.job.seconds ?? 0;
     answer.usage = {
@@ -86,7 +86,7 @@ function task(task: MediaTask, context: RenderContext): Record<string, unknown> 
 }
 
 /** The image route answers at once with the images (the task is already done); the video route with the task to poll. */
-function created(created: MediaTask, context: RenderContext): Record<string, unknown> {
+function created(created: MediaTask, context: RenderContext): DscTaskAnswer {
   if (created.job.output === 'image' && created.state === 'succeeded') {
     const [width, height] = (created.job.size ?? '1024x1024').split('x').map(Number);
     return {

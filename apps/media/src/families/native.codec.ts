@@ -1,11 +1,21 @@
-import { GatewayError, NativeImageRequest, NativeVideoRequest, nativeCatalogId, nativeRuleViolation, parseOrThrow } from '@gateway/contracts';
+import {
+  GatewayError,
+  NativeImageRequest,
+  NativeVideoRequest,
+  nativeCatalogId,
+  nativeRuleViolation,
+  parseOrThrow,
+  type NativeTaskAnswer,
+  type NativeTaskData,
+  type NativeTaskStatus,
+} from '@gateway/contracts';
 import type { MediaJob } from '@gateway/providers';
 import type { MediaTask } from '../tasks/media-task.repository';
 import type { MediaTaskState } from '../tasks/media-task.state';
 import type { DecodedCreate, FamilyCodec, RenderContext } from './family-codec';
 import type { MediaRoute } from './media-route';
 
-const STATUS: Record<MediaTaskState, string> = {
+const STATUS: Record<MediaTaskState, NativeTaskStatus> = {
   queued: 'submitted',
   submitted: 'submitted',
   running: 'processing',
@@ -14,7 +24,7 @@ const STATUS: Record<MediaTaskState, string> = {
   cancelled: 'failed',
 };
 
-export function nativeStatus(state: MediaTaskState): string {
+export function nativeStatus(state: MediaTaskState): NativeTaskStatus {
   return STATUS[state];
 }
 
@@ -61,8 +71,8 @@ function decode(route: MediaRoute, body: unknown): DecodedCreate {
   return { catalogId: nativeCatalogId(request.model_name, request.mode, kind), modelParam: 'model_name', capability: 'video', job };
 }
 
-function data(task: MediaTask, context: RenderContext): Record<string, unknown> {
-  const out: Record<string, unknown> = {
+function data(task: MediaTask, context: RenderContext): NativeTaskData {
+  const out: NativeTaskData = {
     task_id: task.id,
     task_status: STATUS[task.state],
     task_status_msg: task.errorMessage ?? '',
@@ -79,7 +89,7 @@ function data(task: MediaTask, context: RenderContext): Record<string, unknown> 
   return out;
 }
 
-function envelope(task: MediaTask, context: RenderContext): Record<string, unknown> {
+function envelope(task: MediaTask, context: RenderContext): NativeTaskAnswer {
   return { code: 0, message: 'SUCCEED', request_id: context.requestId, data: data(task, context) };
 }
 

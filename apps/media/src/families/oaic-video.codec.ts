@@ -1,10 +1,10 @@
-import { isOmniModel, parseOrThrow, VideoCreateRequest } from '@gateway/contracts';
+import { isOmniModel, parseOrThrow, VideoCreateRequest, type VideoObject, type VideoStatus } from '@gateway/contracts';
 import type { MediaJob } from '@gateway/providers';
 import type { MediaTask } from '../tasks/media-task.repository';
 import type { MediaTaskState } from '../tasks/media-task.state';
 import type { DecodedCreate, FamilyCodec, RenderContext } from './family-codec';
 
-const STATUS: Record<MediaTaskState, string> = {
+const STATUS: Record<MediaTaskState, VideoStatus> = {
   queued: 'processing',
   submitted: 'processing',
   running: 'processing',
@@ -13,7 +13,7 @@ const STATUS: Record<MediaTaskState, string> = {
   cancelled: 'cancelled',
 };
 
-export function oaicVideoStatus(state: MediaTaskState): string {
+export function oaicVideoStatus(state: MediaTaskState): VideoStatus {
   return STATUS[state];
 }
 
@@ -45,7 +45,7 @@ function decode(_route: unknown, body: unknown): DecodedCreate {
   return { catalogId: request.model, modelParam: 'model', capability: 'video', job };
 }
 
-function video(task: MediaTask): Record<string, unknown> {
+function video(task: MediaTask): VideoObject {
   const failed = task.state === 'failed' || task.state === 'cancelled';
   return {
     id: task.id,

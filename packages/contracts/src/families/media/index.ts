@@ -4,3 +4,4 @@ export * from './dsc-request.schema';
 export * from './native-request.schema';
 export * from './native-rules';
 export * from './media-call.schema';
+export * from './media-answer.schema';

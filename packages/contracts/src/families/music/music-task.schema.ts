@@ -69,6 +69,19 @@ export type MusicTaskView = z.infer<typeof MusicTaskView>;
 export const MusicCreated = z.object({ taskId: z.string() });
 export type MusicCreated = z.infer<typeof MusicCreated>;
 
+/** The family's success envelope around `data`. */
+function musicAnswer<T extends z.ZodType>(data: T) {
+  return z.object({ code: z.literal(200), msg: z.literal('success'), data });
+}
+
+/** What a create route answers: the task to query and to expect callbacks for. */
+export const MusicCreatedAnswer = musicAnswer(MusicCreated).describe('A music task, created');
+export type MusicCreatedAnswer = z.infer<typeof MusicCreatedAnswer>;
+
+/** What a query route answers. */
+export const MusicTaskAnswer = musicAnswer(MusicTaskView).describe('A music task');
+export type MusicTaskAnswer = z.infer<typeof MusicTaskAnswer>;
+
 /** What a successful music route answers: `{code: 200, msg: "success", data}`. */
 export function musicEnvelope<T>(data: T): { code: 200; msg: 'success'; data: T } {
   return { code: 200, msg: 'success', data };

@@ -101,8 +101,13 @@ export const AssistantsCallPayload = OaicCaller.extend({
 }).refine((p) => p.body === undefined || p.bodyRef === undefined, { message: 'give at most one of body or bodyRef', path: ['body'] });
 export type AssistantsCallPayload = z.infer<typeof AssistantsCallPayload>;
 
-/** What the gateway reads of an upstream assistants-API object: its id and, where it has one, its model. */
-export const UpstreamAssistantsObject = z.looseObject({ id: z.string().min(1).max(128), model: z.string().nullish() });
+/**
+ * What the gateway reads of an upstream assistants-API object (assistant, thread, message, run, deleted
+ * marker, stream event): its id and, where it has one, its model. The rest is the upstream's, passed on.
+ */
+export const UpstreamAssistantsObject = z
+  .looseObject({ id: z.string().min(1).max(128), model: z.string().nullish() })
+  .describe("An assistants-API object as the upstream answers it; the model is the catalog's id");
 export type UpstreamAssistantsObject = z.infer<typeof UpstreamAssistantsObject>;
 
 /** A run as the gateway reads it: its status and, once the upstream reports it, its token usage. */
@@ -119,5 +124,15 @@ export const UpstreamRun = UpstreamAssistantsObject.extend({
 export type UpstreamRun = z.infer<typeof UpstreamRun>;
 
 /** An upstream list page (messages, runs). */
-export const UpstreamList = z.looseObject({ data: z.array(z.looseObject({})) });
+export const UpstreamList = z.looseObject({ data: z.array(z.looseObject({})) }).describe('A list page as the upstream answers it');
 export type UpstreamList = z.infer<typeof UpstreamList>;
+
+/** GET /oaic/v1/assistants: the tenant's assistants as recorded, newest first unless `order` says otherwise. */
+export const AssistantList = z.object({
+  object: z.literal('list'),
+  data: z.array(z.looseObject({})),
+  first_id: z.string().nullable(),
+  last_id: z.string().nullable(),
+  has_more: z.boolean(),
+});
+export type AssistantList = z.infer<typeof AssistantList>;

@@ -23,3 +23,14 @@ export type TranscriptionFields = z.infer<typeof TranscriptionFields>;
 
 export const TranslationFields = TranscriptionFields.omit({ language: true });
 export type TranslationFields = z.infer<typeof TranslationFields>;
+
+/** A transcription or translation as JSON (`json`, `verbose_json`); the other formats answer plain text. */
+export const TranscriptionResponse = z
+  .looseObject({
+    text: z.string(),
+    language: z.string().optional(),
+    duration: z.number().optional(),
+    segments: z.array(z.looseObject({})).optional(),
+  })
+  .describe('A transcription (or translation) of the audio');
+export type TranscriptionResponse = z.infer<typeof TranscriptionResponse>;

@@ -12,3 +12,20 @@ export const EmbeddingRequest = z.looseObject({
   user: z.string().optional(),
 });
 export type EmbeddingRequest = z.infer<typeof EmbeddingRequest>;
+
+/** The embeddings of each input, in input order: floats, or Base64 when `encoding_format` is base64. */
+export const EmbeddingResponse = z
+  .looseObject({
+    object: z.literal('list'),
+    data: z.array(
+      z.looseObject({
+        object: z.literal('embedding'),
+        index: z.number().int().nonnegative(),
+        embedding: z.union([z.array(z.number()), z.string()]),
+      }),
+    ),
+    model: z.string(),
+    usage: z.looseObject({ prompt_tokens: z.number().int().nonnegative(), total_tokens: z.number().int().nonnegative() }),
+  })
+  .describe('A list of embeddings');
+export type EmbeddingResponse = z.infer<typeof EmbeddingResponse>;

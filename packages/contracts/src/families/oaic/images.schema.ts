@@ -28,3 +28,12 @@ export const StoredImagesReply = z.object({
   data: z.array(z.union([z.object({ url: z.url() }), z.object({ stored: StoredImageRef })])),
 });
 export type StoredImagesReply = z.infer<typeof StoredImagesReply>;
+
+/** The images answer as the client gets it: each image as a link (signed gateway links for stored results) or inline Base64. */
+export const ImagesResponse = z
+  .looseObject({
+    created: z.number().int().describe('Unix seconds'),
+    data: z.array(z.looseObject({ url: z.string().optional(), b64_json: z.string().optional(), revised_prompt: z.string().optional() })),
+  })
+  .describe('Generated images');
+export type ImagesResponse = z.infer<typeof ImagesResponse>;

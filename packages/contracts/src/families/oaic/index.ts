@@ -10,3 +10,5 @@ export * from './audio.schema';
 export * from './oaic-call.schema';
 export * from './responses-input.schema';
 export * from './assistants.schema';
+export * from './chat-response.schema';
+export * from './responses-response.schema';

@@ -22,3 +22,19 @@ export const ModerationRequest = z
     });
   });
 export type ModerationRequest = z.infer<typeof ModerationRequest>;
+
+/** One result per input: flagged or not, by category, with the scores behind it. */
+export const ModerationResponse = z
+  .looseObject({
+    id: z.string(),
+    model: z.string(),
+    results: z.array(
+      z.looseObject({
+        flagged: z.boolean(),
+        categories: z.record(z.string(), z.boolean()),
+        category_scores: z.record(z.string(), z.number()),
+      }),
+    ),
+  })
+  .describe('A moderation of each input');
+export type ModerationResponse = z.infer<typeof ModerationResponse>;

@@ -1,5 +1,6 @@
 // IR events → genc `data: {candidates:[...]}` chunks. Gemini sends a function call whole, so argument
 // deltas are gathered and the call goes out complete when its block closes or the answer finishes.
+import type { GencPart, GenerateContentResponse } from '@gateway/contracts';
 import type { IrStreamEncoder, IrStreamEvent } from '../../ir/chat-ir.schema';
 import { gencUsage } from './genc-response.encoder';
 import { sseData } from '../sse-frame';
@@ -64,14 +65,20 @@ export class GencStreamEncoder implements IrStreamEncoder {
     return this.chunk(this.calls.length > 0 ? this.takeCalls() : [{ text: '' }], 'STOP');
   }
 
-  private takeCalls(): Array<Record<string, unknown>> {
+  private takeCalls(): GencPart[] {
     const parts = this.calls.map((call) => ({ functionCall: { id: call.id, name: call.name, args: parseUpstreamToolArguments(call.arguments) } }));
     this.calls.length = 0;
     return parts;
   }
 
-  private chunk(parts: Array<Record<string, unknown>>, finishReason?: string, usageMetadata?: ReturnType<typeof gencUsage>): string {
+  private chunk(parts: GencPart[], finishReason?: string, usageMetadata?: ReturnType<typeof gencUsage>): string {
     const candidate = { content: { role: 'model', parts }, index: 0, ...(finishReason ? { finishReason } : {}) };
-    return sseData({ candidates: [candidate], ...(usageMetadata ? { usageMetadata } : {}), modelVersion: this.model, responseId: this.id });
+    const chunk: GenerateContentResponse = {
+      candidates: [candidate],
+      ...(usageMetadata ? { usageMetadata } : {}),
+      modelVersion: this.model,
+      responseId: this.id,
+    };
+    return sseData(chunk);
   }
 }

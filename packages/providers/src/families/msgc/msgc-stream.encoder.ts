@@ -1,9 +1,17 @@
 // IR events → the msgc event sequence: message_start, content_block_start, ping, content_block_delta
 // (text_delta / input_json_delta), content_block_stop, message_delta (stop_reason + usage), message_stop.
+import type { MessagesResponse, MsgcStopReason, MsgcStreamEvent } from '@gateway/contracts';
 import type { IrStreamEncoder, IrStreamEvent, IrUsage } from '../../ir/chat-ir.schema';
 import { sseEvent } from '../sse-frame';
 import { msgcUsage } from './msgc-response.encoder';
 import { toMsgcStopReason } from '../../ir/stop-reason.map';
+
+/** One event of the stream, named by its type. */
+function msgcEvent(event: MsgcStreamEvent): string {
+  return sseEvent(event.type, event);
+}
+
+type StartedBlock = Extract<MsgcStreamEvent, { type: 'content_block_start' }>['content_block'];
 
 type BlockKind = 'text' | 'tool' | 'thinking';
 
@@ -32,18 +40,15 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
         return this.startFrame(event.id);
       case 'text_delta':
         if (this.open?.kind !== 'text') out += this.openBlock('text', -1, { type: 'text', text: '' });
-        return out + sseEvent('content_block_delta', { type: 'content_block_delta', index: this.open!.block, delta: { type: 'text_delta', text: event.text } });
+        return out + msgcEvent({ type: 'content_block_delta', index: this.open!.block, delta: { type: 'text_delta', text: event.text } });
       case 'reasoning_delta':
         if (this.open?.kind !== 'thinking') out += this.openBlock('thinking', -1, { type: 'thinking', thinking: '', signature: '' });
-        return (
-          out +
-          sseEvent('content_block_delta', { type: 'content_block_delta', index: this.open!.block, delta: { type: 'thinking_delta', thinking: event.text } })
-        );
+        return out + msgcEvent({ type: 'content_block_delta', index: this.open!.block, delta: { type: 'thinking_delta', thinking: event.text } });
       case 'reasoning_signature':
         if (this.open?.kind !== 'thinking') return out;
         return (
           out +
-          sseEvent('content_block_delta', {
+          msgcEvent({
             type: 'content_block_delta',
             index: this.open.block,
             delta: { type: 'signature_delta', signature: event.signature },
@@ -59,10 +64,7 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
       case 'tool_call_delta': {
         const block = this.toolBlocks.get(event.index);
         if (block === undefined || event.arguments === '') return out;
-        return (
-          out +
-          sseEvent('content_block_delta', { type: 'content_block_delta', index: block, delta: { type: 'input_json_delta', partial_json: event.arguments } })
-        );
+        return out + msgcEvent({ type: 'content_block_delta', index: block, delta: { type: 'input_json_delta', partial_json: event.arguments } });
       }
       case 'block_stop':
         return out + this.closeBlock();
@@ -85,7 +87,7 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
 
   private startFrame(id: string): string {
     this.started = true;
-    const message = {
+    const message: MessagesResponse = {
       id,
       type: 'message',
       role: 'assistant',
@@ -95,17 +97,17 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
       stop_sequence: null,
       usage: { input_tokens: this.inputTokens, output_tokens: 0 },
     };
-    return sseEvent('message_start', { type: 'message_start', message });
+    return msgcEvent({ type: 'message_start', message });
   }
 
-  private openBlock(kind: BlockKind, toolIndex: number, contentBlock: unknown): string {
+  private openBlock(kind: BlockKind, toolIndex: number, contentBlock: StartedBlock): string {
     let out = this.closeBlock();
     const block = this.nextBlock++;
     this.open = { kind, block, toolIndex };
-    out += sseEvent('content_block_start', { type: 'content_block_start', index: block, content_block: contentBlock });
+    out += msgcEvent({ type: 'content_block_start', index: block, content_block: contentBlock });
     if (!this.pinged) {
       this.pinged = true;
-      out += sseEvent('ping', { type: 'ping' });
+      out += msgcEvent({ type: 'ping' });
     }
     return out;
   }
@@ -114,17 +116,17 @@ export class MsgcStreamEncoder implements IrStreamEncoder {
     if (!this.open) return '';
     const index = this.open.block;
     this.open = null;
-    return sseEvent('content_block_stop', { type: 'content_block_stop', index });
+    return msgcEvent({ type: 'content_block_stop', index });
   }
 
-  private finish(stopReason: string, stopSequence: string | null, usage: IrUsage): string {
+  private finish(stopReason: MsgcStopReason, stopSequence: string | null, usage: IrUsage): string {
     this.finished = true;
     let out = this.closeBlock();
     if (!this.pinged) {
       this.pinged = true;
-      out += sseEvent('ping', { type: 'ping' });
+      out += msgcEvent({ type: 'ping' });
     }
-    out += sseEvent('message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: msgcUsage(usage) });
-    return out + sseEvent('message_stop', { type: 'message_stop' });
+    out += msgcEvent({ type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: stopSequence }, usage: msgcUsage(usage) });
+    return out + msgcEvent({ type: 'message_stop' });
   }
 }

@@ -1,7 +1,7 @@
 // oaic completions served through chat: a completions request as a one-message chat request, and the
 // chat answer (whole or streamed) as text_completion objects. Used for models whose upstreams have no
 // completions endpoint of their own.
-import { GatewayError, type ChatCompletionRequest, type CompletionRequest } from '@gateway/contracts';
+import { GatewayError, type ChatCompletionRequest, type ChatFinishReason, type CompletionRequest, type TextCompletionResponse } from '@gateway/contracts';
 import { createParser } from 'eventsource-parser';
 import { SSE_DONE, sseData } from '../sse-frame';
 
@@ -42,31 +42,39 @@ interface ChatChoice {
   finish_reason?: unknown;
 }
 
+/** What a completion takes from the chat answer or chunk it rewrites (already checked where it entered). */
+interface ChatHead {
+  id?: unknown;
+  created?: unknown;
+  model?: unknown;
+  usage?: unknown;
+}
+
 /** A completion id in the completions style (`cmpl-`), from the chat answer's. */
-function completionId(id: unknown): unknown {
-  if (typeof id !== 'string') return id;
+function completionId(id: unknown): string {
+  if (typeof id !== 'string') return `cmpl-${Date.now().toString(36)}`;
   return id.startsWith('chatcmpl-') ? `cmpl-${id.slice('chatcmpl-'.length)}` : id.startsWith('cmpl-') ? id : `cmpl-${id}`;
 }
 
-function asCompletion(chat: Record<string, unknown>, choices: ChatChoice[], part: 'message' | 'delta'): Record<string, unknown> {
-  const completion: Record<string, unknown> = {
+function asCompletion(chat: ChatHead, choices: ChatChoice[], part: 'message' | 'delta'): TextCompletionResponse {
+  const completion: TextCompletionResponse = {
     id: completionId(chat.id),
     object: 'text_completion',
-    created: chat.created,
-    model: chat.model,
+    created: typeof chat.created === 'number' ? chat.created : Math.floor(Date.now() / 1000),
+    model: typeof chat.model === 'string' ? chat.model : '',
     choices: choices.map((choice, i) => ({
       text: typeof choice[part]?.content === 'string' ? choice[part]!.content : '',
       index: choice.index ?? i,
       logprobs: null,
-      finish_reason: choice.finish_reason ?? null,
+      finish_reason: (choice.finish_reason ?? null) as ChatFinishReason | null,
     })),
   };
-  if (chat.usage) completion.usage = chat.usage;
+  if (chat.usage) completion.usage = chat.usage as TextCompletionResponse['usage'];
   return completion;
 }
 
 /** A chat.completion as the text_completion a completions client expects. */
-export function chatAnswerAsCompletion(chat: Record<string, unknown>): Record<string, unknown> {
+export function chatAnswerAsCompletion(chat: Record<string, unknown>): TextCompletionResponse {
   return asCompletion(chat, Array.isArray(chat.choices) ? (chat.choices as ChatChoice[]) : [], 'message');
 }
 

@@ -1,24 +1,14 @@
 // IR answer → oaic chat.completion body. Generated images ride in `message.images` as data URLs.
+import type { ChatCompletionMessage, ChatCompletionResponse, ChatCompletionUsage, ChatImageOut, ChatToolCallOut } from '@gateway/contracts';
 import type { ChatIrResponse } from '../../ir/chat-ir.schema';
 import { toOaicFinishReason } from '../../ir/stop-reason.map';
-
-export interface OaicToolCallOut {
-  id: string;
-  type: 'function';
-  function: { name: string; arguments: string };
-}
-
-export interface OaicImageOut {
-  type: 'image_url';
-  image_url: { url: string };
-}
 
 export function dataUrl(mediaType: string, data: string): string {
   return `data:${mediaType};base64,${data}`;
 }
 
 /** The details appear when there is something to say: tokens read from the prompt cache, tokens spent reasoning. */
-export function oaicUsage(usage: ChatIrResponse['usage']) {
+export function oaicUsage(usage: ChatIrResponse['usage']): ChatCompletionUsage {
   return {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
@@ -28,19 +18,19 @@ export function oaicUsage(usage: ChatIrResponse['usage']) {
   };
 }
 
-export function toOaicResponse(response: ChatIrResponse, created = Math.floor(Date.now() / 1000)) {
+export function toOaicResponse(response: ChatIrResponse, created = Math.floor(Date.now() / 1000)): ChatCompletionResponse {
   let text: string | null = null;
   let reasoning: string | null = null;
-  const toolCalls: OaicToolCallOut[] = [];
-  const images: OaicImageOut[] = [];
+  const toolCalls: ChatToolCallOut[] = [];
+  const images: ChatImageOut[] = [];
   for (const part of response.parts) {
     if (part.type === 'text') text = (text ?? '') + part.text;
     else if (part.type === 'tool_call') toolCalls.push({ id: part.id, type: 'function', function: { name: part.name, arguments: part.arguments } });
     else if (part.type === 'reasoning') reasoning = (reasoning ?? '') + part.text;
     else images.push({ type: 'image_url', image_url: { url: dataUrl(part.mediaType, part.data) } });
   }
-  const message = {
-    role: 'assistant' as const,
+  const message: ChatCompletionMessage = {
+    role: 'assistant',
     content: text,
     refusal: null,
     // The reasoning text, where the model showed it, as OpenAI-compatible reasoning models return it.
@@ -50,7 +40,7 @@ export function toOaicResponse(response: ChatIrResponse, created = Math.floor(Da
   };
   return {
     id: response.id,
-    object: 'chat.completion' as const,
+    object: 'chat.completion',
     created,
     model: response.model,
     choices: [{ index: 0, message, logprobs: null, finish_reason: toOaicFinishReason(response.stopReason) }],

@@ -3,14 +3,21 @@
 // own; the request half is oaic-responses-request.bridge.ts.
 import { createParser } from 'eventsource-parser';
 import { randomBytes } from 'node:crypto';
-import type { ResponseCreateRequest } from '@gateway/contracts';
+import type {
+  GatewayResponseStreamEvent,
+  ResponseCreateRequest,
+  ResponseFunctionCallOutput,
+  ResponseItemStatus,
+  ResponseMessageOutput,
+  ResponseReasoningOutput,
+  ResponseResource,
+  ResponseUsage,
+} from '@gateway/contracts';
 import { parseUpstreamBody } from '../../ir/upstream-error';
 import { sseEvent } from '../sse-frame';
 import { ChatAnswer, ChatAnswerChunk, type ChatAnswerUsage, type ChatToolCall } from './oaic-chat-answer.schema';
 
 export { responseAsChatRequest } from './oaic-responses-request.bridge';
-
-type Json = Record<string, unknown>;
 
 /** Where a response comes from: its gateway id and the request it answers. */
 export interface ResponseOrigin {
@@ -56,9 +63,17 @@ function readChunk(data: string): ChatAnswerChunk | null {
   }
 }
 
+/** The event of type `T`, without the two fields `emit` writes (a key remap keeps the named fields beside the loose ones). */
+type EventFields<T extends GatewayResponseStreamEvent['type']> = {
+  [K in keyof EventOf<T> as K extends 'type' | 'sequence_number' ? never : K]: EventOf<T>[K];
+};
+type EventOf<T> = GatewayResponseStreamEvent extends infer E ? (E extends { type: infer U } ? (T extends U ? E : never) : never) : never;
+
+const nullableText = (value: unknown): string | null => (typeof value === 'string' ? value : null);
+
 const itemId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
-function messageItem(state: ResponseState, status: string): Json {
+function messageItem(state: ResponseState, status: ResponseItemStatus): ResponseMessageOutput {
   return {
     id: state.messageId,
     type: 'message',
@@ -68,15 +83,15 @@ function messageItem(state: ResponseState, status: string): Json {
   };
 }
 
-function reasoningItem(reasoning: ReasoningState): Json {
+function reasoningItem(reasoning: ReasoningState): ResponseReasoningOutput {
   return { id: reasoning.id, type: 'reasoning', summary: [{ type: 'summary_text', text: reasoning.text }] };
 }
 
-function callItem(call: ToolCallState, status: string): Json {
+function callItem(call: ToolCallState, status: ResponseItemStatus): ResponseFunctionCallOutput {
   return { id: call.id, type: 'function_call', status, call_id: call.callId, name: call.name, arguments: call.arguments };
 }
 
-function responseUsage(usage: ChatAnswerUsage): Json {
+function responseUsage(usage: ChatAnswerUsage): ResponseUsage {
   const input = usage.prompt_tokens ?? 0;
   const output = usage.completion_tokens ?? 0;
   const cached = usage.prompt_tokens_details?.cached_tokens ?? 0;
@@ -90,9 +105,9 @@ function responseUsage(usage: ChatAnswerUsage): Json {
   };
 }
 
-function responseObject(origin: ResponseOrigin, state: ResponseState, done: boolean): Json {
+function responseObject(origin: ResponseOrigin, state: ResponseState, done: boolean): ResponseResource {
   const incomplete = done && state.finishReason === 'length';
-  const items: Array<[index: number, item: Json]> = [];
+  const items: Array<[index: number, item: ResponseResource['output'][number]]> = [];
   if (done && state.reasoning) items.push([state.reasoning.outputIndex, reasoningItem(state.reasoning)]);
   if (done && state.text !== null) items.push([state.messageIndex, messageItem(state, incomplete ? 'incomplete' : 'completed')]);
   if (done) for (const call of state.toolCalls) items.push([call.outputIndex, callItem(call, 'completed')]);
@@ -121,7 +136,7 @@ function responseObject(origin: ResponseOrigin, state: ResponseState, done: bool
 }
 
 /** A chat.completion as the response object a responses client expects. */
-export function chatAnswerAsResponse(chat: Json, origin: ResponseOrigin): Json {
+export function chatAnswerAsResponse(chat: Record<string, unknown>, origin: ResponseOrigin): ResponseResource {
   const answer = parseUpstreamBody(() => ChatAnswer.parse(chat));
   const choice = answer.choices?.[0];
   const toolCalls = choice?.message?.tool_calls ?? [];
@@ -172,7 +187,7 @@ export class ChatStreamAsResponseEvents {
   /** Each tool call by its index in the chat stream. */
   private readonly calls = new Map<number, ToolCallState>();
   private outputs = 0;
-  final: Json | null = null;
+  final: ResponseResource | null = null;
 
   constructor(private readonly origin: ResponseOrigin) {}
 
@@ -183,7 +198,8 @@ export class ChatStreamAsResponseEvents {
     return out;
   }
 
-  private emit(type: string, fields: Json): string {
+  /** The event's SSE name is its type; its sequence number comes second, as OpenAI writes it. */
+  private emit<T extends GatewayResponseStreamEvent['type']>(type: T, fields: EventFields<T>): string {
     return sseEvent(type, { type, sequence_number: this.sequence++, ...fields });
   }
 
@@ -199,7 +215,14 @@ export class ChatStreamAsResponseEvents {
     if (data === '[DONE]') return this.finish();
     const chunk = readChunk(data);
     if (!chunk) return '';
-    if (chunk.error) return this.emit('error', { ...chunk.error });
+    if (chunk.error) {
+      const { message, code, param } = chunk.error;
+      return this.emit('error', {
+        message: typeof message === 'string' ? message : 'The upstream failed.',
+        code: nullableText(code),
+        param: nullableText(param),
+      });
+    }
     let out = this.start();
     if (chunk.usage) this.state.usage = chunk.usage;
     for (const choice of chunk.choices ?? []) {
@@ -299,8 +322,9 @@ export class ChatStreamAsResponseEvents {
     if (this.state.toolCalls.length === 0) out += this.openText();
     if (this.textOpen) {
       const where = { item_id: this.state.messageId, output_index: this.state.messageIndex, content_index: 0 };
-      out += this.emit('response.output_text.done', { ...where, text: this.state.text, logprobs: [] });
-      out += this.emit('response.content_part.done', { ...where, part: { type: 'output_text', text: this.state.text, annotations: [], logprobs: [] } });
+      const text = this.state.text ?? '';
+      out += this.emit('response.output_text.done', { ...where, text, logprobs: [] });
+      out += this.emit('response.content_part.done', { ...where, part: { type: 'output_text', text, annotations: [], logprobs: [] } });
       out += this.emit('response.output_item.done', { output_index: this.state.messageIndex, item: messageItem(this.state, 'completed') });
     }
     for (const call of this.state.toolCalls) {

@@ -1,4 +1,5 @@
 // IR events → chat.completion.chunk frames, a final usage chunk, then `data: [DONE]`.
+import type { ChatCompletionDelta, ChatCompletionStreamChunk, ChatFinishReason } from '@gateway/contracts';
 import type { IrStreamEncoder, IrStreamEvent } from '../../ir/chat-ir.schema';
 import { dataUrl, oaicUsage } from './oaic-response.encoder';
 import { SSE_DONE, sseData } from '../sse-frame';
@@ -46,7 +47,7 @@ export class OaicStreamEncoder implements IrStreamEncoder {
         return (
           out +
           this.chunk({}, toOaicFinishReason(event.stopReason)) +
-          sseData({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage: oaicUsage(event.usage) }) +
+          this.frame({ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage: oaicUsage(event.usage) }) +
           SSE_DONE
         );
     }
@@ -64,13 +65,17 @@ export class OaicStreamEncoder implements IrStreamEncoder {
     return this.chunk({ role: 'assistant', content: '' });
   }
 
-  private chunk(delta: Record<string, unknown>, finishReason: string | null = null): string {
-    return sseData({
+  private chunk(delta: ChatCompletionDelta, finishReason: ChatFinishReason | null = null): string {
+    return this.frame({
       id: this.id,
       object: 'chat.completion.chunk',
       created: this.created,
       model: this.model,
       choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
     });
+  }
+
+  private frame(chunk: ChatCompletionStreamChunk): string {
+    return sseData(chunk);
   }
 }
