@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConsoleRole } from './console-people.schema';
-import { ClientInfo } from './console-session.schema';
+import { ClientInfo, TokenHash } from './console-session.schema';
 
 /** A tenant's single sign-on through an OpenID Connect provider. */
 export const OidcConfigureRequest = z
@@ -31,4 +31,10 @@ export const OidcBeginRequest = z.object({ tenant: z.string().min(1).max(64), re
 export const OidcBeginReply = z.object({ authorizationUrl: z.url(), state: z.string().min(16) });
 
 /** Ends it: the full callback URL the provider redirected the browser to (code and state in its query). */
-export const OidcCompleteRequest = z.object({ state: z.string().min(16).max(256), callbackUrl: z.url(), client: ClientInfo });
+export const OidcCompleteRequest = z.object({
+  state: z.string().min(16).max(256),
+  callbackUrl: z.url(),
+  client: ClientInfo,
+  /** The session the browser held before, ended as any sign-in ends it. */
+  previousTokenHash: TokenHash.nullable().default(null),
+});

@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { ConsoleEmail, ConsoleRole, OpaqueToken } from './console-people.schema';
 
-const Hex64 = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
+/** The SHA-256 of a token, as stored and looked up. */
+export const TokenHash = z.string().regex(/^[0-9a-f]{64}$/, '64 lowercase hex digits');
+const Hex64 = TokenHash;
 
 /** `tenant`: a person of a tenant on the public listener; `operator`: the admin token's holder on the admin listener. */
 export const ConsoleSessionKind = z.enum(['tenant', 'operator']);
