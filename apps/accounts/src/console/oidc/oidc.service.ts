@@ -71,7 +71,7 @@ export class OidcService {
     return { authorizationUrl: started.url, state: started.state };
   }
 
-  async complete(request: { state: string; callbackUrl: string; client: ClientInfo }): Promise<ConsoleSessionIssued> {
+  async complete(request: { state: string; callbackUrl: string; client: ClientInfo; previousTokenHash: string | null }): Promise<ConsoleSessionIssued> {
     const pending = await this.oidc.takeState(request.state);
     if (!pending || pending.expiresAt < new Date()) throw GatewayError.invalid('This sign-in expired or was already used: start it again.', 'state');
     const callback = new URL(request.callbackUrl);
@@ -83,7 +83,7 @@ export class OidcService {
       this.client.complete(settings, callback, { state: pending.state, nonce: pending.nonce, codeVerifier: pending.codeVerifier }),
     );
     const user = await this.personFor(tenant.id, tenant.slug, identity);
-    return this.sessions.issue(user, request.client, null);
+    return this.sessions.issue(user, request.client, request.previousTokenHash);
   }
 
   private async personFor(tenantId: string, tenantSlug: string, identity: VerifiedIdentity): Promise<UserRecord> {
