@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { BillingMode } from '../accounts/key.schema';
+import { BillingMode, KeyCreated, KeyView } from '../accounts/key.schema';
 import { Capability } from '../accounts/catalog.schema';
+import { BalanceView, TenantView } from '../admin/admin.schema';
 import { MoneyAmount } from '../money';
+import { WebhookSecretView } from '../webhooks/webhook.schema';
 import { ConsoleRole } from './console-people.schema';
 import { ConsoleSessionKind } from './console-session.schema';
 
@@ -31,6 +33,16 @@ export const ConsoleErrorBody = z.object({
 export type ConsoleErrorBody = z.infer<typeof ConsoleErrorBody>;
 
 export const OperatorSignInRequest = z.object({ token: z.string().min(1, 'enter the admin token').max(4096) }).strict();
+
+/** A tenant's keys, masked. */
+export const ConsoleKeyList = z.object({ data: z.array(KeyView) });
+/** A key's secret, shown once: at creation and at regeneration. */
+export const ConsoleKeySecret = KeyCreated;
+export const ConsoleKeyView = KeyView;
+/** The webhook signing secret, shown once at rotation. */
+export const ConsoleWebhookSecret = WebhookSecretView;
+export const ConsoleBalance = BalanceView;
+export const ConsoleTenant = TenantView;
 
 export const ConsoleKeyCreateRequest = z.object({ name: z.string().trim().min(1, 'name the key').max(64) }).strict();
 
