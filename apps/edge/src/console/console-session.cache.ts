@@ -28,7 +28,6 @@ export class ConsoleSessionCache {
       negativeTtlMs: NEGATIVE_TTL_MS,
       maxEntries: 10_000,
       maxNegativeEntries: 10_000,
-      tagsOf: (session) => (session.tenantId ? [session.tenantId] : []),
     });
     this.stopFeed = followInvalidations(bus, (event) => {
       if (event === 'all') return this.cache.clear();
