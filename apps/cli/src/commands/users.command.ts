@@ -69,7 +69,7 @@ export function registerUsers(program: Command, io: Io): void {
     .option('--tenant <slug>', 'tenant slug')
     .option('--email <email>', 'one person (needs --tenant)')
     .action(async (options: { tenant?: string; email?: string }, command: Command) => {
-      const query = validate(SessionListRequest, options, { tenant: '--tenant', email: '--email' });
+      const query = validate(SessionListRequest, { tenant: options.tenant, email: options.email }, { tenant: '--tenant', email: '--email' });
       const list = await adminFrom(command).consoleSessions(query);
       emit(io, wantsJson(command), list, () =>
         list.data.length === 0
@@ -87,7 +87,11 @@ export function registerUsers(program: Command, io: Io): void {
     .option('--tenant <slug>', 'tenant slug')
     .option('--email <email>', 'one person (needs --tenant)')
     .action(async (options: { id?: string; tenant?: string; email?: string }, command: Command) => {
-      const body = validate(SessionRevokeRequest, options, { id: '--id', tenant: '--tenant', email: '--email' });
+      const body = validate(
+        SessionRevokeRequest,
+        { id: options.id, tenant: options.tenant, email: options.email },
+        { id: '--id', tenant: '--tenant', email: '--email' },
+      );
       const result = await adminFrom(command).revokeConsoleSessions(body as { id: string } | { tenant: string; email?: string });
       emit(io, wantsJson(command), result, () => `revoked ${result.revoked} console session${result.revoked === 1 ? '' : 's'}`);
     });

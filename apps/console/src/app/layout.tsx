@@ -67,6 +67,7 @@ export function Layout() {
           <NavLink
             key={page.to}
             label={page.label}
+            variant="filled"
             active={pathname.endsWith(page.to)}
             aria-current={pathname.endsWith(page.to) ? 'page' : undefined}
             renderRoot={(props) => <Link to={page.to} {...props} onClick={close} />}

@@ -6,7 +6,7 @@ export function ErrorAlert({ error, title = 'That did not work' }: { error: unkn
   if (!error) return null;
   const message = error instanceof ApiError || error instanceof Error ? error.message : 'Something went wrong: reload the page and try again.';
   return (
-    <Alert color="red" title={title} role="alert" variant="outline">
+    <Alert color="red" title={title} role="alert" variant="default">
       {message}
     </Alert>
   );

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { sessionQuery } from '../api/session';
@@ -85,9 +85,9 @@ export function KeysPage() {
                       <code>{key.masked}</code>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={key.status === 'active' ? 'green.9' : 'gray.8'} variant="filled">
+                      <Text size="sm" fw={600}>
                         {key.status}
-                      </Badge>
+                      </Text>
                     </Table.Td>
                     <Table.Td>{new Date(key.created_at).toLocaleString()}</Table.Td>
                     {canManage && (

@@ -1,5 +1,5 @@
 import type { ConsolePrices } from '@gateway/contracts/console';
-import { Badge, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { modelsQuery } from '../api/tenant.api';
@@ -79,9 +79,9 @@ export function ModelsPage() {
                       <Table.Td>
                         <Prices prices={model.prices} />
                         {model.overridden && (
-                          <Badge mt={4} color="grape.9" variant="filled">
-                            your price
-                          </Badge>
+                          <Text size="sm" fw={600} mt={4}>
+                            your own price
+                          </Text>
                         )}
                       </Table.Td>
                     </Table.Tr>

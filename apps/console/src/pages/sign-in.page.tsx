@@ -36,7 +36,7 @@ export function SignInPage() {
     <AuthFrame title="Sign in to the console">
       <Stack>
         {notice === 'password-set' && (
-          <Alert color="green" variant="outline" role="status" title="Your password is set">
+          <Alert variant="default" role="status" title="Your password is set">
             Sign in with it now.
           </Alert>
         )}

@@ -114,7 +114,7 @@ export function TenantsPage() {
     <Stack>
       <Title order={1}>Tenants</Title>
       {notice && (
-        <Alert color="green" variant="outline" role="status" withCloseButton onClose={() => setNotice(null)} closeButtonLabel="Dismiss">
+        <Alert variant="default" role="status" withCloseButton onClose={() => setNotice(null)} closeButtonLabel="Dismiss">
           {notice}
         </Alert>
       )}

@@ -87,7 +87,7 @@ describe('single sign-on into the tenant console', () => {
     await page.waitForURL(/\/console\/keys$/);
     await page.getByText(`${login}@sso.example (developer)`).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
-    expect((await context.cookies(baseUrl())).find((c) => c.name === 'gw_console')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
+    expect((await context.cookies(`${baseUrl()}/console`)).find((c) => c.name === 'gw_console')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
     const users = await runCli(['users', 'list', '--tenant', tenant, '--json']);
     expect(JSON.parse(users.stdout).data).toEqual([
       expect.objectContaining({ email: `${login}@sso.example`, role: 'developer', sso: true, hasPassword: false }),
@@ -104,7 +104,7 @@ describe('single sign-on into the tenant console', () => {
     await signInAtProvider(page, uniqueSlug('stranger'));
     await page.waitForURL(/\/console\/sign-in\?error=/);
     await page.getByText(/has no console account in .*: ask a tenant owner or operator for an invite/).waitFor();
-    expect((await context.cookies(baseUrl())).find((c) => c.name === 'gw_console')).toBeUndefined();
+    expect((await context.cookies(`${baseUrl()}/console`)).find((c) => c.name === 'gw_console')).toBeUndefined();
     await context.close();
   });
 });

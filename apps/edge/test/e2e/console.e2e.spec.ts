@@ -81,7 +81,7 @@ describe('tenant console in a browser', () => {
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/console\/keys$/);
     await page.getByText(`${ownerEmail} (owner)`).waitFor();
-    const cookie = (await owner.context.cookies(baseUrl())).find((c) => c.name === 'gw_console')!;
+    const cookie = (await owner.context.cookies(console_())).find((c) => c.name === 'gw_console')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
   });
 
