@@ -29,10 +29,10 @@ describe('operator console in a browser', () => {
     await page.getByRole('heading', { name: 'Operator sign-in' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'operator-sign-in');
-    await page.getByLabel('Admin token').fill('not-the-token');
+    await page.getByRole('textbox', { name: 'Admin token' }).fill('not-the-token');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByText('That is not the admin token.').waitFor();
-    await page.getByLabel('Admin token').fill(e2eEnv().GW_E2E_ADMIN_TOKEN);
+    await page.getByRole('textbox', { name: 'Admin token' }).fill(e2eEnv().GW_E2E_ADMIN_TOKEN);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/console\/tenants$/);
     await page.getByRole('heading', { name: 'Tenants' }).waitFor();

@@ -23,12 +23,15 @@ async function startProvider(clientId: string, clientSecret: string, redirectUri
   let warnings = '';
   child.stderr!.on('data', (chunk) => (warnings += String(chunk)));
   let output = '';
-  for await (const chunk of child.stdout!) {
-    output += String(chunk);
-    const ready = /ready (\S+)/.exec(output);
-    if (ready) return { issuer: ready[1]!, child };
-  }
-  throw new Error(`the OpenID provider exited before it was ready: ${output}${warnings}`);
+  const issuer = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk) => {
+      output += String(chunk);
+      const ready = /ready (\S+)/.exec(output);
+      if (ready) resolve(ready[1]!);
+    });
+    child.once('exit', () => reject(new Error(`the OpenID provider exited before it was ready: ${output}${warnings}`)));
+  });
+  return { issuer, child };
 }
 
 /** The provider's own development login and consent pages. */
@@ -68,9 +71,10 @@ describe('single sign-on into the tenant console', () => {
 
   afterAll(async () => {
     await browser?.close();
-    if (provider) {
+    if (provider && provider.child.exitCode === null) {
+      const exited = once(provider.child, 'exit');
       provider.child.kill();
-      await once(provider.child, 'exit');
+      await exited;
     }
   });
 

@@ -28,6 +28,11 @@ export function launchBrowser(): Promise<Browser> {
 export async function newPerson(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 760 }, colorScheme: 'light', locale: 'en-US' });
   context.setDefaultTimeout(20_000);
+  // Nothing leaves this machine: a page asking for a foreign host (the OpenID provider's web fonts) is told no at once.
+  await context.route(
+    (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+    (route) => route.abort(),
+  );
   const page = await context.newPage();
   // A page that breaks says why in the test output, not only by a locator that never appears.
   page.on('pageerror', (error) => process.stderr.write(`console page error: ${error.message}\n`));
