@@ -19,7 +19,7 @@ export function ConfirmDialog({
   busy?: boolean;
 }) {
   return (
-    <Modal opened={opened} onClose={onCancel} title={title} centered>
+    <Modal opened={opened} onClose={onCancel} title={title} centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <Text mb="lg">{body}</Text>
       <Group justify="flex-end">
         <Button variant="default" onClick={onCancel}>

@@ -73,7 +73,7 @@ function TopUpDialog({ tenant, onClose }: { tenant: ConsoleTenantRow | null; onC
     top.mutate();
   };
   return (
-    <Modal opened={tenant !== null} onClose={() => onClose(false)} title={`Top up ${tenant?.slug ?? ''}`} centered>
+    <Modal opened={tenant !== null} onClose={() => onClose(false)} title={`Top up ${tenant?.slug ?? ''}`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} aria-label="Top up the balance">
         <Stack>
           <Text size="sm">Current balance: {tenant ? money(tenant.balance) : ''}</Text>

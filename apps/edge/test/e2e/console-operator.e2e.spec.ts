@@ -36,7 +36,7 @@ describe('operator console in a browser', () => {
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(/\/console\/tenants$/);
     await page.getByRole('heading', { name: 'Tenants' }).waitFor();
-    const cookies = await page.context().cookies(admin());
+    const cookies = await page.context().cookies(`${admin()}/console`);
     expect(cookies.map((c) => c.name)).toEqual(['gw_operator']);
     expect(cookies[0]).toMatchObject({ httpOnly: true, sameSite: 'Strict' });
   });
