@@ -2,6 +2,7 @@
 // checks types per workspace) and the import boundaries between workspaces.
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 import { workspaceBoundariesRule } from './tools/eslint/workspace-boundaries.rule.mjs';
 
@@ -47,7 +48,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.ts', '**/*.mjs'],
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs'],
     extends: [tseslint.configs.recommended],
     plugins: { workspace: { rules: { boundaries: workspaceBoundariesRule } } },
     rules: {
@@ -65,9 +66,29 @@ export default tseslint.config(
     },
   },
   ...APPS.map((app) => ({
-    files: [`apps/${app}/**/*.ts`],
+    files: [`apps/${app}/**/*.ts`, `apps/${app}/**/*.tsx`],
     rules: restrict(deepImports, appPackages(APPS.filter((other) => other !== app))),
   })),
+  {
+    // The console runs in the browser: the contracts' browser-safe surface only, no Node built-ins, and React's hook rules.
+    files: ['apps/console/src/**/*.ts', 'apps/console/src/**/*.tsx'],
+    plugins: { 'react-hooks': reactHooks },
+    languageOptions: { globals: { window: 'readonly', document: 'readonly', fetch: 'readonly' } },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: '@gateway/contracts', message: 'The browser imports @gateway/contracts/console: the package root holds Node-only code.' }],
+          patterns: [
+            deepImports,
+            appPackages(APPS.filter((other) => other !== 'console')),
+            { group: ['node:*'], message: 'The console runs in the browser: no Node built-ins.' },
+          ],
+        },
+      ],
+    },
+  },
   {
     // The e2e suite tests the whole system as a black box and starts it with the CLI's stack launcher.
     files: ['apps/edge/test/e2e/**/*.ts'],

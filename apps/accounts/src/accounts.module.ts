@@ -1,10 +1,11 @@
-// The accounts service: tenants, keys, subscriptions, balance, the model catalog and declarative config.
+// The accounts service: tenants, keys, subscriptions, balance, the model catalog, declarative config and console people.
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BalanceModule } from './balance/balance.module';
 import { BillingModule } from './billing/billing.module';
 import { WalletModule } from './billing/wallet.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { ConfigModule } from './config/config.module';
+import { ConsoleModule } from './console/console.module';
 import { EventsModule } from './events/events.module';
 import { KeysModule } from './keys/keys.module';
 import { LedgerModule } from './ledger/ledger.module';
@@ -35,6 +36,7 @@ export class AccountsModule {
         LedgerModule,
         BillingModule,
         UsageModule,
+        ConsoleModule,
       ],
     };
   }

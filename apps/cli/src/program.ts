@@ -9,6 +9,7 @@ import { registerSubscriptions } from './commands/subscriptions.command';
 import { registerTenants } from './commands/tenants.command';
 import { registerUsage } from './commands/usage.command';
 import { registerUp } from './commands/up.command';
+import { registerUsers } from './commands/users.command';
 import { registerWebhooks } from './commands/webhooks.command';
 import { CliError, EXIT, oneLine, type ExitCode } from './cli-error';
 import { processIo, type Io } from './output/output';
@@ -17,7 +18,7 @@ export const DEFAULT_ADMIN_URL = 'http://127.0.0.1:8081';
 
 export function createProgram(io: Io = processIo): Command {
   const program = new Command('gatewayctl')
-    .description('operator tool of the model gateway: config, tenants, keys, subscriptions, balance, local stack')
+    .description('operator tool of the model gateway: config, tenants, keys, subscriptions, balance, console users, local stack')
     .addOption(new Option('--admin-url <url>', 'admin API base URL').env('GATEWAY_ADMIN_URL').default(DEFAULT_ADMIN_URL))
     .addOption(new Option('--admin-token <token>', 'admin API bearer token').env('ADMIN_TOKEN'))
     .exitOverride()
@@ -30,6 +31,7 @@ export function createProgram(io: Io = processIo): Command {
   registerBalance(program, io);
   registerUsage(program, io);
   registerWebhooks(program, io);
+  registerUsers(program, io);
   registerMigrate(program, io);
   registerUp(program, io);
   registerK8s(program, io);

@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { adminHostNames, assertAdminExposure } from './admin/admin-exposure';
 import { createAdminServer } from './admin/admin-server';
 import { registerDocsRoutes } from './docs/docs.routes';
+import { mountConsole, type MountedConsole } from './console/console.mount';
 import type { EdgeEnv } from './config/edge-env';
 import { EdgeModule } from './edge.module';
 import { answerClientError, answerFrameworkError } from './errors/client-error';
@@ -139,6 +140,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   const admin = createAdminServer(bus, env.ADMIN_TOKEN, adminHostNames(env.ADMIN_HOST, env.ADMIN_ALLOWED_HOSTS));
   let app: NestFastifyApplication | undefined;
   let count: number;
+  let consoles: MountedConsole | undefined;
   try {
     app = await NestFactory.create<NestFastifyApplication>(module, new EdgeFastifyAdapter(fastify), {
       logger: nestLoggerOf(log),
@@ -149,12 +151,14 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
     registerOpsRoutes(fastify, app.get(ReadinessService), metrics);
     registerDocsRoutes(fastify);
     count = app.get(RouteRegistrar).register(fastify, options.routes ?? ROUTES);
+    consoles = mountConsole({ public: fastify, admin }, bus, env.ADMIN_TOKEN);
     await app.listen(env.PORT, env.HOST);
     await admin.listen({ port: env.ADMIN_PORT, host: env.ADMIN_HOST });
   } catch (error) {
     // A failed start leaves nothing behind: no listener, no subscription, no connection we opened.
     await app?.close().catch(() => undefined);
     await admin.close().catch(() => undefined);
+    consoles?.stop();
     if (ownConnection) await connection.close();
     throw error;
   }
@@ -172,6 +176,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
       await drainServer(fastify.server, graceMs);
       logger.log(`edge drained its listener in ${Date.now() - drainStarted} ms`);
       stats.unsubscribe();
+      consoles?.stop();
       await Promise.allSettled([started.close(), admin.close()]);
       if (ownConnection) await connection.drain().catch(() => undefined);
     })());

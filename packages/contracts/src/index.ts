@@ -21,3 +21,4 @@ export * from './files';
 export * from './webhooks';
 export * from './families/media';
 export * from './families/music';
+export * from './console';

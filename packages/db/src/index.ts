@@ -1,6 +1,6 @@
 export { PrismaClient, Prisma } from './generated/prisma/client';
 export type * from './generated/prisma/models';
-export { BillingMode, KeyStatus } from './generated/prisma/enums';
+export { BillingMode, ConsoleRole, KeyStatus } from './generated/prisma/enums';
 export { createPrismaClient, createSqlPool, type SqlPool } from './prisma-client.factory';
 export { ensureDatabase, migrateDatabase, databaseName } from './database.migrator';
 export { createTestDatabase, type TestDatabase } from './test-database';

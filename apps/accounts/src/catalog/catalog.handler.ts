@@ -1,4 +1,14 @@
-import { CatalogChannelsRequest, parseOrThrow, SUBJECTS, VisibleModelsRequest, type CatalogChannelsReply, type VisibleModelsReply } from '@gateway/contracts';
+import {
+  CatalogChannelsRequest,
+  CONSOLE_SUBJECTS,
+  ConsoleModelsRequest,
+  parseOrThrow,
+  SUBJECTS,
+  VisibleModelsRequest,
+  type CatalogChannelsReply,
+  type ConsoleModel,
+  type VisibleModelsReply,
+} from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { CatalogService } from './catalog.service';
@@ -15,5 +25,10 @@ export class CatalogHandler {
   @MessagePattern(SUBJECTS.accounts.catalog.channels)
   channels(@Payload() payload: unknown): Promise<CatalogChannelsReply> {
     return this.catalog.channels(parseOrThrow(CatalogChannelsRequest, payload).modelId);
+  }
+
+  @MessagePattern(CONSOLE_SUBJECTS.models)
+  priced(@Payload() payload: unknown): Promise<{ data: ConsoleModel[] }> {
+    return this.catalog.priced(parseOrThrow(ConsoleModelsRequest, payload).tenantId);
   }
 }

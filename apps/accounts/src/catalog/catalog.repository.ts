@@ -14,6 +14,30 @@ export class CatalogRepository {
     });
   }
 
+  /** The same models with their catalog prices, and the tenant's own prices where its subscription sets them. */
+  async pricedFor(tenantId: string) {
+    const [models, subscription] = await Promise.all([
+      this.prisma.model.findMany({
+        where: { OR: [{ isPublic: true }, { grants: { some: { tenantId } } }] },
+        orderBy: [{ capability: 'asc' }, { id: 'asc' }],
+        select: {
+          id: true,
+          displayName: true,
+          capability: true,
+          inputMicrosPerMTok: true,
+          outputMicrosPerMTok: true,
+          cachedInputMicrosPerMTok: true,
+          cacheWriteMicrosPerMTok: true,
+          perImageMicros: true,
+          perSecondMicros: true,
+          perTaskMicros: true,
+        },
+      }),
+      this.prisma.subscription.findUnique({ where: { tenantId }, select: { priceOverrides: true } }),
+    ]);
+    return { models, priceOverrides: subscription?.priceOverrides ?? {} };
+  }
+
   withChannels(modelId: string) {
     return this.prisma.model.findUnique({
       where: { id: modelId },

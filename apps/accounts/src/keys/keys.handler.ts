@@ -1,6 +1,6 @@
 import {
   KeyCreateRequest,
-  KeyIdRequest,
+  KeyIdMessage,
   KeyListRequest,
   KeyResolveRequest,
   parseOrThrow,
@@ -30,12 +30,14 @@ export class KeysHandler {
 
   @MessagePattern(SUBJECTS.accounts.keys.regenerate)
   regenerate(@Payload() payload: unknown): Promise<KeyCreated> {
-    return this.keys.regenerate(parseOrThrow(KeyIdRequest, payload).id);
+    const { id, tenant } = parseOrThrow(KeyIdMessage, payload);
+    return this.keys.regenerate(id, tenant);
   }
 
   @MessagePattern(SUBJECTS.accounts.keys.revoke)
   revoke(@Payload() payload: unknown): Promise<KeyView> {
-    return this.keys.revoke(parseOrThrow(KeyIdRequest, payload).id);
+    const { id, tenant } = parseOrThrow(KeyIdMessage, payload);
+    return this.keys.revoke(id, tenant);
   }
 
   @MessagePattern(SUBJECTS.accounts.keys.list)

@@ -62,8 +62,8 @@ export class KeysService {
     return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug };
   }
 
-  async regenerate(id: string): Promise<KeyCreated> {
-    const existing = await this.requireKey(id);
+  async regenerate(id: string, tenantSlug?: string): Promise<KeyCreated> {
+    const existing = await this.requireKey(id, tenantSlug);
     if (existing.status === 'revoked') throw GatewayError.invalid(`key "${id}" is revoked; create a new key instead`, 'id');
     const issued = issueKey(existing.kind);
     const key = await this.keys.replaceSecret(id, issued.hash, issued.masked);
@@ -71,8 +71,8 @@ export class KeysService {
     return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug };
   }
 
-  async revoke(id: string): Promise<KeyView> {
-    const existing = await this.requireKey(id);
+  async revoke(id: string, tenantSlug?: string): Promise<KeyView> {
+    const existing = await this.requireKey(id, tenantSlug);
     const key = existing.status === 'revoked' ? existing : await this.keys.revoke(id);
     this.invalidation.publish({ keyHashes: [existing.hash] });
     return toKeyView(key);
@@ -83,9 +83,10 @@ export class KeysService {
     return (await this.keys.listByTenant(tenant.id)).map(toKeyView);
   }
 
-  private async requireKey(id: string): Promise<KeyRecord> {
+  /** The key by id; when a tenant is named (the tenant console), another tenant's key does not exist either. */
+  private async requireKey(id: string, tenantSlug?: string): Promise<KeyRecord> {
     const key = await this.keys.findById(id);
-    if (!key) throw GatewayError.notFound(`key "${id}" does not exist`, 'id');
+    if (!key || (tenantSlug !== undefined && key.tenant.slug !== tenantSlug)) throw GatewayError.notFound(`key "${id}" does not exist`, 'id');
     return key;
   }
 }

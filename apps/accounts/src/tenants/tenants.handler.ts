@@ -1,4 +1,13 @@
-import { parseOrThrow, SUBJECTS, TenantCreateRequest, TenantGetRequest, type TenantView } from '@gateway/contracts';
+import {
+  CONSOLE_SUBJECTS,
+  ConsoleTenantsRequest,
+  parseOrThrow,
+  SUBJECTS,
+  TenantCreateRequest,
+  TenantGetRequest,
+  type ConsoleTenantPage,
+  type TenantView,
+} from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { TenantsService } from './tenants.service';
@@ -15,5 +24,10 @@ export class TenantsHandler {
   @MessagePattern(SUBJECTS.accounts.tenants.get)
   get(@Payload() payload: unknown): Promise<TenantView> {
     return this.tenants.get(parseOrThrow(TenantGetRequest, payload).slug);
+  }
+
+  @MessagePattern(CONSOLE_SUBJECTS.tenants)
+  page(@Payload() payload: unknown): Promise<ConsoleTenantPage> {
+    return this.tenants.page(parseOrThrow(ConsoleTenantsRequest, payload));
   }
 }

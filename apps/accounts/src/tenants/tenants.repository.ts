@@ -18,6 +18,27 @@ export class TenantsRepository {
     return this.prisma.tenant.findUnique({ where: { slug }, include: withSubscription });
   }
 
+  findById(id: string) {
+    return this.prisma.tenant.findUnique({ where: { id }, include: withSubscription });
+  }
+
+  async page(query: { offset: number; limit: number; search?: string }) {
+    const where = query.search
+      ? { OR: [{ slug: { contains: query.search.toLowerCase() } }, { name: { contains: query.search, mode: 'insensitive' as const } }] }
+      : {};
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.tenant.findMany({
+        where,
+        orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+        skip: query.offset,
+        take: query.limit,
+        include: { ...withSubscription, balance: { select: { micros: true } }, _count: { select: { keys: true } } },
+      }),
+      this.prisma.tenant.count({ where }),
+    ]);
+    return { rows, total };
+  }
+
   findPlanByName(name: string) {
     return this.prisma.plan.findUnique({ where: { name } });
   }

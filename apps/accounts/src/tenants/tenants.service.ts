@@ -1,4 +1,4 @@
-import { GatewayError, TenantCreateRequest, type TenantView } from '@gateway/contracts';
+import { ConsoleTenantsRequest, formatMicros, GatewayError, TenantCreateRequest, type ConsoleTenantPage, type TenantView } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { isUniqueViolation } from '../prisma/prisma-errors';
@@ -26,6 +26,32 @@ export class TenantsService {
     const tenant = await this.tenants.findBySlug(slug);
     if (!tenant) throw GatewayError.notFound(`tenant "${slug}" does not exist`, param);
     return tenant;
+  }
+
+  async requireById(id: string): Promise<TenantRecord> {
+    const tenant = await this.tenants.findById(id);
+    if (!tenant) throw GatewayError.notFound(`tenant "${id}" does not exist`, 'tenantId');
+    return tenant;
+  }
+
+  /** A page of tenants for the operator console, newest first, with their stored balance and key count. */
+  async page(request: z.output<typeof ConsoleTenantsRequest>): Promise<ConsoleTenantPage> {
+    const { rows, total } = await this.tenants.page(request);
+    return {
+      data: rows.map((tenant) => ({
+        slug: tenant.slug,
+        name: tenant.name,
+        billing: tenant.billing,
+        plan: tenant.subscription?.plan?.name ?? null,
+        expires: tenant.subscription?.expiresAt?.toISOString() ?? null,
+        balance: formatMicros(tenant.balance?.micros ?? 0n),
+        keys: tenant._count.keys,
+        createdAt: tenant.createdAt.toISOString(),
+      })),
+      total,
+      offset: request.offset,
+      limit: request.limit,
+    };
   }
 
   async get(slug: string): Promise<TenantView> {

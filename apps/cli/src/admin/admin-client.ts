@@ -4,6 +4,11 @@
  */
 import {
   ApplyResult,
+  ConsoleInviteView,
+  ConsoleSessionList,
+  ConsoleUserList,
+  OidcConfigView,
+  SessionRevokeReply,
   BalanceView,
   BillingConfigureReply,
   DeadLetterList,
@@ -17,7 +22,9 @@ import {
   KeyView,
   SubscriptionView,
   TenantView,
+  type ConsoleInviteRequest,
   type GatewayConfigInput,
+  type OidcConfigureRequest,
   type TenantCreateRequest,
 } from '@gateway/contracts';
 import { request } from 'undici';
@@ -130,6 +137,32 @@ export class AdminClient {
     return this.call('POST', `/admin/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, WebhookDeliveryView);
   }
 
+  /** Invites a person to a tenant's console; the answer's link (one-time, expiring) is the only time the token is shown. */
+  inviteConsoleUser(body: ConsoleInviteRequest) {
+    return this.call('POST', '/admin/console/invites', ConsoleInviteView, body);
+  }
+
+  consoleUsers(tenant: string) {
+    return this.call('GET', `/admin/console/users?tenant=${encodeURIComponent(tenant)}`, ConsoleUserList);
+  }
+
+  consoleSessions(query: { tenant?: string; email?: string }) {
+    return this.call('GET', `/admin/console/sessions?${queryOf(query)}`, ConsoleSessionList);
+  }
+
+  /** Ends console sessions at once on every edge: one by id, or all of a tenant or of one person in it. */
+  revokeConsoleSessions(body: { id: string } | { tenant: string; email?: string }) {
+    return this.call('POST', '/admin/console/sessions/revoke', SessionRevokeReply, body);
+  }
+
+  setConsoleOidc(body: OidcConfigureRequest) {
+    return this.call('PUT', '/admin/console/oidc', OidcConfigView, body);
+  }
+
+  consoleOidc(tenant: string) {
+    return this.call('GET', `/admin/console/oidc?tenant=${encodeURIComponent(tenant)}`, OidcConfigView);
+  }
+
   private async call<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
     const headers: Record<string, string> = {};
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
@@ -163,6 +196,12 @@ export class AdminClient {
     }
     return parsed.data;
   }
+}
+
+function queryOf(query: Record<string, string | number | undefined>): string {
+  return new URLSearchParams(
+    Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
+  ).toString();
 }
 
 function parseJson(text: string): unknown {

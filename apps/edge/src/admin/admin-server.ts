@@ -20,6 +20,10 @@ function tokenMatches(header: string | undefined, token: string): boolean {
   return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
+function isConsolePath(url: string): boolean {
+  return url === '/console' || url.startsWith('/console/') || url.startsWith('/console?');
+}
+
 function hostAllowed(host: string | undefined, hostNames: ReadonlySet<string>): boolean {
   if (host === undefined) return false;
   const name = hostNameOf(host);
@@ -69,6 +73,8 @@ export function createAdminServer(bus: NatsBus, adminToken: string | undefined, 
   });
   if (adminToken !== undefined) {
     fastify.addHook('onRequest', async (request, reply) => {
+      // The operator console signs in with the token once and then holds a session cookie (console/operator.routes.ts).
+      if (isConsolePath(request.url)) return;
       if (!tokenMatches(request.headers.authorization, adminToken)) {
         return sendAdminError(reply, new GatewayError('authentication_failed', 'The admin API requires Authorization: Bearer <ADMIN_TOKEN>.'));
       }

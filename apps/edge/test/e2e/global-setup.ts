@@ -42,6 +42,8 @@ export default async function globalSetup(): Promise<void> {
         BATCH_TENANT_CONCURRENCY: '32',
         NATIVE_BATCH_POLL_MS: '250',
         WEBHOOK_ALLOW_PRIVATE: 'true',
+        // The single sign-on spec's OpenID provider listens on plain HTTP on loopback.
+        CONSOLE_OIDC_ALLOW_HTTP: 'true',
         WEBHOOK_RETRY_BASE_MS: '150',
         WEBHOOK_TIMEOUT_MS: '2000',
         WEBHOOK_LOCK_MS: '3000',

@@ -49,5 +49,7 @@ export const InvalidationEvent = z.object({
   tenantIds: z.array(z.string()).default([]),
   /** The catalog or visibility changed: drop every cached model list. */
   catalog: z.boolean().default(false),
+  /** Hashes of console session tokens that ended (signed out, revoked, password changed). */
+  sessions: z.array(z.string()).default([]),
 });
 export type InvalidationEvent = z.infer<typeof InvalidationEvent>;

@@ -28,6 +28,8 @@ export type TenantView = z.infer<typeof TenantView>;
 
 export const KeyCreateRequest = z.object({ tenant: Slug, name: z.string().min(1).max(64).optional() }).strict();
 export const KeyIdRequest = z.object({ id: z.uuid() }).strict();
+/** Over NATS: a key by id, and for the tenant console the tenant it must belong to (another tenant's key is not found). */
+export const KeyIdMessage = z.object({ id: z.uuid(), tenant: Slug.optional() }).strict();
 export const KeyListRequest = z.object({ tenant: Slug }).strict();
 
 export const SubscriptionSetRequest = z.object({ tenant: Slug, expires: z.iso.datetime({ offset: true }) }).strict();

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+
+const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
+
+/** Settings of console sign-in, read by accounts at start. */
+export const ConsoleAccountsEnv = z.object({
+  /** How long a console session lasts from sign-in, in hours. */
+  CONSOLE_SESSION_HOURS: z.coerce.number().positive().max(720).default(12),
+  /** Wrong passwords in a row before each further one locks the account. */
+  CONSOLE_LOCKOUT_THRESHOLD: z.coerce.number().int().min(1).max(100).default(5),
+  /** The first lock's length; each wrong password after it doubles it, up to CONSOLE_LOCKOUT_MAX_SECONDS. */
+  CONSOLE_LOCKOUT_BASE_SECONDS: z.coerce.number().int().positive().default(30),
+  CONSOLE_LOCKOUT_MAX_SECONDS: z.coerce.number().int().positive().default(900),
+  /** Lets single sign-on talk to an OpenID provider over plain HTTP (a local provider in dev and tests only). */
+  CONSOLE_OIDC_ALLOW_HTTP: flag.default(false),
+});
+export type ConsoleAccountsEnv = z.infer<typeof ConsoleAccountsEnv>;
+
+export const CONSOLE_ACCOUNTS_ENV = Symbol('CONSOLE_ACCOUNTS_ENV');

@@ -1,0 +1,56 @@
+import {
+  CONSOLE_SUBJECTS,
+  OpenOperatorSessionMessage,
+  parseOrThrow,
+  SessionListRequest,
+  SessionResolveRequest,
+  SessionRevokeRequest,
+  SignInMessage,
+  SignOutMessage,
+  type ConsoleSessionContext,
+  type ConsoleSessionIssued,
+} from '@gateway/contracts';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { PeopleService } from '../people/people.service';
+import { SessionsService } from './sessions.service';
+
+@Controller()
+export class SessionsHandler {
+  constructor(
+    @Inject(SessionsService) private readonly sessions: SessionsService,
+    @Inject(PeopleService) private readonly people: PeopleService,
+  ) {}
+
+  @MessagePattern(CONSOLE_SUBJECTS.sessions.signIn)
+  signIn(@Payload() payload: unknown): Promise<ConsoleSessionIssued> {
+    return this.people.signIn(parseOrThrow(SignInMessage, payload));
+  }
+
+  /** The edge has checked the admin token; accounts only records the operator's session. */
+  @MessagePattern(CONSOLE_SUBJECTS.sessions.openOperator)
+  openOperator(@Payload() payload: unknown): Promise<ConsoleSessionIssued> {
+    const { client, previousTokenHash } = parseOrThrow(OpenOperatorSessionMessage, payload);
+    return this.sessions.issue(null, client, previousTokenHash);
+  }
+
+  @MessagePattern(CONSOLE_SUBJECTS.sessions.resolve)
+  resolve(@Payload() payload: unknown): Promise<ConsoleSessionContext | null> {
+    return this.sessions.resolve(parseOrThrow(SessionResolveRequest, payload).tokenHash);
+  }
+
+  @MessagePattern(CONSOLE_SUBJECTS.sessions.signOut)
+  signOut(@Payload() payload: unknown) {
+    return this.sessions.signOut(parseOrThrow(SignOutMessage, payload).tokenHash);
+  }
+
+  @MessagePattern(CONSOLE_SUBJECTS.sessions.revoke)
+  revoke(@Payload() payload: unknown) {
+    return this.sessions.revoke(parseOrThrow(SessionRevokeRequest, payload));
+  }
+
+  @MessagePattern(CONSOLE_SUBJECTS.sessions.list)
+  list(@Payload() payload: unknown) {
+    return this.sessions.list(parseOrThrow(SessionListRequest, payload));
+  }
+}

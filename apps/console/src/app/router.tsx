@@ -1,0 +1,92 @@
+import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { z } from 'zod';
+import { queryClient, SIDE, sessionQuery } from '../api/session';
+import { Layout, NotFound } from './layout';
+
+/** Where a signed-in person lands on this side. */
+const HOME = SIDE === 'operator' ? '/tenants' : '/keys';
+
+const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
+
+const SignInSearch = z.object({ error: z.string().max(500).optional().catch(undefined), notice: z.string().max(100).optional().catch(undefined) });
+
+const signInRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'sign-in',
+  validateSearch: SignInSearch,
+  component:
+    SIDE === 'operator'
+      ? lazyRouteComponent(() => import('../pages/operator-sign-in.page'), 'OperatorSignInPage')
+      : lazyRouteComponent(() => import('../pages/sign-in.page'), 'SignInPage'),
+});
+
+const setPasswordRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: 'set-password',
+  component: lazyRouteComponent(() => import('../pages/set-password.page'), 'SetPasswordPage'),
+});
+
+/** Every page past sign-in: no session, back to the sign-in page. */
+const appRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'app',
+  beforeLoad: async () => {
+    const me = await queryClient.ensureQueryData(sessionQuery);
+    if (!me) throw redirect({ to: '/sign-in' });
+  },
+  component: Layout,
+});
+
+const onlyOn = (side: typeof SIDE) => () => {
+  if (SIDE !== side) throw redirect({ to: HOME });
+};
+
+const indexRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: '/',
+  beforeLoad: () => {
+    throw redirect({ to: HOME });
+  },
+});
+
+const keysRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'keys',
+  beforeLoad: onlyOn('tenant'),
+  component: lazyRouteComponent(() => import('../pages/keys.page'), 'KeysPage'),
+});
+
+const webhooksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'webhooks',
+  beforeLoad: onlyOn('tenant'),
+  component: lazyRouteComponent(() => import('../pages/webhooks.page'), 'WebhooksPage'),
+});
+
+const modelsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'models',
+  beforeLoad: onlyOn('tenant'),
+  component: lazyRouteComponent(() => import('../pages/models.page'), 'ModelsPage'),
+});
+
+const tenantsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'tenants',
+  beforeLoad: onlyOn('operator'),
+  component: lazyRouteComponent(() => import('../pages/tenants.page'), 'TenantsPage'),
+});
+
+const routeTree = rootRoute.addChildren([
+  signInRoute,
+  setPasswordRoute,
+  appRoute.addChildren([indexRoute, keysRoute, webhooksRoute, modelsRoute, tenantsRoute]),
+]);
+
+export const router = createRouter({ routeTree, basepath: '/console', defaultPreload: 'intent', scrollRestoration: true });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

@@ -1,0 +1,64 @@
+import {
+  CONSOLE_SUBJECTS,
+  ConsoleInviteIssued,
+  ConsoleInviteRequest,
+  ConsoleSessionList,
+  ConsoleUserList,
+  ConsoleUsersRequest,
+  OidcConfigureRequest,
+  OidcConfigView,
+  OidcShowRequest,
+  parseOrThrow,
+  SessionListRequest,
+  SessionRevokeReply,
+  SessionRevokeRequest,
+  type ConsoleInviteView,
+} from '@gateway/contracts';
+import type { NatsBus } from '@gateway/platform';
+import type { FastifyInstance } from 'fastify';
+
+const TIMEOUT = { timeoutMs: 30_000 };
+
+/** The set-password page's link: the token rides in the fragment, which browsers never send to a server. */
+export function inviteLink(consoleOrigin: string, token: string): string {
+  return `${consoleOrigin.replace(/\/+$/, '')}/console/set-password#token=${token}`;
+}
+
+/**
+ * Admin routes of console people: invites (with the link to send), users, live sessions and their
+ * revocation, and a tenant's single sign-on, behind the admin token like every admin route.
+ * `consoleOrigin`: where tenants reach the public console.
+ */
+export function registerConsolePeopleRoutes(fastify: FastifyInstance, bus: NatsBus, consoleOrigin: () => string): void {
+  fastify.post('/admin/console/invites', async (request, reply): Promise<ConsoleInviteView> => {
+    const body = parseOrThrow(ConsoleInviteRequest, request.body ?? {});
+    const issued = await bus.request(CONSOLE_SUBJECTS.users.invite, body, ConsoleInviteIssued, TIMEOUT);
+    reply.code(201);
+    return { ...issued, link: inviteLink(consoleOrigin(), issued.token) };
+  });
+
+  fastify.get('/admin/console/users', async (request) => {
+    const query = parseOrThrow(ConsoleUsersRequest, request.query ?? {});
+    return bus.request(CONSOLE_SUBJECTS.users.list, query, ConsoleUserList, TIMEOUT);
+  });
+
+  fastify.get('/admin/console/sessions', async (request) => {
+    const query = parseOrThrow(SessionListRequest, request.query ?? {});
+    return bus.request(CONSOLE_SUBJECTS.sessions.list, query, ConsoleSessionList, TIMEOUT);
+  });
+
+  fastify.post('/admin/console/sessions/revoke', async (request) => {
+    const body = parseOrThrow(SessionRevokeRequest, request.body ?? {});
+    return bus.request(CONSOLE_SUBJECTS.sessions.revoke, body, SessionRevokeReply, TIMEOUT);
+  });
+
+  fastify.put('/admin/console/oidc', async (request) => {
+    const body = parseOrThrow(OidcConfigureRequest, request.body ?? {});
+    return bus.request(CONSOLE_SUBJECTS.oidc.configure, body, OidcConfigView, TIMEOUT);
+  });
+
+  fastify.get('/admin/console/oidc', async (request) => {
+    const query = parseOrThrow(OidcShowRequest, request.query ?? {});
+    return bus.request(CONSOLE_SUBJECTS.oidc.show, query, OidcConfigView, TIMEOUT);
+  });
+}

@@ -1,0 +1,67 @@
+import { CONSOLE_SUBJECTS, ConsoleSessionIssued, GatewayError, OidcBeginReply, parseOrThrow } from '@gateway/contracts';
+import type { NatsBus } from '@gateway/platform';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { toGatewayError } from '../errors/error-dialect';
+import { clientOf, ownOriginOf } from './console-client';
+import { clearOidcStateCookie, OIDC_PATH, OIDC_STATE_COOKIE, readCookie, setOidcStateCookie, setSessionCookie } from './console-cookies';
+import type { ConsoleGuard } from './console-guard';
+import { sessionTokenHash, type ConsoleSessionCache } from './console-session.cache';
+
+const TIMEOUT = { timeoutMs: 20_000 };
+const StartQuery = z.object({ tenant: z.string().trim().toLowerCase().min(1, 'enter your organization').max(64) });
+const CallbackQuery = z.object({ state: z.string().min(16).max(256) }).passthrough();
+
+/** Both routes are browser navigations: a failure goes back to the sign-in page with what to do, not to a JSON body. */
+function backToSignIn(reply: FastifyReply, error: GatewayError): FastifyReply {
+  reply.request.errorCode = error.code;
+  return reply.header('cache-control', 'no-store').redirect(`/console/sign-in?error=${encodeURIComponent(error.message)}`, 303);
+}
+
+/**
+ * Single sign-on through the tenant's OpenID provider. `start` sends the browser there with a state kept
+ * in a Lax cookie (the provider's redirect back is a cross-site navigation); `callback` checks the state
+ * against that cookie, lets accounts finish the code exchange, and opens a session.
+ */
+export function registerTenantSso(fastify: FastifyInstance, guard: ConsoleGuard, bus: NatsBus, sessions: ConsoleSessionCache): void {
+  const navigation = (url: string, routeId: string, handler: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) =>
+    fastify.get(url, { config: { routeId } }, async (request, reply) => {
+      try {
+        return await handler(request, reply);
+      } catch (error) {
+        return backToSignIn(reply, toGatewayError(error));
+      }
+    });
+
+  navigation(`${OIDC_PATH}/start`, 'console.sso-start', async (request, reply) => {
+    const { tenant } = parseOrThrow(StartQuery, request.query ?? {});
+    const redirectUri = `${ownOriginOf(request)}${OIDC_PATH}/callback`;
+    const begun = await bus.request(CONSOLE_SUBJECTS.oidc.begin, { tenant, redirectUri }, OidcBeginReply, TIMEOUT);
+    setOidcStateCookie(request, reply, begun.state);
+    return reply.header('cache-control', 'no-store').redirect(begun.authorizationUrl, 303);
+  });
+
+  navigation(`${OIDC_PATH}/callback`, 'console.sso-callback', async (request, reply) => {
+    const { state } = parseOrThrow(CallbackQuery, request.query ?? {});
+    const expected = readCookie(request, OIDC_STATE_COOKIE);
+    clearOidcStateCookie(request, reply);
+    if (expected === undefined || expected !== state) {
+      throw GatewayError.invalid('This sign-in was not started from this browser, or took too long: start it again.', 'state');
+    }
+    const previous = guard.tokenOf(request);
+    const issued = await bus.request(
+      CONSOLE_SUBJECTS.oidc.complete,
+      {
+        state,
+        callbackUrl: `${ownOriginOf(request)}${request.url}`,
+        client: clientOf(request),
+        previousTokenHash: previous ? sessionTokenHash(previous) : null,
+      },
+      ConsoleSessionIssued,
+      TIMEOUT,
+    );
+    if (previous) sessions.forget(previous);
+    setSessionCookie(request, reply, 'tenant', issued.token, issued.session.expiresAt);
+    return reply.header('cache-control', 'no-store').redirect('/console/', 303);
+  });
+}

@@ -1,0 +1,63 @@
+/**
+ * Headless Chromium (Debian's package) driven by playwright-core, for the console specs: one browser per
+ * spec file, one fresh context (cookies, storage) per person, axe-core on every page, and screenshots
+ * into CONSOLE_SCREENSHOTS_DIR when it is set (docs/console/ holds the committed ones).
+ */
+import AxeBuilder from '@axe-core/playwright';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** What this machine's closed network needs: no background fetches, no QUIC, no first-run or sync. */
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/** Playwright starts the browser headless with a fresh, temporary --user-data-dir of its own. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+}
+
+export async function newPerson(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport: { width: 1200, height: 760 }, colorScheme: 'light', locale: 'en-US' });
+  context.setDefaultTimeout(20_000);
+  // Nothing leaves this machine: a page asking for a foreign host (the OpenID provider's web fonts) is told no at once.
+  await context.route(
+    (url) => !['127.0.0.1', 'localhost'].includes(url.hostname),
+    (route) => route.abort(),
+  );
+  const page = await context.newPage();
+  // A page that breaks says why in the test output, not only by a locator that never appears.
+  page.on('pageerror', (error) => process.stderr.write(`console page error: ${error.message}\n`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') process.stderr.write(`console page log: ${message.text()}\n`);
+  });
+  return { context, page };
+}
+
+/** axe-core's serious and critical findings on the page as it stands, as readable lines (empty: none). */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** Saves the page as docs/console/<name>.png when CONSOLE_SCREENSHOTS_DIR is set; otherwise nothing. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  const dir = process.env.CONSOLE_SCREENSHOTS_DIR;
+  if (!dir) return;
+  await page.screenshot({ path: path.join(dir, `${name}.png`) });
+}
+
+/** The Cookie header a browser context would send to `url`: to replay it from outside the browser. */
+export async function cookieHeader(context: BrowserContext, url: string): Promise<string> {
+  return (await context.cookies(url)).map((c) => `${c.name}=${c.value}`).join('; ');
+}

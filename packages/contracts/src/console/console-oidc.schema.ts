@@ -1,0 +1,40 @@
+import { z } from 'zod';
+import { ConsoleRole } from './console-people.schema';
+import { ClientInfo, TokenHash } from './console-session.schema';
+
+/** A tenant's single sign-on through an OpenID Connect provider. */
+export const OidcConfigureRequest = z
+  .object({
+    tenant: z.string().min(1),
+    issuer: z.url(),
+    clientId: z.string().min(1).max(256),
+    clientSecret: z.string().min(1).max(1024),
+    /** Role given to a person the provider vouches for who has no account yet; null: only invited people may sign in. */
+    defaultRole: ConsoleRole.nullable().default(null),
+  })
+  .strict();
+export type OidcConfigureRequest = z.input<typeof OidcConfigureRequest>;
+
+/** The configuration as shown back: never the client secret. */
+export const OidcConfigView = z.object({
+  tenant: z.string(),
+  issuer: z.string(),
+  clientId: z.string(),
+  defaultRole: ConsoleRole.nullable(),
+});
+export type OidcConfigView = z.infer<typeof OidcConfigView>;
+
+export const OidcShowRequest = z.object({ tenant: z.string().min(1) }).strict();
+
+/** Starts a sign-in: `redirectUri` is the edge's callback on the origin the browser uses. */
+export const OidcBeginRequest = z.object({ tenant: z.string().min(1).max(64), redirectUri: z.url() });
+export const OidcBeginReply = z.object({ authorizationUrl: z.url(), state: z.string().min(16) });
+
+/** Ends it: the full callback URL the provider redirected the browser to (code and state in its query). */
+export const OidcCompleteRequest = z.object({
+  state: z.string().min(16).max(256),
+  callbackUrl: z.url(),
+  client: ClientInfo,
+  /** The session the browser held before, ended as any sign-in ends it. */
+  previousTokenHash: TokenHash.nullable().default(null),
+});
