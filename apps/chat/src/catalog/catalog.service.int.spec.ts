@@ -60,7 +60,7 @@ describe('CatalogService against accounts subjects on a real NATS server', () =>
   });
 
   beforeEach(() => {
-    catalog.invalidate({ keyHashes: [], tenantIds: [], catalog: true });
+    catalog.invalidate({ keyHashes: [], tenantIds: [], catalog: true, sessions: [] });
     calls.visible = 0;
     calls.channels = 0;
   });
@@ -87,10 +87,10 @@ describe('CatalogService against accounts subjects on a real NATS server', () =>
 
   it('drops a tenant’s visibility on a tenant invalidation and everything on a catalog one', async () => {
     await catalog.route('tenant-1', 'gpt', 'chat');
-    catalog.invalidate({ keyHashes: [], tenantIds: ['tenant-1'], catalog: false });
+    catalog.invalidate({ keyHashes: [], tenantIds: ['tenant-1'], catalog: false, sessions: [] });
     await catalog.route('tenant-1', 'gpt', 'chat');
     expect(calls).toEqual({ visible: 2, channels: 1 });
-    catalog.invalidate({ keyHashes: [], tenantIds: [], catalog: true });
+    catalog.invalidate({ keyHashes: [], tenantIds: [], catalog: true, sessions: [] });
     await catalog.route('tenant-1', 'gpt', 'chat');
     expect(calls).toEqual({ visible: 3, channels: 2 });
   });
