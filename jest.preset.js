@@ -5,6 +5,9 @@ module.exports = (dir, overrides = {}) => ({
   displayName: path.relative(__dirname, dir),
   rootDir: dir,
   testEnvironment: 'node',
+  // Integration specs start Nest apps and connect to Postgres, Redis and NATS; on a busy two-core machine that
+  // alone can pass jest's 5 s default.
+  testTimeout: 20_000,
   transform: {
     '^.+\\.ts$': [
       '@swc/jest',
