@@ -23,7 +23,10 @@ export interface StackOptions {
   databaseUrl?: string;
   redisUrl?: string;
   storageDir?: string;
+  /** The admin API's token; a random one when absent (the admin API is never open). */
   adminToken?: string;
+  /** The key that signs result links; SIGNED_URL_SECRET or a random one when absent (there is no default). */
+  signedUrlSecret?: string;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** Extra variables for every app; they win over everything else. */
   env?: Record<string, string>;
@@ -60,7 +63,8 @@ export interface ResolvedStack {
   natsPrefix: string;
   databaseUrl: string;
   redisUrl: string;
-  adminToken?: string;
+  adminToken: string;
+  signedUrlSecret: string;
   /** Each service's operational listener (/healthz, /readyz, /metrics), by app name; the edges serve theirs on their own port. */
   metricsUrls: Record<string, string>;
   /** The environment every app gets (each edge replica adds its own PORT and ADMIN_PORT, each service its METRICS_PORT). */
@@ -95,7 +99,7 @@ export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, '
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
     ...options.env,
   };
-  if (resolved.adminToken) env.ADMIN_TOKEN = resolved.adminToken;
-  else delete env.ADMIN_TOKEN;
+  env.ADMIN_TOKEN = resolved.adminToken;
+  env.SIGNED_URL_SECRET = resolved.signedUrlSecret;
   return env;
 }
