@@ -1,7 +1,12 @@
 import { z } from 'zod';
+import type { DestinationSettings } from './delivery/destination-policy';
 
 const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const Millis = z.coerce.number().int().positive();
+const PortList = z
+  .string()
+  .regex(/^\s*\d{1,5}(\s*,\s*\d{1,5})*\s*$/, 'a comma-separated list of ports')
+  .transform((text) => new Set(text.split(',').map((port) => Number(port.trim()))));
 
 /** Settings of outbound webhook delivery, validated at boot by the service that hosts the workers. */
 export const WebhooksEnv = z.object({
@@ -15,6 +20,11 @@ export const WebhooksEnv = z.object({
   WEBHOOK_TIMEOUT_MS: Millis.default(10_000),
   /** Development and tests only: callback URLs may be plain HTTP and point at loopback addresses. */
   WEBHOOK_ALLOW_PRIVATE: Flag.default(false),
+  /**
+   * The ports the gateway listens on (every edge's public and admin port, every metrics port); a callback to
+   * one of them on this machine is refused even with WEBHOOK_ALLOW_PRIVATE. `npm start` sets every port of its stack.
+   */
+  GATEWAY_LISTENER_PORTS: PortList.default(new Set([8080, 8081])),
   /** How long a rotated-out secret keeps signing beside the new one. */
   WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
   /**
@@ -33,3 +43,14 @@ export const WebhooksEnv = z.object({
   WEBHOOK_LOCK_MS: Millis.default(30_000),
 });
 export type WebhooksEnv = z.infer<typeof WebhooksEnv>;
+
+/** Where deliveries may go: the environment's flag, and the gateway's own ports (the listed ones, the public base URL's, this process's metrics port). */
+export function destinationSettingsOf(env: Pick<WebhooksEnv, 'WEBHOOK_ALLOW_PRIVATE' | 'GATEWAY_LISTENER_PORTS'> & { PUBLIC_BASE_URL?: string; METRICS_PORT?: number }): DestinationSettings {
+  const ownPorts = new Set(env.GATEWAY_LISTENER_PORTS);
+  if (env.METRICS_PORT) ownPorts.add(env.METRICS_PORT);
+  if (env.PUBLIC_BASE_URL) {
+    const base = new URL(env.PUBLIC_BASE_URL);
+    ownPorts.add(base.port ? Number(base.port) : base.protocol === 'https:' ? 443 : 80);
+  }
+  return { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, ownPorts };
+}

@@ -10,7 +10,7 @@ import { WebhookOutbox } from './outbox/webhook-outbox';
 import { createWebhookQueues, WEBHOOK_QUEUE } from './queue/webhook-queue';
 import { WebhookSecretService } from './secrets/webhook-secret.service';
 import { WebhookRepository } from './store/webhook.repository';
-import type { WebhooksEnv } from './webhooks.env';
+import { destinationSettingsOf, type WebhooksEnv } from './webhooks.env';
 
 const WEBHOOK_QUEUES = Symbol('WEBHOOK_QUEUES');
 const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');
@@ -18,6 +18,9 @@ const WEBHOOK_SQL_POOL = Symbol('WEBHOOK_SQL_POOL');
 
 export interface WebhooksModuleOptions {
   env: WebhooksEnv;
+  /** The host's public origin and metrics port: listeners of the gateway, never webhook destinations on this machine. */
+  publicBaseUrl?: string;
+  metricsPort?: number;
   /** The host's database: the delivery path keeps a pool of its own on it (WEBHOOK_DB_POOL_SIZE). */
   databaseUrl: string;
   natsPrefix: string;
@@ -69,7 +72,12 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
         },
         {
           provide: WebhookSender,
-          useFactory: () => new WebhookSender({ allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }, env.WEBHOOK_TIMEOUT_MS, env.WEBHOOK_CONCURRENCY),
+          useFactory: () =>
+            new WebhookSender(
+              destinationSettingsOf({ ...env, PUBLIC_BASE_URL: options.publicBaseUrl, METRICS_PORT: options.metricsPort }),
+              env.WEBHOOK_TIMEOUT_MS,
+              env.WEBHOOK_CONCURRENCY,
+            ),
         },
         { provide: WEBHOOK_QUEUES, useFactory: () => createWebhookQueues(env.REDIS_URL, options.natsPrefix) },
         {

@@ -66,7 +66,7 @@ async function resolveStack(options: StackOptions): Promise<{ resolved: Resolved
     adminToken: options.adminToken ?? randomBytes(24).toString('hex'),
     signedUrlSecret: options.signedUrlSecret ?? process.env.SIGNED_URL_SECRET ?? randomBytes(32).toString('hex'),
   };
-  return { resolved: { ...base, metricsUrls, env: sharedEnv(options, base, sandboxPort) }, sandboxPort };
+  return { resolved: { ...base, metricsUrls, env: sharedEnv(options, { ...base, metricsUrls }, sandboxPort) }, sandboxPort };
 }
 
 function tcpOpen(host: string, port: number): Promise<boolean> {

@@ -78,7 +78,13 @@ export function entryOf(repoRoot: string, app: StackApp): string {
 /** The services with a metrics listener of their own (the sandbox is the upstream, the edge serves its ops routes itself). */
 export const METERED_APPS: readonly StackApp[] = ['accounts', 'chat', 'media', 'music', 'files'];
 
-export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, 'env' | 'metricsUrls'>, sandboxPort: number): NodeJS.ProcessEnv {
+/** Every port the gateway itself listens on (public, admin, metrics): never a webhook destination. */
+function listenerPorts(resolved: Pick<ResolvedStack, 'edges' | 'metricsUrls'>): string {
+  const metrics = Object.values(resolved.metricsUrls).map((url) => Number(new URL(url).port));
+  return [...resolved.edges.flatMap((edge) => [edge.port, edge.adminPort]), ...metrics].join(',');
+}
+
+export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, 'env'>, sandboxPort: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NATS_URL: resolved.natsUrl,
@@ -97,6 +103,7 @@ export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, '
     // Two malloc arenas, not eight per core: under steady load glibc's per-thread arenas fragment and an
     // app's resident memory climbs by a third while its heap stays flat (measured by npm run soak).
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    GATEWAY_LISTENER_PORTS: listenerPorts(resolved),
     ...options.env,
   };
   env.ADMIN_TOKEN = resolved.adminToken;
