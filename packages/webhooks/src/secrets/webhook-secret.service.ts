@@ -43,10 +43,15 @@ export class WebhookSecretService {
     return rows.map((row) => row.secret);
   }
 
-  /** A new current secret, returned once; the one it replaces signs beside it for the grace window. */
-  async rotate(tenantId: string): Promise<{ secret: string; createdAt: Date; previousValidUntil: Date | null }> {
+  /**
+   * A new current secret, returned once; the one it replaces signs beside it for the grace window, or,
+   * with `revokePrevious`, every earlier secret (one still in its grace window too) ends now.
+   */
+  async rotate(tenantId: string, options: { revokePrevious?: boolean } = {}): Promise<{ secret: string; createdAt: Date; previousValidUntil: Date | null }> {
     const secret = generateWebhookSecret();
-    const { createdAt, previousValidUntil } = await this.repository.rotate(tenantId, secret, new Date(Date.now() + this.graceSeconds * 1000));
+    const revoke = options.revokePrevious === true;
+    const until = revoke ? new Date() : new Date(Date.now() + this.graceSeconds * 1000);
+    const { createdAt, previousValidUntil } = await this.repository.rotate(tenantId, secret, until, revoke);
     this.cache.delete(tenantId);
     return { secret, createdAt, previousValidUntil };
   }
