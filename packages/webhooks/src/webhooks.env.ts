@@ -32,6 +32,15 @@ export const WebhooksEnv = z.object({
    * origin). A delivery is I/O-bound: a receiver that does not answer holds one slot for WEBHOOK_TIMEOUT_MS.
    */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(256),
+  /**
+   * Of those slots, how many one receiver origin may hold at once: a receiver that never answers keeps at
+   * most this many busy, and its other deliveries wait without a slot (WEBHOOK_DEFER_MS at a time).
+   */
+  WEBHOOK_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(16),
+  /** Of those slots, how many one tenant's deliveries may hold at once (whatever their receivers). */
+  WEBHOOK_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(64),
+  /** How long a delivery whose receiver's or tenant's share is full waits before it is tried again (± a fifth). */
+  WEBHOOK_DEFER_MS: Millis.default(500),
   /** Postgres connections of the delivery path (outbox writes, heads, attempts), apart from the host's own pool. */
   WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(16),
   /**
@@ -45,7 +54,9 @@ export const WebhooksEnv = z.object({
 export type WebhooksEnv = z.infer<typeof WebhooksEnv>;
 
 /** Where deliveries may go: the environment's flag, and the gateway's own ports (the listed ones, the public base URL's, this process's metrics port). */
-export function destinationSettingsOf(env: Pick<WebhooksEnv, 'WEBHOOK_ALLOW_PRIVATE' | 'GATEWAY_LISTENER_PORTS'> & { PUBLIC_BASE_URL?: string; METRICS_PORT?: number }): DestinationSettings {
+export function destinationSettingsOf(
+  env: Pick<WebhooksEnv, 'WEBHOOK_ALLOW_PRIVATE' | 'GATEWAY_LISTENER_PORTS'> & { PUBLIC_BASE_URL?: string; METRICS_PORT?: number },
+): DestinationSettings {
   const ownPorts = new Set(env.GATEWAY_LISTENER_PORTS);
   if (env.METRICS_PORT) ownPorts.add(env.METRICS_PORT);
   if (env.PUBLIC_BASE_URL) {

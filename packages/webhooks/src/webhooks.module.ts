@@ -5,6 +5,7 @@ import { WebhookAdminHandler } from './admin/webhook-admin.handler';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookDeliverySweeper } from './delivery/webhook-delivery.sweeper';
+import { DeliverySlots } from './delivery/delivery-slots';
 import { WebhookSender } from './delivery/webhook-sender';
 import { WebhookOutbox } from './outbox/webhook-outbox';
 import { createWebhookQueues, WEBHOOK_QUEUE } from './queue/webhook-queue';
@@ -84,11 +85,14 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
           provide: WebhookDeliveryService,
           inject: [WebhookRepository, WebhookSecretService, WebhookSender, WEBHOOK_QUEUES],
           useFactory: (r: WebhookRepository, s: WebhookSecretService, sender: WebhookSender, queues: QueueFactory) =>
-            new WebhookDeliveryService(r, s, sender, queues.queue(WEBHOOK_QUEUE), {
-              baseMs: env.WEBHOOK_RETRY_BASE_MS,
-              maxMs: env.WEBHOOK_RETRY_MAX_MS,
-              maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
-            }),
+            new WebhookDeliveryService(
+              r,
+              s,
+              sender,
+              queues.queue(WEBHOOK_QUEUE),
+              { baseMs: env.WEBHOOK_RETRY_BASE_MS, maxMs: env.WEBHOOK_RETRY_MAX_MS, maxAttempts: env.WEBHOOK_MAX_ATTEMPTS },
+              new DeliverySlots(env.WEBHOOK_RECEIVER_CONCURRENCY, env.WEBHOOK_TENANT_CONCURRENCY),
+            ),
         },
         {
           provide: WebhookDeliveryProcessor,

@@ -34,7 +34,8 @@ export class WebhookSender {
     connectionsPerOrigin = 256,
   ) {
     // A connection to one of the gateway's own ports is judged with that port in mind: on this machine it is refused.
-    const connectorFor = (port?: number) => buildConnector({ lookup: guardedLookup(settings, undefined, port), timeout: timeoutMs } as buildConnector.BuildOptions);
+    const connectorFor = (port?: number) =>
+      buildConnector({ lookup: guardedLookup(settings, undefined, port), timeout: timeoutMs } as buildConnector.BuildOptions);
     const anyPort = connectorFor();
     const ownPorts = new Map([...(settings.ownPorts ?? [])].map((port) => [port, connectorFor(port)] as const));
     this.agent = new Agent({
