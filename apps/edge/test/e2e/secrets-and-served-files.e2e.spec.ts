@@ -49,7 +49,7 @@ describe('secrets and served files', () => {
     const bare = await fetch(`${admin()}/admin/healthz`);
     expect(bare.status).toBe(401);
     expect(((await bare.json()) as { error: { code: string } }).error.code).toBe('authentication_failed');
-    const cli = await runCli(['tenants', 'list', '--json'], { adminToken: null });
+    const cli = await runCli(['tenants', 'show', tenant.slug, '--json'], { adminToken: null });
     expect(cli.code).not.toBe(0);
     expect(cli.stderr).toMatch(/ADMIN_TOKEN|401|authentication/i);
   });
