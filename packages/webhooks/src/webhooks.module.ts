@@ -1,6 +1,6 @@
 import { createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { QueueFactory } from '@gateway/platform';
+import { NatsBus, type QueueFactory } from '@gateway/platform';
 import { WebhookAdminHandler } from './admin/webhook-admin.handler';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
@@ -68,8 +68,8 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
         },
         {
           provide: WebhookSecretService,
-          inject: [WebhookRepository],
-          useFactory: (r: WebhookRepository) => new WebhookSecretService(r, env.WEBHOOK_SECRET_GRACE_SECONDS),
+          inject: [WebhookRepository, NatsBus],
+          useFactory: (r: WebhookRepository, bus: NatsBus) => new WebhookSecretService(r, env.WEBHOOK_SECRET_GRACE_SECONDS, bus),
         },
         {
           provide: WebhookSender,

@@ -8,7 +8,12 @@ export const WEBHOOK_SUBJECTS = {
   secretRotate: 'music.webhooks.secret.rotate',
   deliveries: 'music.webhooks.deliveries.list',
   redeliver: 'music.webhooks.redeliver',
+  /** Broadcast after a rotation: every process drops the tenant's cached secrets at once. */
+  secretRotated: 'music.webhooks.secret.rotated',
 } as const;
+
+export const WebhookSecretRotatedEvent = z.object({ tenantId: z.uuid() });
+export type WebhookSecretRotatedEvent = z.infer<typeof WebhookSecretRotatedEvent>;
 
 export const WebhookDeliveryStatus = z.enum(['pending', 'delivered', 'dead']);
 export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;

@@ -1,5 +1,6 @@
 import { createPrismaClient, createSqlPool, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
-import { randomUUID } from 'node:crypto';
+import { connectNats, NatsBus } from '@gateway/platform';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { signatureOf, signWebhook } from '../signing/webhook-signature';
 import { WebhookRepository } from '../store/webhook.repository';
 import { WebhookSecretService } from './webhook-secret.service';
@@ -57,5 +58,27 @@ describe('webhook secret rotation', () => {
     await secrets.rotate(a);
     await secrets.rotate(a, { revokePrevious: true });
     expect(await secrets.signingSecrets(b)).toEqual([kept.secret]);
+  });
+
+  it('ends the revoked secret at once in every process, not after their caches age', async () => {
+    const connection = await connectNats('nats://127.0.0.1:4222', 'webhook-secret-spec');
+    const bus = new NatsBus(connection, `whs${randomBytes(4).toString('hex')}.`);
+    const pool = createSqlPool(db.url, 2);
+    const repository = new WebhookRepository(createPrismaClient(pool), pool);
+    const worker = new WebhookSecretService(repository, 86_400, bus);
+    const operator = new WebhookSecretService(repository, 86_400, bus);
+    try {
+      await connection.flush();
+      const tenantId = randomUUID();
+      const leaked = await operator.rotate(tenantId);
+      expect(await worker.signingSecrets(tenantId)).toEqual([leaked.secret]);
+      const fresh = await operator.rotate(tenantId, { revokePrevious: true });
+      await connection.flush();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await worker.signingSecrets(tenantId)).toEqual([fresh.secret]);
+    } finally {
+      await connection.drain();
+      await pool.end();
+    }
   });
 });
