@@ -13,7 +13,7 @@ import { loadConfigFile } from '../config/config-file';
 import { emit, type Io } from '../output/output';
 import { ensureDemoTenant } from '../stack/demo-tenant';
 import { startInfrastructure } from '../stack/infra-start';
-import { localSecrets } from '../stack/local-secrets';
+import { ADMIN_TOKEN_FILE, localSecrets } from '../stack/local-secrets';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
 import { withJson } from './command-context';
@@ -29,13 +29,13 @@ const UpEnv = z.object({
   GATEWAY_CONFIG: z.string().min(1).optional(),
 });
 
-function banner(stack: RunningStack, key: string, config: string): string {
+function banner(stack: RunningStack, key: string, config: string, tokenFrom: string): string {
   const base = stack.baseUrl;
   return [
     '',
     'Gateway is up.',
     `  base URL   ${base}`,
-    `  admin API  ${stack.adminUrl}`,
+    `  admin API  ${stack.adminUrl} (token: ${tokenFrom}; gatewayctl reads it)`,
     `  sandbox    ${stack.sandboxUrl}`,
     `  metrics    ${base}/metrics (edge); ${Object.entries(stack.metricsUrls)
       .map(([app, url]) => `${app} ${url}/metrics`)
@@ -101,7 +101,8 @@ export function registerUp(program: Command, io: Io): void {
         (options.json ? io.err : io.out)(`applied ${config}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged\n`);
         const key = await ensureDemoTenant(admin);
         const summary = { baseUrl: stack.baseUrl, adminUrl: stack.adminUrl, sandboxUrl: stack.sandboxUrl, edges: stack.edges, demoKey: key.key, config };
-        emit(io, options.json === true, summary, () => banner(stack!, key.key, config));
+        const tokenFrom = io.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : path.join('.data', ADMIN_TOKEN_FILE);
+        emit(io, options.json === true, summary, () => banner(stack!, key.key, config, tokenFrom));
       } catch (error) {
         await stack.stop();
         throw error;
