@@ -20,7 +20,7 @@ export function createProgram(io: Io = processIo): Command {
   const program = new Command('gatewayctl')
     .description('operator tool of the model gateway: config, tenants, keys, subscriptions, balance, console users, local stack')
     .addOption(new Option('--admin-url <url>', 'admin API base URL').env('GATEWAY_ADMIN_URL').default(DEFAULT_ADMIN_URL))
-    .addOption(new Option('--admin-token <token>', 'admin API bearer token').env('ADMIN_TOKEN'))
+    .addOption(new Option('--admin-token <token>', 'admin API bearer token (default: the one npm start keeps in .data/admin-token)').env('ADMIN_TOKEN'))
     .exitOverride()
     .configureOutput({ writeOut: io.out, writeErr: () => undefined, outputError: () => undefined })
     .showSuggestionAfterError(true);

@@ -35,7 +35,14 @@ export class MusicModule implements OnApplicationBootstrap {
       imports: [
         InfraModule.forRoot(env, storage),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
-        WebhooksModule.forRoot({ env, databaseUrl: env.DATABASE_URL, natsPrefix: env.NATS_PREFIX, worker: env.MUSIC_ROLE !== 'api' }),
+        WebhooksModule.forRoot({
+          env,
+          databaseUrl: env.DATABASE_URL,
+          natsPrefix: env.NATS_PREFIX,
+          worker: env.MUSIC_ROLE !== 'api',
+          publicBaseUrl: env.PUBLIC_BASE_URL,
+          metricsPort: env.METRICS_PORT,
+        }),
       ],
       controllers: [MusicTaskHandler, MusicCallbackHandler, MusicCatalogHandler],
       providers: [

@@ -5,3 +5,4 @@ export * from './storage.config';
 export * from './object-key';
 export * from './signed-url';
 export * from './stream-parts';
+export * from './served-object';

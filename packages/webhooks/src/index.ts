@@ -12,3 +12,4 @@ export * from './store/webhook.repository';
 export * from './queue/webhook-queue';
 export * from './delivery/webhook-delivery.processor';
 export * from './secrets/webhook-secret.service';
+export * from './delivery/delivery-slots';

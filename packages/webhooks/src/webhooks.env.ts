@@ -1,7 +1,12 @@
 import { z } from 'zod';
+import type { DestinationSettings } from './delivery/destination-policy';
 
 const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 const Millis = z.coerce.number().int().positive();
+const PortList = z
+  .string()
+  .regex(/^\s*\d{1,5}(\s*,\s*\d{1,5})*\s*$/, 'a comma-separated list of ports')
+  .transform((text) => new Set(text.split(',').map((port) => Number(port.trim()))));
 
 /** Settings of outbound webhook delivery, validated at boot by the service that hosts the workers. */
 export const WebhooksEnv = z.object({
@@ -15,6 +20,11 @@ export const WebhooksEnv = z.object({
   WEBHOOK_TIMEOUT_MS: Millis.default(10_000),
   /** Development and tests only: callback URLs may be plain HTTP and point at loopback addresses. */
   WEBHOOK_ALLOW_PRIVATE: Flag.default(false),
+  /**
+   * The ports the gateway listens on (every edge's public and admin port, every metrics port); a callback to
+   * one of them on this machine is refused even with WEBHOOK_ALLOW_PRIVATE. `npm start` sets every port of its stack.
+   */
+  GATEWAY_LISTENER_PORTS: PortList.default(new Set([8080, 8081])),
   /** How long a rotated-out secret keeps signing beside the new one. */
   WEBHOOK_SECRET_GRACE_SECONDS: z.coerce.number().int().min(0).default(86_400),
   /**
@@ -22,6 +32,15 @@ export const WebhooksEnv = z.object({
    * origin). A delivery is I/O-bound: a receiver that does not answer holds one slot for WEBHOOK_TIMEOUT_MS.
    */
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(256),
+  /**
+   * Of those slots, how many one receiver origin may hold at once: a receiver that never answers keeps at
+   * most this many busy, and its other deliveries wait without a slot (WEBHOOK_DEFER_MS at a time).
+   */
+  WEBHOOK_RECEIVER_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(16),
+  /** Of those slots, how many one tenant's deliveries may hold at once (whatever their receivers). */
+  WEBHOOK_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(64),
+  /** How long a delivery whose receiver's or tenant's share is full waits before it is tried again (± a fifth). */
+  WEBHOOK_DEFER_MS: Millis.default(500),
   /** Postgres connections of the delivery path (outbox writes, heads, attempts), apart from the host's own pool. */
   WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(16),
   /**
@@ -33,3 +52,16 @@ export const WebhooksEnv = z.object({
   WEBHOOK_LOCK_MS: Millis.default(30_000),
 });
 export type WebhooksEnv = z.infer<typeof WebhooksEnv>;
+
+/** Where deliveries may go: the environment's flag, and the gateway's own ports (the listed ones, the public base URL's, this process's metrics port). */
+export function destinationSettingsOf(
+  env: Pick<WebhooksEnv, 'WEBHOOK_ALLOW_PRIVATE' | 'GATEWAY_LISTENER_PORTS'> & { PUBLIC_BASE_URL?: string; METRICS_PORT?: number },
+): DestinationSettings {
+  const ownPorts = new Set(env.GATEWAY_LISTENER_PORTS);
+  if (env.METRICS_PORT) ownPorts.add(env.METRICS_PORT);
+  if (env.PUBLIC_BASE_URL) {
+    const base = new URL(env.PUBLIC_BASE_URL);
+    ownPorts.add(base.port ? Number(base.port) : base.protocol === 'https:' ? 443 : 80);
+  }
+  return { allowPrivate: env.WEBHOOK_ALLOW_PRIVATE, ownPorts };
+}

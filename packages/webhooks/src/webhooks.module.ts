@@ -1,16 +1,17 @@
 import { createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import type { QueueFactory } from '@gateway/platform';
+import { NatsBus, type QueueFactory } from '@gateway/platform';
 import { WebhookAdminHandler } from './admin/webhook-admin.handler';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookDeliverySweeper } from './delivery/webhook-delivery.sweeper';
+import { DeliverySlots } from './delivery/delivery-slots';
 import { WebhookSender } from './delivery/webhook-sender';
 import { WebhookOutbox } from './outbox/webhook-outbox';
 import { createWebhookQueues, WEBHOOK_QUEUE } from './queue/webhook-queue';
 import { WebhookSecretService } from './secrets/webhook-secret.service';
 import { WebhookRepository } from './store/webhook.repository';
-import type { WebhooksEnv } from './webhooks.env';
+import { destinationSettingsOf, type WebhooksEnv } from './webhooks.env';
 
 const WEBHOOK_QUEUES = Symbol('WEBHOOK_QUEUES');
 const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');
@@ -18,6 +19,9 @@ const WEBHOOK_SQL_POOL = Symbol('WEBHOOK_SQL_POOL');
 
 export interface WebhooksModuleOptions {
   env: WebhooksEnv;
+  /** The host's public origin and metrics port: listeners of the gateway, never webhook destinations on this machine. */
+  publicBaseUrl?: string;
+  metricsPort?: number;
   /** The host's database: the delivery path keeps a pool of its own on it (WEBHOOK_DB_POOL_SIZE). */
   databaseUrl: string;
   natsPrefix: string;
@@ -64,23 +68,31 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
         },
         {
           provide: WebhookSecretService,
-          inject: [WebhookRepository],
-          useFactory: (r: WebhookRepository) => new WebhookSecretService(r, env.WEBHOOK_SECRET_GRACE_SECONDS),
+          inject: [WebhookRepository, NatsBus],
+          useFactory: (r: WebhookRepository, bus: NatsBus) => new WebhookSecretService(r, env.WEBHOOK_SECRET_GRACE_SECONDS, bus),
         },
         {
           provide: WebhookSender,
-          useFactory: () => new WebhookSender({ allowPrivate: env.WEBHOOK_ALLOW_PRIVATE }, env.WEBHOOK_TIMEOUT_MS, env.WEBHOOK_CONCURRENCY),
+          useFactory: () =>
+            new WebhookSender(
+              destinationSettingsOf({ ...env, PUBLIC_BASE_URL: options.publicBaseUrl, METRICS_PORT: options.metricsPort }),
+              env.WEBHOOK_TIMEOUT_MS,
+              env.WEBHOOK_CONCURRENCY,
+            ),
         },
         { provide: WEBHOOK_QUEUES, useFactory: () => createWebhookQueues(env.REDIS_URL, options.natsPrefix) },
         {
           provide: WebhookDeliveryService,
           inject: [WebhookRepository, WebhookSecretService, WebhookSender, WEBHOOK_QUEUES],
           useFactory: (r: WebhookRepository, s: WebhookSecretService, sender: WebhookSender, queues: QueueFactory) =>
-            new WebhookDeliveryService(r, s, sender, queues.queue(WEBHOOK_QUEUE), {
-              baseMs: env.WEBHOOK_RETRY_BASE_MS,
-              maxMs: env.WEBHOOK_RETRY_MAX_MS,
-              maxAttempts: env.WEBHOOK_MAX_ATTEMPTS,
-            }),
+            new WebhookDeliveryService(
+              r,
+              s,
+              sender,
+              queues.queue(WEBHOOK_QUEUE),
+              { baseMs: env.WEBHOOK_RETRY_BASE_MS, maxMs: env.WEBHOOK_RETRY_MAX_MS, maxAttempts: env.WEBHOOK_MAX_ATTEMPTS },
+              new DeliverySlots(env.WEBHOOK_RECEIVER_CONCURRENCY, env.WEBHOOK_TENANT_CONCURRENCY),
+            ),
         },
         {
           provide: WebhookDeliveryProcessor,

@@ -123,8 +123,8 @@ export class AdminClient {
   }
 
   /** Creates or rotates a tenant's webhook signing secret; the answer is the only time it is shown. */
-  rotateWebhookSecret(tenant: string) {
-    return this.call('POST', '/admin/webhooks/secret/rotate', WebhookSecretView, { tenant });
+  rotateWebhookSecret(tenant: string, revokePrevious = false) {
+    return this.call('POST', '/admin/webhooks/secret/rotate', WebhookSecretView, { tenant, revokePrevious });
   }
 
   /** A task's webhook deliveries, each with every attempt made. */

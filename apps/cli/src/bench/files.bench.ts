@@ -199,7 +199,7 @@ async function main(): Promise<void> {
       },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
     // The sandbox's chat on a channel without nativeBatch: its batches run line by line.
     await admin.apply({

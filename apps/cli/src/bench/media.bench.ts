@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     });
     await sql.connect();
     redis = new Redis(stack.redisUrl);
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
     const model = (id: string, upstreamModel: string) => ({
       id,

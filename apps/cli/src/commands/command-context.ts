@@ -4,6 +4,7 @@ import type { Command } from 'commander';
 import type { z } from 'zod';
 import { AdminClient } from '../admin/admin-client';
 import { CliError } from '../cli-error';
+import { keptAdminToken } from '../stack/local-secrets';
 
 export interface GlobalOptions {
   adminUrl: string;
@@ -11,9 +12,10 @@ export interface GlobalOptions {
   json?: boolean;
 }
 
+/** The client of the admin API: --admin-token or ADMIN_TOKEN, else the token `npm start` keeps in `.data/admin-token`. */
 export function adminFrom(command: Command): AdminClient {
   const options = command.optsWithGlobals<GlobalOptions>();
-  return new AdminClient({ url: options.adminUrl, token: options.adminToken || undefined });
+  return new AdminClient({ url: options.adminUrl, token: options.adminToken || keptAdminToken() });
 }
 
 export function wantsJson(command: Command): boolean {

@@ -1,6 +1,7 @@
 /**
  * `gatewayctl up` (what `npm start` runs): starts Postgres/Redis/NATS where they are installed but not
- * running, migrates, starts every app under supervision (a crashed app is restarted with backoff),
+ * running, takes ADMIN_TOKEN and SIGNED_URL_SECRET from the environment or `.data/` (made on first start),
+ * migrates, starts every app under supervision (a crashed app is restarted with backoff),
  * applies the config, prints a demo key, and stops everything on Ctrl-C / SIGTERM or a crash loop.
  */
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { loadConfigFile } from '../config/config-file';
 import { emit, type Io } from '../output/output';
 import { ensureDemoTenant } from '../stack/demo-tenant';
 import { startInfrastructure } from '../stack/infra-start';
+import { ADMIN_TOKEN_FILE, localSecrets } from '../stack/local-secrets';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
 import { withJson } from './command-context';
@@ -23,16 +25,17 @@ const UpEnv = z.object({
   ADMIN_PORT: Port.default(8081),
   SANDBOX_PORT: Port.default(8090),
   ADMIN_TOKEN: z.string().min(1).optional(),
+  SIGNED_URL_SECRET: z.string().min(16).optional(),
   GATEWAY_CONFIG: z.string().min(1).optional(),
 });
 
-function banner(stack: RunningStack, key: string, config: string): string {
+function banner(stack: RunningStack, key: string, config: string, tokenFrom: string): string {
   const base = stack.baseUrl;
   return [
     '',
     'Gateway is up.',
     `  base URL   ${base}`,
-    `  admin API  ${stack.adminUrl}`,
+    `  admin API  ${stack.adminUrl} (token: ${tokenFrom}; gatewayctl reads it)`,
     `  sandbox    ${stack.sandboxUrl}`,
     `  metrics    ${base}/metrics (edge); ${Object.entries(stack.metricsUrls)
       .map(([app, url]) => `${app} ${url}/metrics`)
@@ -78,23 +81,28 @@ export function registerUp(program: Command, io: Io): void {
         redisUrl: io.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
         natsUrl: io.env.NATS_URL ?? 'nats://127.0.0.1:4222',
       };
-      await startInfrastructure(targets, path.join(REPO_ROOT, '.data'), (line) => io.err(`[stack] ${line}\n`));
+      const dataDir = path.join(REPO_ROOT, '.data');
+      await startInfrastructure(targets, dataDir, (line) => io.err(`[stack] ${line}\n`));
+      const secrets = await localSecrets(dataDir, io.env);
+      for (const file of secrets.created) io.err(`[stack] generated ${file} (kept for the next start; gatewayctl reads the admin token from it)\n`);
       stack = await launchStack({
         supervise: true,
         host: env.data.HOST,
         edgePorts: range(env.data.PORT),
         adminPorts: range(env.data.ADMIN_PORT),
         sandboxPort: env.data.SANDBOX_PORT,
-        adminToken: env.data.ADMIN_TOKEN,
+        adminToken: secrets.adminToken,
+        signedUrlSecret: secrets.signedUrlSecret,
         signal: abort.signal,
       });
       try {
-        const admin = new AdminClient({ url: stack.adminUrl, token: env.data.ADMIN_TOKEN });
+        const admin = new AdminClient({ url: stack.adminUrl, token: secrets.adminToken });
         const result = await admin.apply(await loadConfigFile(config, stack.env));
         (options.json ? io.err : io.out)(`applied ${config}: ${result.created} created, ${result.updated} updated, ${result.unchanged} unchanged\n`);
         const key = await ensureDemoTenant(admin);
         const summary = { baseUrl: stack.baseUrl, adminUrl: stack.adminUrl, sandboxUrl: stack.sandboxUrl, edges: stack.edges, demoKey: key.key, config };
-        emit(io, options.json === true, summary, () => banner(stack!, key.key, config));
+        const tokenFrom = io.env.ADMIN_TOKEN ? 'ADMIN_TOKEN' : path.join('.data', ADMIN_TOKEN_FILE);
+        emit(io, options.json === true, summary, () => banner(stack!, key.key, config, tokenFrom));
       } catch (error) {
         await stack.stop();
         throw error;

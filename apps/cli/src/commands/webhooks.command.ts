@@ -19,14 +19,23 @@ export function registerWebhooks(program: Command, io: Io): void {
   withJson(secret.command('rotate'))
     .description('create or rotate a tenant’s signing secret (whsec_…), printed once; the previous one keeps signing for its grace window')
     .requiredOption('--tenant <slug>', 'tenant slug')
-    .action(async (options: { tenant: string }, command: Command) => {
-      const { tenant } = validate(WebhookSecretRotateRequest, { tenant: options.tenant }, { tenant: '--tenant' });
-      const rotated = await adminFrom(command).rotateWebhookSecret(tenant);
+    .option('--revoke-previous', 'end the previous secrets at once instead of after the grace window (a leaked secret)')
+    .action(async (options: { tenant: string; revokePrevious?: boolean }, command: Command) => {
+      const { tenant, revokePrevious } = validate(
+        WebhookSecretRotateRequest,
+        { tenant: options.tenant, revokePrevious: options.revokePrevious === true },
+        { tenant: '--tenant', revokePrevious: '--revoke-previous' },
+      );
+      const rotated = await adminFrom(command).rotateWebhookSecret(tenant, revokePrevious);
       emit(io, wantsJson(command), rotated, () =>
         [
           `webhook signing secret of tenant ${rotated.tenant}`,
           `  secret: ${rotated.secret}`,
-          rotated.previousValidUntil ? `  the previous secret keeps signing until ${rotated.previousValidUntil}` : '  (the tenant had no secret before)',
+          rotated.previousValidUntil === null
+            ? '  (the tenant had no secret before)'
+            : revokePrevious
+              ? `  the previous secrets were revoked at ${rotated.previousValidUntil}`
+              : `  the previous secret keeps signing until ${rotated.previousValidUntil}`,
           'Store the secret now: it is not shown again.',
         ].join('\n'),
       );

@@ -3,6 +3,7 @@
  * consistent environment, waits until every edge is ready, and stops it all again. Used by `gatewayctl up`,
  * the e2e global setup and the benches.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -62,9 +63,10 @@ async function resolveStack(options: StackOptions): Promise<{ resolved: Resolved
     natsPrefix: options.natsPrefix ?? process.env.NATS_PREFIX ?? '',
     databaseUrl: options.databaseUrl ?? process.env.DATABASE_URL ?? 'postgresql://postgres@127.0.0.1:5432/gateway',
     redisUrl: options.redisUrl ?? process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
-    adminToken: options.adminToken,
+    adminToken: options.adminToken ?? randomBytes(24).toString('hex'),
+    signedUrlSecret: options.signedUrlSecret ?? process.env.SIGNED_URL_SECRET ?? randomBytes(32).toString('hex'),
   };
-  return { resolved: { ...base, metricsUrls, env: sharedEnv(options, base, sandboxPort) }, sandboxPort };
+  return { resolved: { ...base, metricsUrls, env: sharedEnv(options, { ...base, metricsUrls }, sandboxPort) }, sandboxPort };
 }
 
 function tcpOpen(host: string, port: number): Promise<boolean> {

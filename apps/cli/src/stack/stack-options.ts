@@ -23,7 +23,10 @@ export interface StackOptions {
   databaseUrl?: string;
   redisUrl?: string;
   storageDir?: string;
+  /** The admin API's token; a random one when absent (the admin API is never open). */
   adminToken?: string;
+  /** The key that signs result links; SIGNED_URL_SECRET or a random one when absent (there is no default). */
+  signedUrlSecret?: string;
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** Extra variables for every app; they win over everything else. */
   env?: Record<string, string>;
@@ -60,7 +63,8 @@ export interface ResolvedStack {
   natsPrefix: string;
   databaseUrl: string;
   redisUrl: string;
-  adminToken?: string;
+  adminToken: string;
+  signedUrlSecret: string;
   /** Each service's operational listener (/healthz, /readyz, /metrics), by app name; the edges serve theirs on their own port. */
   metricsUrls: Record<string, string>;
   /** The environment every app gets (each edge replica adds its own PORT and ADMIN_PORT, each service its METRICS_PORT). */
@@ -74,7 +78,13 @@ export function entryOf(repoRoot: string, app: StackApp): string {
 /** The services with a metrics listener of their own (the sandbox is the upstream, the edge serves its ops routes itself). */
 export const METERED_APPS: readonly StackApp[] = ['accounts', 'chat', 'media', 'music', 'files'];
 
-export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, 'env' | 'metricsUrls'>, sandboxPort: number): NodeJS.ProcessEnv {
+/** Every port the gateway itself listens on (public, admin, metrics): never a webhook destination. */
+function listenerPorts(resolved: Pick<ResolvedStack, 'edges' | 'metricsUrls'>): string {
+  const metrics = Object.values(resolved.metricsUrls).map((url) => Number(new URL(url).port));
+  return [...resolved.edges.flatMap((edge) => [edge.port, edge.adminPort]), ...metrics].join(',');
+}
+
+export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, 'env'>, sandboxPort: number): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     NATS_URL: resolved.natsUrl,
@@ -93,9 +103,10 @@ export function sharedEnv(options: StackOptions, resolved: Omit<ResolvedStack, '
     // Two malloc arenas, not eight per core: under steady load glibc's per-thread arenas fragment and an
     // app's resident memory climbs by a third while its heap stays flat (measured by npm run soak).
     MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+    GATEWAY_LISTENER_PORTS: listenerPorts(resolved),
     ...options.env,
   };
-  if (resolved.adminToken) env.ADMIN_TOKEN = resolved.adminToken;
-  else delete env.ADMIN_TOKEN;
+  env.ADMIN_TOKEN = resolved.adminToken;
+  env.SIGNED_URL_SECRET = resolved.signedUrlSecret;
   return env;
 }

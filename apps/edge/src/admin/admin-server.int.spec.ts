@@ -4,7 +4,7 @@ import { EdgeEnv } from '../config/edge-env';
 import { createEdgeApp } from '../edge.app';
 import { FakeAccounts } from '../testing/fake-accounts';
 import { rawRequest } from '../testing/raw-http';
-import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
+import { ensureTestSigningSecret, startTestEdge, type TestEdge } from '../testing/start-test-edge';
 
 const TOKEN = 'admin-secret-token';
 
@@ -182,7 +182,27 @@ describe("admin API: operator mistakes and the operator's browser", () => {
     expect(t.accounts.count(SUBJECTS.accounts.balance.topup)).toBe(before);
   });
 
+  it('refuses every call, loopback included, when no ADMIN_TOKEN is configured', async () => {
+    const closed = await startTestEdge({});
+    try {
+      for (const [method, path, authorization] of [
+        ['GET', '/admin/healthz', undefined],
+        ['POST', '/admin/keys/00000000-0000-4000-8000-000000000000/revoke', undefined],
+        ['GET', '/admin/healthz', 'Bearer '],
+        ['GET', '/admin/healthz', 'Bearer undefined'],
+      ] as const) {
+        const res = await fetch(closed.edge.adminUrl + path, { method, headers: authorization ? { authorization } : {} });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toEqual({ error: { code: 'authentication_failed', message: expect.stringContaining('ADMIN_TOKEN is not set'), param: null } });
+      }
+      expect(closed.accounts.count(SUBJECTS.accounts.keys.revoke)).toBe(0);
+    } finally {
+      await closed.stop();
+    }
+  });
+
   it('refuses to start with a non-loopback ADMIN_HOST and no ADMIN_TOKEN, naming both', async () => {
+    ensureTestSigningSecret();
     const env = EdgeEnv.parse({ NATS_PREFIX: FakeAccounts.prefix(), PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error', ADMIN_HOST: '0.0.0.0' });
     await expect(createEdgeApp(env)).rejects.toThrow(/ADMIN_HOST=0\.0\.0\.0 is not a loopback address and ADMIN_TOKEN is unset/);
   });

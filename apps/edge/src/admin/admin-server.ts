@@ -60,10 +60,14 @@ function refusedByHostOrOrigin(headers: Record<string, string | string[] | undef
   return new GatewayError('permission_denied', 'The admin API refuses cross-origin requests: the Origin header names a foreign site.', 'origin');
 }
 
+const CLOSED_MESSAGE =
+  'The admin API is closed: ADMIN_TOKEN is not set on the edge. Set it (npm start generates one in .data/admin-token) and send Authorization: Bearer <ADMIN_TOKEN>.';
+
 /**
  * The admin API's own listener (plain Fastify, loopback by default): operator routes only, errors as
- * `{error:{code,message,param}}`, the Host and Origin headers checked, and the admin token required
- * when one is configured. `hostNames`: the names it answers to besides loopback ones.
+ * `{error:{code,message,param}}`, the Host and Origin headers checked, and the admin token always
+ * required: with no ADMIN_TOKEN configured every call is refused. `hostNames`: the names it answers
+ * to besides loopback ones.
  */
 export function createAdminServer(bus: NatsBus, adminToken: string | undefined, hostNames: ReadonlySet<string> = new Set()): FastifyInstance {
   const fastify = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
@@ -71,15 +75,16 @@ export function createAdminServer(bus: NatsBus, adminToken: string | undefined, 
     const refusal = refusedByHostOrOrigin(request.headers, hostNames);
     if (refusal) return sendAdminError(reply, refusal);
   });
-  if (adminToken !== undefined) {
-    fastify.addHook('onRequest', async (request, reply) => {
-      // The operator console signs in with the token once and then holds a session cookie (console/operator.routes.ts).
-      if (isConsolePath(request.url)) return;
-      if (!tokenMatches(request.headers.authorization, adminToken)) {
-        return sendAdminError(reply, new GatewayError('authentication_failed', 'The admin API requires Authorization: Bearer <ADMIN_TOKEN>.'));
-      }
-    });
-  }
+  fastify.addHook('onRequest', async (request, reply) => {
+    // The operator console signs in with the token once and then holds a session cookie (console/operator.routes.ts).
+    if (isConsolePath(request.url)) return;
+    if (adminToken === undefined) {
+      return sendAdminError(reply, new GatewayError('authentication_failed', CLOSED_MESSAGE));
+    }
+    if (!tokenMatches(request.headers.authorization, adminToken)) {
+      return sendAdminError(reply, new GatewayError('authentication_failed', 'The admin API requires Authorization: Bearer <ADMIN_TOKEN>.'));
+    }
+  });
   fastify.setErrorHandler((error, _request, reply) => sendAdminError(reply, error));
   fastify.setNotFoundHandler((request, reply) =>
     sendAdminError(reply, GatewayError.notFound(`No admin route ${request.method} ${request.url.split('?')[0]}.`)),

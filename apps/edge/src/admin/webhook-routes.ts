@@ -18,9 +18,9 @@ const TIMEOUT = { timeoutMs: 30_000 };
 /** Admin routes of outbound webhooks: a tenant's signing secret (created or rotated, shown once), a task's deliveries, a redelivery. */
 export function registerWebhookRoutes(fastify: FastifyInstance, bus: NatsBus): void {
   fastify.post('/admin/webhooks/secret/rotate', async (request) => {
-    const { tenant } = parseOrThrow(WebhookSecretRotateRequest, request.body ?? {});
+    const { tenant, revokePrevious } = parseOrThrow(WebhookSecretRotateRequest, request.body ?? {});
     const found = await bus.request(SUBJECTS.accounts.tenants.get, { slug: tenant }, TenantView, TIMEOUT);
-    return bus.request(WEBHOOK_SUBJECTS.secretRotate, { tenant, tenantId: found.id }, WebhookSecretView, TIMEOUT);
+    return bus.request(WEBHOOK_SUBJECTS.secretRotate, { tenant, tenantId: found.id, revokePrevious }, WebhookSecretView, TIMEOUT);
   });
 
   fastify.get('/admin/webhooks/deliveries', async (request) => {

@@ -13,7 +13,7 @@ const NameList = z.string().transform((text) =>
     .filter((name) => name !== ''),
 );
 
-/** The edge's settings, validated at boot. ADMIN_TOKEN has no default: unset means the admin listener is open on its loopback address. */
+/** The edge's settings, validated at boot. ADMIN_TOKEN has no default: unset, the admin listener refuses every call. */
 export const EdgeEnv = BaseEnv.extend({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: Port.default(8080),

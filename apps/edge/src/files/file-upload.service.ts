@@ -1,5 +1,5 @@
 import { FILE_KEY_PREFIX, FilePurpose, GatewayError, newFileId, parseOrThrow, type FileCreatePayload } from '@gateway/contracts';
-import { objectKey, type ObjectStore } from '@gateway/storage';
+import { objectKey, safeContentType, type ObjectStore } from '@gateway/storage';
 import type { MultipartFile } from '@fastify/multipart';
 import { Inject, Injectable } from '@nestjs/common';
 import { callerOf } from '../oaic/oaic-relay.service';
@@ -88,7 +88,7 @@ export class FileUploadService {
           }
           part.file.once('error', (error: Error) => (cutShort = error));
           const filename = (part.filename || 'file').slice(0, 1024);
-          const info = await this.store.put(key, part.file, part.mimetype || 'application/octet-stream');
+          const info = await this.store.put(key, part.file, safeContentType(part.mimetype));
           if (part.file.truncated) throw this.tooLarge();
           upload = { key, filename, contentType: info.contentType, bytes: info.size };
         } else if (typeof part.value === 'string') {

@@ -15,7 +15,7 @@ import {
   type FileListQuery,
 } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
-import type { ObjectStore } from '@gateway/storage';
+import { servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { callerOf } from '../oaic/oaic-relay.service';
 import { RouteHandler } from '../routing/route-handler.decorator';
@@ -74,12 +74,12 @@ export class FilesHandler {
     return this.call(FILES.delete, this.fileIdPayload(request));
   }
 
-  /** The bytes stream from storage with the type they were uploaded with. */
+  /** The bytes stream from storage as a sandboxed download of a safe type (never a page on the gateway's origin). */
   @RouteHandler('oaic.files.content')
   async content(request: RouteRequest): Promise<undefined> {
     const found = FileContentReply.parse(await this.call(FILES.content, this.fileIdPayload(request)));
     const body = await this.store.get(found.objectKey);
-    void request.reply.type(found.contentType).header('content-length', String(found.bytes)).send(body);
+    void request.reply.headers(servedObjectHeaders(found.contentType)).header('content-length', String(found.bytes)).send(body);
     return undefined;
   }
 

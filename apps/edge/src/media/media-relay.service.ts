@@ -1,6 +1,6 @@
 import { GatewayError, MEDIA_SUBJECTS, MediaContentReply, MediaTaskReply, type MediaCaller } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
-import type { ObjectStore } from '@gateway/storage';
+import { servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { clientRequestIdOf } from '../routing/request-id';
 import type { RouteRequest } from '../routing/route-request';
@@ -56,7 +56,10 @@ export class MediaRelayService {
     });
     if (!found.objectKey.startsWith(`media/${request.key.tenantId}/`)) throw new GatewayError('internal', 'The video was stored under an unexpected key.');
     const body = await this.store.get(found.objectKey);
-    void request.reply.type(found.contentType).header('content-length', String(found.size)).send(body);
+    void request.reply
+      .headers(servedObjectHeaders(found.contentType, { inline: true }))
+      .header('content-length', String(found.size))
+      .send(body);
     return undefined;
   }
 }

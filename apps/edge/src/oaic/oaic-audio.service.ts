@@ -9,7 +9,7 @@ import {
   type StoredFileRef,
 } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
-import { keySegmentOf, objectKey, type ObjectStore } from '@gateway/storage';
+import { keySegmentOf, objectKey, servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import type { MultipartFile } from '@fastify/multipart';
 import type { RouteRequest } from '../routing/route-request';
@@ -38,7 +38,10 @@ export class OaicAudioService {
       throw new GatewayError('internal', 'The synthesized audio was stored under an unexpected key.');
     const audio = await this.store.get(result.objectKey);
     audio.once('close', () => void this.store.delete(result.objectKey).catch(() => undefined));
-    void request.reply.type(result.contentType).header('content-length', String(result.size)).send(audio);
+    void request.reply
+      .headers(servedObjectHeaders(result.contentType, { inline: true }))
+      .header('content-length', String(result.size))
+      .send(audio);
     return undefined;
   }
 

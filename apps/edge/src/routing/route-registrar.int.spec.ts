@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { EdgeEnv } from '../config/edge-env';
 import { createEdgeApp } from '../edge.app';
 import { FakeAccounts } from '../testing/fake-accounts';
-import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
+import { ensureTestSigningSecret, startTestEdge, type TestEdge } from '../testing/start-test-edge';
 import { RouteHandler } from './route-handler.decorator';
 import type { RouteRequest } from './route-request';
 
@@ -134,7 +134,10 @@ describe('route registrar: pipeline and HTTP-layer errors', () => {
 });
 
 describe('route registrar: start-up checks', () => {
-  const env = () => EdgeEnv.parse({ NATS_PREFIX: FakeAccounts.prefix(), PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error' });
+  const env = () => {
+    ensureTestSigningSecret();
+    return EdgeEnv.parse({ NATS_PREFIX: FakeAccounts.prefix(), PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error' });
+  };
 
   it('refuses to start when a built route has no handler', async () => {
     const routes = FIXTURE_ROUTES.map((r) => (r.id === 'fixture.limited' ? { ...r, id: 'fixture.nobody' } : r));

@@ -15,6 +15,7 @@ describe('GET /files/signed/{token}', () => {
     dir = await mkdtemp(path.join(tmpdir(), 'signed-files-'));
     const store = new LocalObjectStore(dir);
     await store.put('media/tenant_a/task_1/video.mp4', bytes, 'video/mp4');
+    await store.put('media/tenant_a/task_1/page.html', Buffer.from('<script>alert(1)</script>'), 'text/html');
     fastify = Fastify();
     registerSignedFileRoute(fastify, signer, store);
     await fastify.ready();
@@ -30,7 +31,19 @@ describe('GET /files/signed/{token}', () => {
     const response = await fastify.inject({ method: 'GET', url });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('video/mp4');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-disposition']).toBe('inline');
+    expect(response.headers['content-security-policy']).toBe('sandbox');
     expect(response.rawPayload.equals(bytes)).toBe(true);
+  });
+
+  it('serves an object stored as text/html as an inert download', async () => {
+    const response = await fastify.inject({ method: 'GET', url: signer.path('media/tenant_a/task_1/page.html', Date.now() / 1000 + 60) });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/octet-stream');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-disposition']).toBe('attachment');
+    expect(response.headers['content-security-policy']).toBe('sandbox');
   });
 
   it('refuses an expired, tampered or foreign link with 403 naming the token, and a missing object with 404', async () => {

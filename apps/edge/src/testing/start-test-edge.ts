@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { connectNats } from '@gateway/platform';
 import type { NatsConnection } from 'nats';
 import { EdgeEnv } from '../config/edge-env';
@@ -12,8 +13,14 @@ export interface TestEdge {
   stop(): Promise<void>;
 }
 
+/** The signed-link route reads its secret from the environment at start-up, and has no default. */
+export function ensureTestSigningSecret(): void {
+  process.env.SIGNED_URL_SECRET ??= randomBytes(24).toString('hex');
+}
+
 /** An edge on random ports and its own NATS prefix, with a fake accounts service behind it. */
 export async function startTestEdge(env: Record<string, string> = {}, options: Omit<EdgeAppOptions, 'connection'> = {}): Promise<TestEdge> {
+  ensureTestSigningSecret();
   const prefix = FakeAccounts.prefix();
   const connection = await connectNats('nats://127.0.0.1:4222', 'edge-test-accounts');
   const accounts = new FakeAccounts(connection, prefix);

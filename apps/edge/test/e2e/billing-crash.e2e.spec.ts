@@ -40,7 +40,7 @@ describe('billing across a chat crash', () => {
       env: { NO_COLOR: '1', BILLING_HOLD_TTL_MS: String(HOLD_TTL_MS), BILLING_SWEEP_INTERVAL_MS: String(SWEEP_MS), CHAT_TIMEOUT_MS: '5000' },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
-    admin = new AdminClient({ url: stack.adminUrl });
+    admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
     redis = new Redis(stack.redisUrl);
   }, 120_000);

@@ -57,7 +57,7 @@ describe('batches across a files worker crash', () => {
       env: { NO_COLOR: '1', FILES_ROLE: 'api' },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
   }, 120_000);
 
@@ -69,7 +69,7 @@ describe('batches across a files worker crash', () => {
   });
 
   it('resumes on another worker: every line once in the output, one usage record per line', async () => {
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.createTenant({ slug: 'fcrash' });
     await admin.topup({ tenant: 'fcrash', amount: '100.00' });
     const client = openaiClient((await admin.createKey({ tenant: 'fcrash' })).key, stack.baseUrl);
@@ -103,7 +103,7 @@ describe('batches across a files worker crash', () => {
   }, 240_000);
 
   it('a native batch resumes its polls on another worker: the upstream batch created once, every line once, one usage record per line', async () => {
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.createTenant({ slug: 'fcrash-native' });
     await admin.topup({ tenant: 'fcrash-native', amount: '100.00' });
     const client = openaiClient((await admin.createKey({ tenant: 'fcrash-native' })).key, stack.baseUrl);

@@ -4,7 +4,9 @@
  * and body, with the named id itself written as <id>), so an answer never tells "exists, not yours"
  * from "does not exist". Add a row when a route that names a resource (tasks, files, batches, assistants, threads) is built.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
 import { bearer, createTenantWithKey, e2eEnv, http, msgcHeaders, uniqueSlug, type HttpResult, type TenantWithKey } from './support/gateway';
 
 interface Resource {
@@ -287,5 +289,75 @@ describe('tenant isolation matrix: naming another tenant’s resource answers li
     const absent = await resource.call(other.key, missing);
     expect(foreign.status).toBeGreaterThanOrEqual(400);
     expect(observable(foreign, id)).toEqual(observable(absent, missing));
+  });
+});
+
+/** The development secret links were once signed with when SIGNED_URL_SECRET was unset, and that former token form. */
+const FORMER_DEV_SECRET = 'gateway-dev-signed-url-secret';
+function formerDevToken(key: string): string {
+  const expiry = Math.floor(Date.now() / 1000) + 3600;
+  const mac = createHmac('sha256', FORMER_DEV_SECRET).update(`${key}\n${expiry}`).digest('base64url');
+  return `${Buffer.from(key).toString('base64url')}.${expiry}.${mac}`;
+}
+
+/** The object key under which an id's bytes are stored (`<prefix>/<tenant>/<id>[/<name>]`), found in the e2e storage folder. */
+async function storedKeyOf(prefix: string, id: string): Promise<string> {
+  const root = path.join(e2eEnv().GW_E2E_STORAGE_DIR, prefix);
+  for (const tenant of await readdir(root)) {
+    const entries = await readdir(path.join(root, tenant));
+    if (!entries.includes(id)) continue;
+    if (prefix === 'files') return `${prefix}/${tenant}/${id}`;
+    const names = (await readdir(path.join(root, tenant, id))).filter((name) => !name.endsWith('.meta'));
+    return `${prefix}/${tenant}/${id}/${names[0]}`;
+  }
+  throw new Error(`no stored object of ${id} under ${root}`);
+}
+
+const signedUrl = (token: string) => `${base()}/files/signed/${token}`;
+
+describe('signed route: a link the gateway did not hand out answers like a nonsense token', () => {
+  let owner: TenantWithKey;
+  let ownerLink: string;
+  let musicKey: string;
+  let uploadKey: string;
+
+  beforeAll(async () => {
+    owner = await createTenantWithKey({ label: 'iso-signed' });
+    const { id: taskId } = await musicTask(owner);
+    const view = await http('GET', `${base()}/music/query/task?taskId=${taskId}`, { headers: bearer(owner.key) });
+    ownerLink = (view.body as { data: { response: { sunoData: Array<{ audioUrl: string }> } } }).data.response.sunoData[0]!.audioUrl;
+    musicKey = await storedKeyOf('music', taskId);
+    uploadKey = await storedKeyOf('files', (await uploadedFile(owner)).id);
+  });
+
+  it('serves a link it handed out, with no key, as an inert result whose token names neither tenant nor task', async () => {
+    const served = await http('GET', ownerLink);
+    expect(served.status).toBe(200);
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    expect(served.headers['content-security-policy']).toBe('sandbox');
+    const token = ownerLink.split('/files/signed/')[1]!;
+    for (const part of musicKey.split('/')) expect(Buffer.from(token, 'base64url').toString('latin1')).not.toContain(part);
+  });
+
+  const ROWS: Array<[string, () => string]> = [
+    ["another tenant's upload, signed with the former development secret", () => formerDevToken(uploadKey)],
+    ["a music result's .meta sidecar, signed with the former development secret", () => formerDevToken(`${musicKey}.meta`)],
+    ['a music result, signed with the former development secret', () => formerDevToken(musicKey)],
+    [
+      'a handed-out link with one character of its token changed',
+      () => {
+        const token = ownerLink.split('/files/signed/')[1]!;
+        const at = Math.floor(token.length / 2);
+        return `${token.slice(0, at)}${token[at] === 'A' ? 'B' : 'A'}${token.slice(at + 1)}`;
+      },
+    ],
+  ];
+
+  it.each(ROWS)('%s', async (_name, forge) => {
+    const forged = await http('GET', signedUrl(forge()));
+    const nonsense = await http('GET', signedUrl(randomBytes(90).toString('base64url')));
+    expect(forged.status).toBe(403);
+    const view = (result: HttpResult) => ({ status: result.status, contentType: result.headers['content-type'], body: JSON.parse(result.text) as unknown });
+    expect(view(forged)).toEqual(view(nonsense));
   });
 });

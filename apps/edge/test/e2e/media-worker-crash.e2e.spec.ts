@@ -65,7 +65,7 @@ describe('media tasks across a worker crash', () => {
       env: { NO_COLOR: '1', MEDIA_ROLE: 'api' },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
   }, 120_000);
 
@@ -77,7 +77,7 @@ describe('media tasks across a worker crash', () => {
   });
 
   it('another worker finishes the tasks; each is charged exactly once', async () => {
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.createTenant({ slug: 'mcrash' });
     await admin.topup({ tenant: 'mcrash', amount: '100.00' });
     const key = (await admin.createKey({ tenant: 'mcrash' })).key;

@@ -69,7 +69,7 @@ describe('operating the gateway', () => {
         log.write(`[${app}] ${line}\n`);
       },
     });
-    const admin = new AdminClient({ url: stack.adminUrl });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     const config = (await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env)) as { models: unknown[] };
     config.models.push({
       id: SLOW_STREAM_MODEL,

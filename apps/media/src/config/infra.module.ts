@@ -1,6 +1,6 @@
 import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { NatsBus, QueueFactory, queuePrefix } from '@gateway/platform';
-import { createObjectStore, SignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
+import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
 import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { MEDIA_ENV, OBJECT_STORE, type MediaEnv } from './media-env';
@@ -16,7 +16,7 @@ export class InfraModule implements OnApplicationShutdown {
   constructor(private readonly moduleRef: ModuleRef) {}
 
   static forRoot(env: MediaEnv, storage: StorageEnv): DynamicModule {
-    const signed = SignedUrlEnv.parse(process.env);
+    const signed = loadSignedUrlEnv(process.env);
     return {
       module: InfraModule,
       providers: [

@@ -13,6 +13,7 @@ import { mediaRouteOf, type MediaFamily } from '../families/media-route';
 import { MediaTaskRepository, type MediaTask } from '../tasks/media-task.repository';
 import { PollScheduler } from '../tasks/poll-scheduler.service';
 import { TaskLifecycleService } from '../tasks/task-lifecycle.service';
+import { TASK_FAILURE_MESSAGES } from '../tasks/task-failure';
 import { MediaUpstreamService } from '../upstream/media-upstream.service';
 import { resultLinks } from './result-links';
 
@@ -115,7 +116,7 @@ export class MediaCreateService {
     try {
       await this.lifecycle.succeed(task, assets, usage);
     } catch (error) {
-      await this.lifecycle.fail(task, 'ingest_failed', (error as Error).message);
+      await this.lifecycle.fail(task, 'ingest_failed', TASK_FAILURE_MESSAGES.ingest_failed, error);
       throw new GatewayError('upstream_error', 'The generated files could not be fetched from the upstream.');
     }
   }

@@ -35,11 +35,15 @@ export class TaskLifecycleService {
     return won;
   }
 
-  /** Ends the task failed and gives its whole hold back; true when this call ended it. */
-  async fail(task: MediaTask, code: string, message: string): Promise<boolean> {
+  /**
+   * Ends the task failed and gives its whole hold back; true when this call ended it. `message` is what
+   * the tenant reads (see task-failure.ts); `cause`, the internal error behind it, goes to the log only.
+   */
+  async fail(task: MediaTask, code: string, message: string, cause?: unknown): Promise<boolean> {
     const won = await this.tasks.finish(task.id, { state: 'failed', errorCode: code, errorMessage: message });
     if (won) {
-      this.logger.warn(`media task ${task.id} failed: ${code}: ${message}`);
+      const detail = cause === undefined ? '' : ` (${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)})`;
+      this.logger.warn(`media task ${task.id} of tenant ${task.tenantId} failed: ${code}: ${message}${detail}`);
       await this.billAndAnnounce({ ...task, state: 'failed', errorCode: code });
     }
     return won;

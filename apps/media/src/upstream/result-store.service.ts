@@ -1,5 +1,5 @@
 import type { MediaAsset } from '@gateway/providers';
-import { objectKey, type ObjectStore } from '@gateway/storage';
+import { objectKey, safeContentType, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { OBJECT_STORE } from '../config/media-env';
 import type { StoredResult } from '../tasks/media-task.schema';
@@ -24,8 +24,8 @@ export class ResultStoreService {
     const stored: StoredResult[] = [];
     for (const [index, asset] of assets.entries()) {
       const download = await this.upstream.download(asset);
-      const declared = download.contentType?.split(';')[0]?.trim().toLowerCase();
-      const contentType = declared && declared.startsWith(`${asset.kind}/`) ? declared : DEFAULT_TYPE[asset.kind];
+      const declared = safeContentType(download.contentType);
+      const contentType = declared.startsWith(`${asset.kind}/`) ? declared : DEFAULT_TYPE[asset.kind];
       const key = objectKey('media', tenantId, taskId, `${index}.${EXTENSION[contentType] ?? 'bin'}`);
       const info = await this.store.put(key, download.body, contentType, download.size ?? undefined);
       stored.push({ key, contentType, size: info.size, kind: asset.kind });

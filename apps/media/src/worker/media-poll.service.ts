@@ -4,6 +4,7 @@ import { MediaTaskRepository } from '../tasks/media-task.repository';
 import { isTerminal } from '../tasks/media-task.state';
 import { PollScheduler } from '../tasks/poll-scheduler.service';
 import { TaskLifecycleService } from '../tasks/task-lifecycle.service';
+import { TASK_FAILURE_MESSAGES, upstreamFailureMessage } from '../tasks/task-failure';
 import { MediaUpstreamService } from '../upstream/media-upstream.service';
 
 /**
@@ -25,12 +26,12 @@ export class MediaPollService {
     const task = await this.tasks.findById(taskId);
     if (!task || isTerminal(task.state)) return;
     if (task.deadlineAt.getTime() <= Date.now()) {
-      await this.lifecycle.fail(task, 'deadline_exceeded', 'The task did not finish before its deadline.');
+      await this.lifecycle.fail(task, 'deadline_exceeded', TASK_FAILURE_MESSAGES.deadline_exceeded);
       return;
     }
     const channel = task.channelId ? (await this.catalog.channels(task.model)).channels.find((c) => c.id === task.channelId) : undefined;
     if (!channel || !task.upstreamTaskId) {
-      await this.lifecycle.fail(task, 'channel_missing', 'The upstream channel that accepted this task is no longer configured.');
+      await this.lifecycle.fail(task, 'channel_missing', TASK_FAILURE_MESSAGES.channel_missing);
       return;
     }
     const result = await this.upstream.poll(channel, task.upstreamTaskId, task.job);
@@ -49,7 +50,7 @@ export class MediaPollService {
         await this.lifecycle.succeed(task, result.assets, result.usage);
         return;
       case 'failed':
-        await this.lifecycle.fail(task, result.code, result.message);
+        await this.lifecycle.fail(task, result.code, upstreamFailureMessage(result.message));
         return;
     }
   }

@@ -3,6 +3,7 @@ import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
 import { MediaTaskRepository } from '../tasks/media-task.repository';
 import { PollScheduler } from '../tasks/poll-scheduler.service';
 import { TaskLifecycleService } from '../tasks/task-lifecycle.service';
+import { TASK_FAILURE_MESSAGES } from '../tasks/task-failure';
 
 const BATCH = 500;
 /** How long after its terminal move a task may wait for its winner to bill it before the sweeper does. */
@@ -27,7 +28,7 @@ export class MediaSweepService {
     let expired = 0;
     for (const id of await this.tasks.overdue(now, BATCH)) {
       const task = await this.tasks.findById(id);
-      if (task && (await this.lifecycle.fail(task, 'deadline_exceeded', 'The task did not finish before its deadline.'))) expired++;
+      if (task && (await this.lifecycle.fail(task, 'deadline_exceeded', TASK_FAILURE_MESSAGES.deadline_exceeded))) expired++;
     }
     // A second billing of a task whose winner is still billing it charges nothing (the wallet ends a hold once).
     const unbilled = await this.tasks.unbilled(new Date(now.getTime() - UNBILLED_GRACE_MS), BATCH);

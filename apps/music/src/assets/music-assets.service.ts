@@ -1,6 +1,6 @@
 import type { MusicTaskView, MusicTrackView } from '@gateway/contracts';
 import { readBodyBuffer, sendUpstream, type MusicProgress, type MusicUpstreamTrack } from '@gateway/providers';
-import { keySegmentOf, objectKey, type ObjectStore } from '@gateway/storage';
+import { keySegmentOf, objectKey, safeContentType, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { MUSIC_ENV, type MusicEnv } from '../config/music-env';
 import { OBJECT_STORE, SIGNED_URLS, type SignedUrls } from '../config/infra.module';
@@ -72,7 +72,7 @@ export class MusicAssetsService {
     const contentType = Array.isArray(header) ? header[0] : header;
     const extension = extensionOf(url, contentType, fallback);
     const key = objectKey('music', task.tenantId, task.id, `${name}.${extension}`);
-    await this.store.put(key, bytes, CONTENT_TYPES[extension] ?? contentType ?? 'application/octet-stream', bytes.length);
+    await this.store.put(key, bytes, CONTENT_TYPES[extension] ?? safeContentType(contentType), bytes.length);
     return key;
   }
 

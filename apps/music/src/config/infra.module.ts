@@ -1,6 +1,6 @@
 import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { QueueFactory, queuePrefix } from '@gateway/platform';
-import { createObjectStore, SignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
+import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
 import { Global, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { MUSIC_ENV, type MusicEnv } from './music-env';
@@ -31,7 +31,7 @@ export class InfraModule implements OnApplicationShutdown {
         { provide: PrismaClient, inject: [MUSIC_SQL_POOL], useFactory: (pool: SqlPool) => createPrismaClient(pool) },
         { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(storage) },
         { provide: MUSIC_QUEUES, useFactory: () => new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('music', env.NATS_PREFIX) }) },
-        { provide: SIGNED_URLS, useFactory: (): SignedUrls => ({ signer: UrlSigner.fromEnv(), ttlSeconds: SignedUrlEnv.parse(process.env).ttlSeconds }) },
+        { provide: SIGNED_URLS, useFactory: (): SignedUrls => ({ signer: UrlSigner.fromEnv(), ttlSeconds: loadSignedUrlEnv(process.env).ttlSeconds }) },
       ],
       exports: [MUSIC_ENV, PrismaClient, MUSIC_SQL_POOL, OBJECT_STORE, MUSIC_QUEUES, SIGNED_URLS],
     };

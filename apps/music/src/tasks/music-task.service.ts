@@ -11,7 +11,7 @@ import {
 } from '@gateway/contracts';
 import { TaskBilling } from '@gateway/billing';
 import { pgText } from '@gateway/db';
-import { callbackUrlProblem } from '@gateway/webhooks';
+import { callbackUrlProblem, destinationSettingsOf } from '@gateway/webhooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { MusicAssetsService } from '../assets/music-assets.service';
@@ -55,7 +55,7 @@ export class MusicTaskService {
     const caller = parseOrThrow(MusicCreatePayload, payload);
     const spec = MUSIC_ROUTES[caller.verb];
     const body = parseOrThrow(spec.body, caller.body) as Record<string, unknown> & SourceFields;
-    const urlProblem = callbackUrlProblem(body.callBackUrl, { allowPrivate: this.env.WEBHOOK_ALLOW_PRIVATE });
+    const urlProblem = callbackUrlProblem(body.callBackUrl, destinationSettingsOf(this.env));
     if (urlProblem) throw GatewayError.invalid(`Invalid value for 'callBackUrl': ${urlProblem}`, 'callBackUrl');
 
     const source = body.taskId === undefined ? null : await this.source(caller.tenantId, body.taskId, body.audioId);

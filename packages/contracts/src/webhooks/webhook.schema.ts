@@ -8,7 +8,12 @@ export const WEBHOOK_SUBJECTS = {
   secretRotate: 'music.webhooks.secret.rotate',
   deliveries: 'music.webhooks.deliveries.list',
   redeliver: 'music.webhooks.redeliver',
+  /** Broadcast after a rotation: every process drops the tenant's cached secrets at once. */
+  secretRotated: 'music.webhooks.secret.rotated',
 } as const;
+
+export const WebhookSecretRotatedEvent = z.object({ tenantId: z.uuid() });
+export type WebhookSecretRotatedEvent = z.infer<typeof WebhookSecretRotatedEvent>;
 
 export const WebhookDeliveryStatus = z.enum(['pending', 'delivered', 'dead']);
 export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
@@ -16,7 +21,11 @@ export type WebhookDeliveryStatus = z.infer<typeof WebhookDeliveryStatus>;
 export const WebhookAttemptOutcome = z.enum(['delivered', 'failed', 'timeout', 'refused']);
 export type WebhookAttemptOutcome = z.infer<typeof WebhookAttemptOutcome>;
 
-export const WebhookSecretRotateRequest = z.object({ tenant: z.string().min(1).max(64) });
+export const WebhookSecretRotateRequest = z.object({
+  tenant: z.string().min(1).max(64),
+  /** End every earlier secret now instead of after its grace window (a leaked secret). */
+  revokePrevious: z.boolean().default(false),
+});
 export type WebhookSecretRotateRequest = z.infer<typeof WebhookSecretRotateRequest>;
 /** What the admin API sends the webhook service once it has found the tenant. */
 export const WebhookSecretRotateMessage = WebhookSecretRotateRequest.extend({ tenantId: z.uuid() });
@@ -27,7 +36,7 @@ export const WebhookSecretView = z.object({
   /** `whsec_` + base64: shown once, at creation or rotation. */
   secret: z.string(),
   createdAt: z.string(),
-  /** Until when the secret it replaced still signs beside it (null: there was none). */
+  /** Until when the secret it replaced still signs beside it (null: there was none; now: revoked). */
   previousValidUntil: z.string().nullable(),
 });
 export type WebhookSecretView = z.infer<typeof WebhookSecretView>;

@@ -128,7 +128,12 @@ export class QueueFactory {
     return queue as unknown as Queue<T>;
   }
 
-  worker<S extends z.ZodType>(name: string, schema: S, processor: (data: z.infer<S>, job: Job) => Promise<unknown>, options: QueueWorkerOptions = {}): Worker {
+  worker<S extends z.ZodType>(
+    name: string,
+    schema: S,
+    processor: (data: z.infer<S>, job: Job, token?: string) => Promise<unknown>,
+    options: QueueWorkerOptions = {},
+  ): Worker {
     const workerOptions: WorkerOptions = {
       connection: this.connection,
       prefix: this.options.prefix,
@@ -137,8 +142,9 @@ export class QueueFactory {
       stalledInterval: options.stalledIntervalMs ?? 30_000,
       maxStalledCount: options.maxStalledCount ?? 3,
     };
-    const run = (job: Job) => processor(schema.parse(job.data), job);
-    const worker = new Worker(name, (job: Job) => (tracingOn() ? traced(name, job, () => run(job)) : run(job)), workerOptions);
+    // The lock token lets a processor move its own job (back to the delayed set, with BullMQ's DelayedError).
+    const run = (job: Job, token?: string) => processor(schema.parse(job.data), job, token);
+    const worker = new Worker(name, (job: Job, token?: string) => (tracingOn() ? traced(name, job, () => run(job, token)) : run(job, token)), workerOptions);
     // A failed job is retried or kept by BullMQ; the event only needs a listener so it is never unhandled.
     worker.on('error', () => undefined);
     worker.on('failed', () => gatewayMetrics.queueFailures.inc({ queue: name }));

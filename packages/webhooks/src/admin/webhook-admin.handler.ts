@@ -51,8 +51,8 @@ export class WebhookAdminHandler {
 
   @MessagePattern(WEBHOOK_SUBJECTS.secretRotate)
   async rotate(@Payload() payload: unknown): Promise<WebhookSecretView> {
-    const { tenant, tenantId } = parseOrThrow(WebhookSecretRotateMessage, payload);
-    const rotated = await this.secrets.rotate(tenantId);
+    const { tenant, tenantId, revokePrevious } = parseOrThrow(WebhookSecretRotateMessage, payload);
+    const rotated = await this.secrets.rotate(tenantId, { revokePrevious });
     return { tenant, secret: rotated.secret, createdAt: rotated.createdAt.toISOString(), previousValidUntil: iso(rotated.previousValidUntil) };
   }
 

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { DelayedError, type Job } from 'bullmq';
 import { gatewayMetrics, type QueueFactory } from '@gateway/platform';
 import { WEBHOOK_QUEUE, WebhookJob } from '../queue/webhook-queue';
 import type { WebhooksEnv } from '../webhooks.env';
@@ -26,7 +27,7 @@ export class WebhookDeliveryProcessor {
     while (slots > 0) {
       const concurrency = Math.min(SLOTS_PER_WORKER, slots);
       slots -= concurrency;
-      const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (job) => this.attempt(job), {
+      const worker = this.queues.worker(WEBHOOK_QUEUE, WebhookJob, (data, job, token) => this.attempt(data, job, token), {
         concurrency,
         lockDurationMs: this.env.WEBHOOK_LOCK_MS,
         stalledIntervalMs: this.env.WEBHOOK_LOCK_MS,
@@ -35,10 +36,19 @@ export class WebhookDeliveryProcessor {
     }
   }
 
-  /** One attempt, counted by outcome (delivered, retrying, dead) for gateway_webhook_deliveries_total. */
-  private async attempt(job: WebhookJob) {
-    const outcome = await this.delivery.attempt(job.deliveryId, job.subjectId);
-    if (outcome !== 'skipped') gatewayMetrics.webhookDeliveries.inc({ outcome });
+  /**
+   * One attempt, counted by outcome (delivered, retrying, dead) for gateway_webhook_deliveries_total. A
+   * delivery whose receiver or tenant has its share of slots busy gives its slot back at once: the same
+   * job (same id, no attempt counted) waits in the delayed set and comes back.
+   */
+  private async attempt(data: WebhookJob, job: Job, token: string | undefined) {
+    const outcome = await this.delivery.attempt(data.deliveryId, data.subjectId);
+    if (outcome === 'deferred' && token !== undefined) {
+      const wait = this.env.WEBHOOK_DEFER_MS * (0.8 + Math.random() * 0.4);
+      await job.moveToDelayed(Date.now() + Math.round(wait), token);
+      throw new DelayedError();
+    }
+    if (outcome !== 'skipped' && outcome !== 'deferred') gatewayMetrics.webhookDeliveries.inc({ outcome });
     return outcome;
   }
 }

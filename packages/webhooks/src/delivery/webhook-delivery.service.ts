@@ -1,5 +1,6 @@
 import type { Queue } from 'bullmq';
 import { retryDelayMs, type RetrySchedule } from './retry-schedule';
+import type { DeliverySlots } from './delivery-slots';
 import type { WebhookSender } from './webhook-sender';
 import type { WebhookJob } from '../queue/webhook-queue';
 import type { WebhookSecretService } from '../secrets/webhook-secret.service';
@@ -18,7 +19,8 @@ export function deliveryJobId(deliveryId: string, attempt: number): string {
   return `${deliveryId}-${attempt}`;
 }
 
-export type AttemptResult = 'delivered' | 'retrying' | 'dead' | 'skipped';
+/** `deferred`: the receiver's or tenant's share of slots was full; nothing was attempted or recorded. */
+export type AttemptResult = 'delivered' | 'retrying' | 'dead' | 'skipped' | 'deferred';
 
 /**
  * Makes deliveries: one attempt per job, in order per subject (a delivery waits until every earlier one
@@ -33,6 +35,7 @@ export class WebhookDeliveryService {
     private readonly sender: WebhookSender,
     private readonly queue: Queue<WebhookJob>,
     private readonly schedule: RetrySchedule,
+    private readonly slots: DeliverySlots | null = null,
   ) {}
 
   /**
@@ -49,6 +52,16 @@ export class WebhookDeliveryService {
   async attempt(deliveryId: string, subjectId: string): Promise<AttemptResult> {
     const delivery = await this.repository.headOf(subjectId);
     if (delivery?.id !== deliveryId) return 'skipped';
+    const release = this.slots ? this.slots.tryAcquire(delivery.tenantId, delivery.url) : () => undefined;
+    if (!release) return 'deferred';
+    try {
+      return await this.attemptHead(delivery);
+    } finally {
+      release();
+    }
+  }
+
+  private async attemptHead(delivery: DeliveryRow): Promise<AttemptResult> {
     const attempt = delivery.attempts + 1;
     const body = JSON.stringify(delivery.payload);
     const startedAt = new Date();

@@ -1,7 +1,7 @@
 // One HTTP attempt at a receiver: a POST of the signed body, no redirects followed, bounded by the
 // timeout, every connection made through the destination policy's lookup.
 import type { WebhookAttemptOutcome } from '@gateway/contracts';
-import { Agent, request } from 'undici';
+import { Agent, buildConnector, request } from 'undici';
 import { addressProblem, DestinationRefused, guardedLookup, literalAddressOf, type DestinationSettings } from './destination-policy';
 import type { WebhookHeaders } from '../signing/webhook-signature';
 
@@ -33,8 +33,16 @@ export class WebhookSender {
     private readonly timeoutMs: number,
     connectionsPerOrigin = 256,
   ) {
+    // A connection to one of the gateway's own ports is judged with that port in mind: on this machine it is refused.
+    const connectorFor = (port?: number) =>
+      buildConnector({ lookup: guardedLookup(settings, undefined, port), timeout: timeoutMs } as buildConnector.BuildOptions);
+    const anyPort = connectorFor();
+    const ownPorts = new Map([...(settings.ownPorts ?? [])].map((port) => [port, connectorFor(port)] as const));
     this.agent = new Agent({
-      connect: { lookup: guardedLookup(settings), timeout: timeoutMs },
+      connect: (options, callback) => {
+        const port = Number(options.port) || (options.protocol === 'https:' ? 443 : 80);
+        return (ownPorts.get(port) ?? anyPort)(options, callback);
+      },
       headersTimeout: timeoutMs,
       bodyTimeout: timeoutMs,
       keepAliveTimeout: 4_000,
@@ -47,7 +55,8 @@ export class WebhookSender {
     const elapsed = () => Math.round(performance.now() - started);
     const target = new URL(url);
     const literal = literalAddressOf(target);
-    const literalProblem = literal === null ? null : addressProblem(literal, this.settings);
+    const port = target.port ? Number(target.port) : target.protocol === 'https:' ? 443 : 80;
+    const literalProblem = literal === null ? null : addressProblem(literal, this.settings, port);
     if (literalProblem) return { outcome: 'refused', responseStatus: null, latencyMs: 0, error: `the callback host ${literalProblem}` };
     try {
       const response = await request(target, {

@@ -190,10 +190,14 @@ export class WebhookRepository {
     });
   }
 
-  /** Adds a new current secret; the current one (if any) keeps signing until `graceUntil`. */
-  async rotate(tenantId: string, secret: string, graceUntil: Date): Promise<{ createdAt: Date; previousValidUntil: Date | null }> {
+  /**
+   * Adds a new current secret; the current one (if any) keeps signing until `graceUntil`. With
+   * `revokeAll`, every secret still signing (the current one and any in its grace window) ends at `graceUntil`.
+   */
+  async rotate(tenantId: string, secret: string, graceUntil: Date, revokeAll = false): Promise<{ createdAt: Date; previousValidUntil: Date | null }> {
     return this.prisma.$transaction(async (tx) => {
-      const { count } = await tx.webhookSecret.updateMany({ where: { tenantId, expiresAt: null }, data: { expiresAt: graceUntil } });
+      const signing = revokeAll ? { OR: [{ expiresAt: null }, { expiresAt: { gt: graceUntil } }] } : { expiresAt: null };
+      const { count } = await tx.webhookSecret.updateMany({ where: { tenantId, ...signing }, data: { expiresAt: graceUntil } });
       const created = await tx.webhookSecret.create({ data: { tenantId, secret } });
       return { createdAt: created.createdAt, previousValidUntil: count > 0 ? graceUntil : null };
     });
