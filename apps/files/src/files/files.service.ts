@@ -41,15 +41,18 @@ export class FilesService {
     if (payload.objectKey !== key) throw new GatewayError('internal', 'The uploaded file was stored under an unexpected key.');
     const stored = await this.store.stat(key);
     if (!stored || stored.size !== payload.bytes) throw new GatewayError('internal', 'The uploaded file is not in storage as recorded.');
-    const row = await this.repository.create({
-      id: payload.fileId,
-      tenantId: payload.tenantId,
-      filename: payload.filename,
-      purpose: payload.purpose,
-      bytes: BigInt(payload.bytes),
-      contentType: payload.contentType,
-      objectKey: key,
-    }, BigInt(this.env.FILES_TENANT_QUOTA_BYTES));
+    const row = await this.repository.create(
+      {
+        id: payload.fileId,
+        tenantId: payload.tenantId,
+        filename: payload.filename,
+        purpose: payload.purpose,
+        bytes: BigInt(payload.bytes),
+        contentType: payload.contentType,
+        objectKey: key,
+      },
+      BigInt(this.env.FILES_TENANT_QUOTA_BYTES),
+    );
     if (!row) {
       await this.store.delete(key).catch((error: Error) => this.logger.warn(`object ${key} of a refused upload stays: ${error.message}`));
       throw new GatewayError(
