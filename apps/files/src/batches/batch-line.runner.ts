@@ -65,7 +65,8 @@ export class BatchLineRunner {
     private readonly timeoutMs: number,
   ) {}
 
-  async run(batch: BatchRow, line: PendingLine): Promise<{ ok: boolean; result: BatchLineResult }> {
+  /** `fundsRefused`: the line was refused because the tenant's balance (or quota), less its holds, could not cover it. */
+  async run(batch: BatchRow, line: PendingLine): Promise<{ ok: boolean; result: BatchLineResult; fundsRefused?: boolean }> {
     const route = BATCH_ENDPOINT_ROUTES[batch.endpoint as BatchEndpoint];
     const requestId = lineRequestId(batch.id, line.line);
     const caller = {
@@ -85,7 +86,8 @@ export class BatchLineRunner {
       if (!(error instanceof GatewayError) || isTransportFailure(error)) throw error;
       const body = { error: { message: error.message, type: TYPE_OF(error.code), param: error.param, code: error.code } };
       const status = error.upstreamStatus ?? STATUS_OF[error.code];
-      return { ok: false, result: { id, custom_id: line.customId, response: { status_code: status, request_id: requestId, body }, error: null } };
+      const result = { id, custom_id: line.customId, response: { status_code: status, request_id: requestId, body }, error: null };
+      return { ok: false, result, fundsRefused: error.code === 'insufficient_quota' };
     }
   }
 

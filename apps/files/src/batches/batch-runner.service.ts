@@ -1,6 +1,7 @@
 import { type BatchEndpoint, type BatchError, type BatchStatus } from '@gateway/contracts';
 import type { ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
 import { FilesRepository } from '../files/files.repository';
 import { validateBatchInput } from './batch-input.validator';
@@ -15,6 +16,9 @@ import type { TenantSlots } from './tenant-slots';
 
 const PAGE = 200;
 const STATUS_POLL_MS = 500;
+/** How a line refused for the tenant's funds waits between attempts: from the first wait, doubling up to the last. */
+const FUNDS_FIRST_WAIT_MS = 100;
+const FUNDS_LAST_WAIT_MS = 2_000;
 
 /** A failure that is not the line's own (NATS, storage, Postgres): the line stays pending and the job is retried. */
 class InfrastructureError extends Error {}
@@ -173,13 +177,29 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
     if (this.shutdown.signal.aborted) throw new InfrastructureError(`${batch.id} stopped by this worker's shutdown; another worker resumes it`);
   }
 
-  /** One line under one of the tenant's slots; a line whose slot wait ends with the run stays pending. */
+  /**
+   * One line under one of the tenant's slots; a line whose slot wait ends with the run stays pending. A
+   * line refused for the tenant's funds while other lines of the tenant are in flight (their holds on the
+   * same balance) waits for them and runs again, for up to BATCH_FUNDS_WAIT_MS; it fails only when the
+   * balance cannot cover it alone, or the wait runs out.
+   */
   private async runLine(batch: BatchRow, line: PendingLine, stop: AbortSignal, recorder: BatchLineRecorder): Promise<void> {
     const release = await this.slots.acquire(batch.tenantId, stop).catch(() => null);
     if (!release) return;
     try {
-      const { ok, result } = await this.lines.run(batch, line);
-      recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result });
+      const waitUntil = Date.now() + this.env.BATCH_FUNDS_WAIT_MS;
+      let wait = FUNDS_FIRST_WAIT_MS;
+      for (;;) {
+        const { ok, result, fundsRefused } = await this.lines.run(batch, line);
+        const left = waitUntil - Date.now();
+        if (fundsRefused && left > 0 && !stop.aborted && (await this.slots.inFlight(batch.tenantId)) > 1) {
+          await sleep(Math.min(wait, left));
+          wait = Math.min(wait * 2, FUNDS_LAST_WAIT_MS);
+          continue;
+        }
+        recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result });
+        return;
+      }
     } finally {
       void release();
     }
