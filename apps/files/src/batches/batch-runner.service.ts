@@ -35,6 +35,8 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(BatchRunnerService.name);
   /** Aborted when the process shuts down: running batches stop dispatching and hand their jobs back. */
   private readonly shutdown = new AbortController();
+  /** Lines of each tenant waiting here for funds: they hold slots but no balance, so they are not what a line waits for. */
+  private readonly waitingForFunds = new Map<string, number>();
 
   constructor(
     private readonly batches: BatchesRepository,
@@ -192,8 +194,15 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
       for (;;) {
         const { ok, result, fundsRefused } = await this.lines.run(batch, line);
         const left = waitUntil - Date.now();
-        if (fundsRefused && left > 0 && !stop.aborted && (await this.slots.inFlight(batch.tenantId)) > 1) {
-          await sleep(Math.min(wait, left));
+        if (fundsRefused && left > 0 && !stop.aborted && (await this.othersHolding(batch.tenantId))) {
+          this.waitingForFunds.set(batch.tenantId, (this.waitingForFunds.get(batch.tenantId) ?? 0) + 1);
+          try {
+            await sleep(Math.min(wait, left));
+          } finally {
+            const waiting = (this.waitingForFunds.get(batch.tenantId) ?? 1) - 1;
+            if (waiting > 0) this.waitingForFunds.set(batch.tenantId, waiting);
+            else this.waitingForFunds.delete(batch.tenantId);
+          }
           wait = Math.min(wait * 2, FUNDS_LAST_WAIT_MS);
           continue;
         }
@@ -203,6 +212,11 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
     } finally {
       void release();
     }
+  }
+
+  /** Whether lines of the tenant other than this one are running (not waiting for funds), so their holds will end. */
+  private async othersHolding(tenantId: string): Promise<boolean> {
+    return (await this.slots.inFlight(tenantId)) - (this.waitingForFunds.get(tenantId) ?? 0) > 1;
   }
 
   private async finish(batch: BatchRow, from: BatchStatus, to: BatchStatus, unrun: { code: string; message: string } | null): Promise<void> {
