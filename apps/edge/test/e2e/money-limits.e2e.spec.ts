@@ -10,7 +10,7 @@ import OpenAI, { APIError } from 'openai';
 import { finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
 import { eventually, withSql } from './support/billing-fixtures';
 import { E2E_FILES_MAX_BYTES, E2E_FILES_TENANT_QUOTA_BYTES } from './support/files-fixtures';
-import { adminClient, createTenantWithKey, openaiClient, uniqueSlug, type TenantWithKey } from './support/gateway';
+import { adminClient, createTenantWithKey, openaiClient, uniqueSlug } from './support/gateway';
 
 /** 0.50 per million input tokens (as in the probe that found runs spending beyond the balance), 1.50 per million output tokens. */
 const PRICES = { inputPerMTok: '0.50', outputPerMTok: '1.50' };
