@@ -82,6 +82,12 @@ describe('money limits', () => {
     expect(await liveBalance(tenant.slug)).toBe(20_000n);
     expect(await charged(tenant.slug)).toBe(0n);
 
+    // With the client's own max_prompt_tokens the run is held for that and sent with it: the upstream ends it
+    // incomplete at the cap rather than bill the whole thread.
+    const bounded = await client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, max_prompt_tokens: 1_000 });
+    expect(bounded).toMatchObject({ status: 'incomplete', max_prompt_tokens: 1_000, max_completion_tokens: 512 });
+    expect(bounded.usage!.prompt_tokens).toBeLessThanOrEqual(1_000);
+
     // A run on a small thread goes through, with the caps it was held for sent upstream.
     const small = await client.beta.assistants.create({ model, instructions: 'Answer briefly.' });
     const smallThread = await client.beta.threads.create({ messages: [{ role: 'user', content: 'Hello there' }] });
