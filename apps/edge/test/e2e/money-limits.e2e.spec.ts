@@ -44,6 +44,20 @@ async function holdsEnded(slug: string): Promise<boolean> {
   });
 }
 
+/**
+ * The tenant's live balance and what the ledger charged, once every hold has ended and the two agree
+ * (a lease gives back what it held beyond its requests' charges when it closes).
+ */
+async function settled(slug: string, topUp: bigint): Promise<{ balance: bigint; charged: bigint }> {
+  await eventually('every hold ended', () => holdsEnded(slug), Boolean);
+  return eventually(
+    'the balance and the ledger agree',
+    async () => ({ balance: await liveBalance(slug), charged: await charged(slug) }),
+    (total) => total.charged === topUp - total.balance,
+    30_000,
+  );
+}
+
 async function refusal(work: Promise<unknown>): Promise<APIError> {
   const error = await work.then(
     () => null,
@@ -97,11 +111,10 @@ describe('money limits', () => {
     expect(run.max_prompt_tokens).toBeGreaterThanOrEqual(256);
     expect(run.usage!.prompt_tokens).toBeLessThanOrEqual(run.max_prompt_tokens!);
 
-    await eventually('every hold ended', () => holdsEnded(tenant.slug), Boolean);
-    const balance = await liveBalance(tenant.slug);
-    expect(balance).toBeGreaterThanOrEqual(0n);
-    expect(await charged(tenant.slug)).toBeLessThanOrEqual(20_000n);
-    expect(await charged(tenant.slug)).toBe(20_000n - balance);
+    const total = await settled(tenant.slug, 20_000n);
+    expect(total.balance).toBeGreaterThanOrEqual(0n);
+    expect(total.charged).toBeGreaterThan(0n);
+    expect(total.charged).toBeLessThanOrEqual(20_000n);
   }, 120_000);
 
   it('draws four concurrent runs from one small balance: those it cannot cover are refused, nothing is charged beyond it', async () => {
@@ -117,13 +130,10 @@ describe('money limits', () => {
     expect(refused.length).toBeGreaterThanOrEqual(1);
     for (const error of refused) expect(error).toMatchObject({ status: 429, error: { code: 'insufficient_quota' } });
 
-    await eventually('every hold ended', () => holdsEnded(tenant.slug), Boolean);
-    const balance = await liveBalance(tenant.slug);
-    expect(balance).toBeGreaterThanOrEqual(0n);
-    const total = await charged(tenant.slug);
-    expect(total).toBeGreaterThan(0n);
-    expect(total).toBeLessThanOrEqual(50_000n);
-    expect(total).toBe(50_000n - balance);
+    const total = await settled(tenant.slug, 50_000n);
+    expect(total.balance).toBeGreaterThanOrEqual(0n);
+    expect(total.charged).toBeGreaterThan(0n);
+    expect(total.charged).toBeLessThanOrEqual(50_000n);
   }, 120_000);
 
   it('answers an upload beyond the storage quota 413 naming FILES_TENANT_QUOTA_BYTES, counts messages too, and gives the room back when a file is deleted', async () => {
@@ -151,13 +161,12 @@ describe('money limits', () => {
     expect((await upload('after-delete.txt')).bytes).toBe(size);
   }, 120_000);
 
-  it('runs line-by-line batch lines on a small balance one after another instead of failing them with 429', async () => {
+  /** A tenant with a model each batch line below is held 0.02 for (2,000 output tokens at 10.00 a million), and costs far less. */
+  const batchTenant = (balance: string) => {
     const batchModel = `money-batch-${uniqueSlug('gpt')}`;
-    // Each line is held for 2,000 output tokens at 10.00 a million (0.02): two holds fit in the balance at once,
-    // and each line costs far less than its hold.
-    const tenant = await createTenantWithKey({
+    return createTenantWithKey({
       label: 'money-batch',
-      balance: '0.05',
+      balance,
       models: [batchModel],
       catalog: {
         models: [
@@ -173,19 +182,28 @@ describe('money limits', () => {
           },
         ],
       },
-    });
-    const client: OpenAI = openaiClient(tenant.key);
-    const lines = Array.from({ length: 16 }, (_, i) =>
+    }).then((tenant) => ({ tenant, batchModel }));
+  };
+
+  const runBatch = async (client: OpenAI, model: string, count: number) => {
+    const lines = Array.from({ length: count }, (_, i) =>
       JSON.stringify({
         custom_id: `fair-${i}`,
         method: 'POST',
         url: '/v1/chat/completions',
-        body: { model: batchModel, messages: [{ role: 'user', content: `line ${i}` }], max_tokens: 2_000 },
+        body: { model, messages: [{ role: 'user', content: `line ${i}` }], max_tokens: 2_000 },
       }),
     );
     const input = await client.files.create({ file: new File([lines.join('\n') + '\n'], 'fair.jsonl'), purpose: 'batch' });
     const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
-    const done = await waitForBatch(client, created.id, finished, 90_000);
+    return waitForBatch(client, created.id, finished, 90_000);
+  };
+
+  it('runs line-by-line batch lines on a small balance one after another instead of failing them with 429', async () => {
+    // Two lines' holds fit in the balance at once.
+    const { tenant, batchModel } = await batchTenant('0.05');
+    const client: OpenAI = openaiClient(tenant.key);
+    const done = await runBatch(client, batchModel, 16);
     const output = done.output_file_id ? await jsonlOf(client, done.output_file_id) : [];
     const errors = done.error_file_id ? await jsonlOf(client, done.error_file_id) : [];
     expect({ status: done.status, counts: done.request_counts, errors: errors.slice(0, 2) }).toEqual({
@@ -195,15 +213,21 @@ describe('money limits', () => {
     });
     expect(output).toHaveLength(16);
 
-    await eventually('every hold ended', () => holdsEnded(tenant.slug), Boolean);
-    // The lines' lease gives back what it held beyond their charges once it closes.
-    const total = await eventually(
-      'the balance and the ledger agree',
-      async () => ({ balance: await liveBalance(tenant.slug), charged: await charged(tenant.slug) }),
-      ({ balance, charged }) => charged === 50_000n - balance,
-      30_000,
-    );
+    const total = await settled(tenant.slug, 50_000n);
     expect(total.balance).toBeGreaterThanOrEqual(0n);
     expect(total.charged).toBeGreaterThan(0n);
   }, 120_000);
+
+  it('fails at once, with 429, the lines a balance cannot cover even alone', async () => {
+    const { tenant, batchModel } = await batchTenant('0.01');
+    const client: OpenAI = openaiClient(tenant.key);
+    const started = Date.now();
+    const done = await runBatch(client, batchModel, 4);
+    // Well before BATCH_FUNDS_WAIT_MS (120 s): no line waited for funds that could never come.
+    expect(Date.now() - started).toBeLessThan(30_000);
+    expect({ status: done.status, counts: done.request_counts }).toEqual({ status: 'completed', counts: { total: 4, completed: 0, failed: 4 } });
+    const errors = await jsonlOf(client, done.error_file_id!);
+    for (const line of errors) expect(line).toMatchObject({ response: { status_code: 429, body: { error: { code: 'insufficient_quota' } } } });
+    expect(await liveBalance(tenant.slug)).toBe(10_000n);
+  }, 60_000);
 });

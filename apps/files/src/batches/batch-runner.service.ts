@@ -1,13 +1,13 @@
 import { type BatchEndpoint, type BatchError, type BatchStatus } from '@gateway/contracts';
 import type { ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
 import { FilesRepository } from '../files/files.repository';
 import { validateBatchInput } from './batch-input.validator';
 import { BatchLineRecorder } from './batch-line.recorder';
 import { BatchLineRunner } from './batch-line.runner';
 import { BatchFinisher } from './batch-finisher';
+import { FundsGate } from './funds-gate';
 import { isTerminal } from './batch-state';
 import { BatchesRepository, type BatchRow, type PendingLine } from './batches.repository';
 import { BATCH_LINE_RUNNER, TENANT_SLOTS } from './batch-tokens';
@@ -16,9 +16,6 @@ import type { TenantSlots } from './tenant-slots';
 
 const PAGE = 200;
 const STATUS_POLL_MS = 500;
-/** How a line refused for the tenant's funds waits between attempts: from the first wait, doubling up to the last. */
-const FUNDS_FIRST_WAIT_MS = 100;
-const FUNDS_LAST_WAIT_MS = 2_000;
 
 /** A failure that is not the line's own (NATS, storage, Postgres): the line stays pending and the job is retried. */
 class InfrastructureError extends Error {}
@@ -35,8 +32,8 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(BatchRunnerService.name);
   /** Aborted when the process shuts down: running batches stop dispatching and hand their jobs back. */
   private readonly shutdown = new AbortController();
-  /** Lines of each tenant waiting here for funds: they hold slots but no balance, so they are not what a line waits for. */
-  private readonly waitingForFunds = new Map<string, number>();
+  /** Lines refused for funds wait here for the tenant's other lines. */
+  private readonly funds = new FundsGate();
 
   constructor(
     private readonly batches: BatchesRepository,
@@ -181,29 +178,22 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
 
   /**
    * One line under one of the tenant's slots; a line whose slot wait ends with the run stays pending. A
-   * line refused for the tenant's funds while other lines of the tenant are in flight (their holds on the
-   * same balance) waits for them and runs again, for up to BATCH_FUNDS_WAIT_MS; it fails only when the
-   * balance cannot cover it alone, or the wait runs out.
+   * line refused for the tenant's funds while other lines of the tenant may hold the balance waits for
+   * them and runs again (see FundsGate), for up to BATCH_FUNDS_WAIT_MS; it fails only when no other line
+   * stands in front of it (the balance cannot cover it alone), or the wait runs out.
    */
   private async runLine(batch: BatchRow, line: PendingLine, stop: AbortSignal, recorder: BatchLineRecorder): Promise<void> {
     const release = await this.slots.acquire(batch.tenantId, stop).catch(() => null);
     if (!release) return;
     try {
       const waitUntil = Date.now() + this.env.BATCH_FUNDS_WAIT_MS;
-      let wait = FUNDS_FIRST_WAIT_MS;
-      for (;;) {
-        const { ok, result, fundsRefused } = await this.lines.run(batch, line);
+      let mark = -1;
+      for (let attempt = 1; ; attempt++) {
+        const { ok, result, fundsRefused } = await this.funds.attempt(batch.tenantId, () => this.lines.run(batch, line));
         const left = waitUntil - Date.now();
-        if (fundsRefused && left > 0 && !stop.aborted && (await this.othersHolding(batch.tenantId))) {
-          this.waitingForFunds.set(batch.tenantId, (this.waitingForFunds.get(batch.tenantId) ?? 0) + 1);
-          try {
-            await sleep(Math.min(wait, left));
-          } finally {
-            const waiting = (this.waitingForFunds.get(batch.tenantId) ?? 1) - 1;
-            if (waiting > 0) this.waitingForFunds.set(batch.tenantId, waiting);
-            else this.waitingForFunds.delete(batch.tenantId);
-          }
-          wait = Math.min(wait * 2, FUNDS_LAST_WAIT_MS);
+        if (fundsRefused && left > 0 && !stop.aborted && this.funds.othersMayHold(batch.tenantId, mark)) {
+          mark = this.funds.mark(batch.tenantId);
+          await this.funds.wait(batch.tenantId, Math.min(FundsGate.waitMs(attempt), left));
           continue;
         }
         recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result });
@@ -212,11 +202,6 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
     } finally {
       void release();
     }
-  }
-
-  /** Whether lines of the tenant other than this one are running (not waiting for funds), so their holds will end. */
-  private async othersHolding(tenantId: string): Promise<boolean> {
-    return (await this.slots.inFlight(tenantId)) - (this.waitingForFunds.get(tenantId) ?? 0) > 1;
   }
 
   private async finish(batch: BatchRow, from: BatchStatus, to: BatchStatus, unrun: { code: string; message: string } | null): Promise<void> {

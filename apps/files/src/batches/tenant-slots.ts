@@ -55,11 +55,6 @@ export class TenantSlots {
     };
   }
 
-  /** How many of the tenant's slots are held now, over every worker (live leases only). */
-  async inFlight(tenantId: string): Promise<number> {
-    return this.redis.zcount(this.key(tenantId), Date.now(), '+inf');
-  }
-
   private async renew(): Promise<void> {
     const until = Date.now() + LEASE_MS;
     await Promise.all([...this.held].map(([slot, key]) => this.redis.zadd(key, 'XX', until, slot).catch(() => undefined)));
