@@ -196,27 +196,28 @@ describe('money limits', () => {
     );
     const input = await client.files.create({ file: new File([lines.join('\n') + '\n'], 'fair.jsonl'), purpose: 'batch' });
     const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
-    return waitForBatch(client, created.id, finished, 90_000);
+    // Holds end when the usage writer records each line, which a loaded machine may take a while to.
+    return waitForBatch(client, created.id, finished, 150_000);
   };
 
   it('runs line-by-line batch lines on a small balance one after another instead of failing them with 429', async () => {
     // Two lines' holds fit in the balance at once.
     const { tenant, batchModel } = await batchTenant('0.05');
     const client: OpenAI = openaiClient(tenant.key);
-    const done = await runBatch(client, batchModel, 16);
+    const done = await runBatch(client, batchModel, 8);
     const output = done.output_file_id ? await jsonlOf(client, done.output_file_id) : [];
     const errors = done.error_file_id ? await jsonlOf(client, done.error_file_id) : [];
     expect({ status: done.status, counts: done.request_counts, errors: errors.slice(0, 2) }).toEqual({
       status: 'completed',
-      counts: { total: 16, completed: 16, failed: 0 },
+      counts: { total: 8, completed: 8, failed: 0 },
       errors: [],
     });
-    expect(output).toHaveLength(16);
+    expect(output).toHaveLength(8);
 
     const total = await settled(tenant.slug, 50_000n);
     expect(total.balance).toBeGreaterThanOrEqual(0n);
     expect(total.charged).toBeGreaterThan(0n);
-  }, 120_000);
+  }, 200_000);
 
   it('fails at once, with 429, the lines a balance cannot cover even alone', async () => {
     const { tenant, batchModel } = await batchTenant('0.01');

@@ -179,20 +179,18 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
   /**
    * One line under one of the tenant's slots; a line whose slot wait ends with the run stays pending. A
    * line refused for the tenant's funds while other lines of the tenant may hold the balance waits for
-   * them and runs again (see FundsGate), for up to BATCH_FUNDS_WAIT_MS; it fails only when no other line
-   * stands in front of it (the balance cannot cover it alone), or the wait runs out.
+   * them and runs again (see FundsGate), for up to BATCH_FUNDS_WAIT_MS; it fails at once when no other line
+   * stands in front of it and none was served (the balance cannot cover it alone), or when the wait runs out.
    */
   private async runLine(batch: BatchRow, line: PendingLine, stop: AbortSignal, recorder: BatchLineRecorder): Promise<void> {
     const release = await this.slots.acquire(batch.tenantId, stop).catch(() => null);
     if (!release) return;
     try {
       const waitUntil = Date.now() + this.env.BATCH_FUNDS_WAIT_MS;
-      let mark = -1;
       for (let attempt = 1; ; attempt++) {
-        const { ok, result, fundsRefused } = await this.funds.attempt(batch.tenantId, () => this.lines.run(batch, line));
+        const { ok, result, fundsRefused } = await this.funds.attempt(batch.tenantId, () => this.lines.run(batch, line, attempt));
         const left = waitUntil - Date.now();
-        if (fundsRefused && left > 0 && !stop.aborted && this.funds.othersMayHold(batch.tenantId, mark)) {
-          mark = this.funds.mark(batch.tenantId);
+        if (fundsRefused && left > 0 && !stop.aborted && this.funds.othersMayHold(batch.tenantId)) {
           await this.funds.wait(batch.tenantId, Math.min(FundsGate.waitMs(attempt), left));
           continue;
         }

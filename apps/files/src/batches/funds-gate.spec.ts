@@ -4,10 +4,15 @@ const refused = { fundsRefused: true };
 const served = { fundsRefused: false };
 
 describe('FundsGate: when a batch line refused for funds waits', () => {
-  it('lets a line nobody stands in front of fail at once', async () => {
+  it('lets a line nobody stands in front of, and no line of whose tenant was served, fail at once', async () => {
     const gate = new FundsGate();
     await gate.attempt('t', async () => refused);
-    expect(gate.othersMayHold('t', -1)).toBe(false);
+    expect(gate.othersMayHold('t')).toBe(false);
+    // Lines that were all refused do not keep each other waiting.
+    const waiting = gate.wait('t', 20);
+    await gate.attempt('t', async () => refused);
+    expect(gate.othersMayHold('t')).toBe(false);
+    await waiting;
   });
 
   it('waits while another line of the tenant is in a call, and not for another tenant’s', async () => {
@@ -15,24 +20,20 @@ describe('FundsGate: when a batch line refused for funds waits', () => {
     let finish!: (value: typeof served) => void;
     const holder = gate.attempt('t', () => new Promise<typeof served>((resolve) => (finish = resolve)));
     await gate.attempt('t', async () => refused);
-    expect(gate.othersMayHold('t', -1)).toBe(true);
-    expect(gate.othersMayHold('other', -1)).toBe(false);
+    expect(gate.othersMayHold('t')).toBe(true);
+    expect(gate.othersMayHold('other')).toBe(false);
     finish(served);
     await holder;
   });
 
-  it('waits once another line was served since it looked, and while that hold may not have ended; then fails', async () => {
+  it('waits once a line of the tenant was served while it waited, and forgets the tenant when no line is left', async () => {
     const gate = new FundsGate();
-    const waiting = gate.wait('t', 50);
-    const mark = gate.mark('t');
+    const waiting = gate.wait('t', 20);
     await gate.attempt('t', async () => served);
     await gate.attempt('t', async () => refused);
-    expect(gate.othersMayHold('t', mark)).toBe(true);
-    // Seen, but served just now: its hold may still be held.
-    const seen = gate.mark('t');
-    expect(gate.othersMayHold('t', seen)).toBe(true);
-    expect(gate.othersMayHold('t', seen, Date.now() + 3_001)).toBe(false);
+    expect(gate.othersMayHold('t')).toBe(true);
     await waiting;
+    expect(gate.othersMayHold('t')).toBe(false);
   });
 
   it('waits from 50–150 ms, doubling to at most 1–3 s', () => {
