@@ -121,7 +121,7 @@ describe('usage writer: the durable consumer of usage events', () => {
     ]);
   }, 20_000);
 
-  it('charges usage above a hold or an admission in full, ledgered as an overrun, taking the balance below zero', async () => {
+  it('charges usage above a hold or an admission as far as the balance reaches, ledgered as an overrun, and writes off the rest', async () => {
     const { id: tenantId } = await h.bus.request(SUBJECTS.accounts.tenants.create, { slug: 'overrun' }, TenantView);
     await wallet.credit(tenantId, 0n, 1_000n);
     const own = event({ tenantId });
@@ -137,7 +137,8 @@ describe('usage writer: the durable consumer of usage events', () => {
       closes: [{ lease, charged: '900' }],
     });
     expect(await rows([own.requestId, leased.requestId], 2)).toHaveLength(2);
-    expect(await wallet.balance(tenantId)).toBe(1_000n - 500n - 900n);
+    // 100 was left beside the two holds: own's overrun takes it, and the rest of both is written off.
+    expect(await wallet.balance(tenantId)).toBe(0n);
     const ledger = async () =>
       (
         await sql.query<{ request_id: string; kind: string; amount_micros: string }>(
@@ -146,12 +147,13 @@ describe('usage writer: the durable consumer of usage events', () => {
         )
       ).rows;
     const deadline = Date.now() + 10_000;
-    while ((await ledger()).length < 5 && Date.now() < deadline) await sleep(100);
+    while ((await ledger()).length < 7 && Date.now() < deadline) await sleep(100);
     const entries = await ledger();
     expect(entries.filter((e) => e.request_id === own.requestId).map((e) => [e.kind, e.amount_micros])).toEqual([
       ['reserve', '-300'],
       ['settle', '0'],
-      ['overrun', '-200'],
+      ['overrun', '-100'],
+      ['write_off', '0'],
     ]);
     expect(
       entries
@@ -159,13 +161,14 @@ describe('usage writer: the durable consumer of usage events', () => {
         .map((e) => [e.kind, e.amount_micros])
         .sort(),
     ).toEqual([
-      ['overrun', '-800'],
+      ['overrun', '-500'],
       ['settle', '-100'],
+      ['write_off', '0'],
     ]);
-    // The stored balance moved by the ledger's sum: both charges in full (the credit above went to Redis only).
+    // The stored balance moved by the ledger's sum: what was charged, the credit of 1,000 above having gone to Redis only.
     const stored = async () => (await sql.query<{ micros: string }>('SELECT micros FROM balances WHERE tenant_id = $1', [tenantId])).rows[0]?.micros;
-    while ((await stored()) !== '-1400' && Date.now() < deadline) await sleep(100);
-    expect(await stored()).toBe('-1400');
+    while ((await stored()) !== '-1000' && Date.now() < deadline) await sleep(100);
+    expect(await stored()).toBe('-1000');
   }, 20_000);
 
   it('drops a malformed message without holding up the ones behind it', async () => {

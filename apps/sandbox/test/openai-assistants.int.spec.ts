@@ -50,6 +50,21 @@ describe('sandbox assistants runs', () => {
     expect(times['thread.run.completed']).toBeDefined();
   });
 
+  it('ends a run whose prompt is above its max_prompt_tokens incomplete, having read no more than the cap and written nothing', async () => {
+    const assistant = await sandbox.client.beta.assistants.create({ model: 'sandbox-gpt' });
+    const thread = await sandbox.client.beta.threads.create({ messages: [{ role: 'user', content: 'word '.repeat(2_000).trim() }] });
+    const run = await sandbox.client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, max_prompt_tokens: 500 });
+    expect(run).toMatchObject({ status: 'incomplete', incomplete_details: { reason: 'max_prompt_tokens' }, max_prompt_tokens: 500 });
+    expect(run.usage).toMatchObject({ prompt_tokens: 500, completion_tokens: 0 });
+    expect((await sandbox.client.beta.threads.messages.list(thread.id)).data.map((m) => m.role)).toEqual(['user']);
+    const seen: string[] = [];
+    const stream = await sandbox.client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, max_prompt_tokens: 500, stream: true });
+    for await (const event of stream) seen.push(event.event);
+    expect(seen.slice(-1)).toEqual(['thread.run.incomplete']);
+    // Under the cap the run completes as before.
+    expect((await sandbox.client.beta.threads.runs.create(thread.id, { assistant_id: assistant.id, max_prompt_tokens: 5_000 })).status).toBe('completed');
+  });
+
   it('answers 404 for a run it does not know, and refuses a run control that is no duration', async () => {
     const thread = await sandbox.client.beta.threads.create();
     await expect(sandbox.client.beta.threads.runs.retrieve('run_missing', { thread_id: thread.id })).rejects.toBeInstanceOf(NotFoundError);

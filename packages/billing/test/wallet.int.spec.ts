@@ -46,43 +46,48 @@ describe('wallet scripts on a real Redis', () => {
     expect(recorded.every((e) => e.kind === 'reserve' && e.amount === '-100' && e.tenant === tenant)).toBe(true);
   });
 
-  it('settles at actual usage exactly once, charging usage above the hold in full as an overrun', async () => {
+  it('settles at actual usage exactly once, charging usage above the hold as far as the balance reaches and writing off the rest', async () => {
     const tenant = randomUUID();
     await wallet.seed(tenant, 1000n);
     await reserve('s1', tenant, 300n);
     await reserve('s2', tenant, 300n);
     expect(await wallet.settle('s1', 120n)).toBe(120n);
     expect(await wallet.settle('s1', 120n)).toBeNull();
-    expect(await wallet.settle('s2', 999n)).toBe(999n);
+    // 580 was left beside s2's hold of 300: 880 of its 999 is charged, the other 119 written off.
+    expect(await wallet.settle('s2', 999n)).toBe(880n);
     expect(await wallet.settle('s2', 999n)).toBeNull();
     expect(await wallet.release('s2')).toBe(false);
-    // The balance dips below zero by what no hold covered.
-    expect(await wallet.balance(tenant)).toBe(1000n - 120n - 999n);
+    // The balance stops at zero.
+    expect(await wallet.balance(tenant)).toBe(0n);
     const recorded = (await events()).filter((e) => e.tenant === tenant);
     expect(recorded.map((e) => [e.rid, e.kind, e.amount])).toEqual([
       ['s1', 'reserve', '-300'],
       ['s2', 'reserve', '-300'],
       ['s1', 'settle', '180'],
       ['s2', 'settle', '0'],
-      ['s2', 'overrun', '-699'],
+      ['s2', 'overrun', '-580'],
+      ['s2', 'write_off', '0'],
     ]);
+    expect(recorded.at(-1)?.note).toBe('written off: 119 of usage above the hold of 300 and the balance');
     const sum = recorded.reduce((acc, e) => acc + BigInt(e.amount), 0n);
-    expect(sum).toBe(-1119n);
+    expect(sum).toBe(-1000n);
   });
 
-  it('refuses every reservation while an overrun leaves the balance at or below zero, until a top-up', async () => {
+  it('never takes a balance below zero: an overrun beyond it is written off, and reservations wait for a top-up', async () => {
     const tenant = randomUUID();
     await wallet.seed(tenant, 100n);
     await reserve('o1', tenant, 100n);
-    expect(await wallet.settle('o1', 250n)).toBe(250n);
-    expect(await wallet.balance(tenant)).toBe(-150n);
-    expect(await reserve('o2', tenant, 1n)).toEqual({ status: 'refused', available: -150n });
-    expect(await reserve('o3', tenant, 0n)).toEqual({ status: 'refused', available: -150n });
-    expect(await wallet.credit(tenant, 0n, 150n)).toBe(0n);
-    expect(await reserve('o4', tenant, 1n)).toMatchObject({ status: 'refused' });
+    expect(await wallet.settle('o1', 250n)).toBe(100n);
+    expect(await wallet.balance(tenant)).toBe(0n);
+    expect(await reserve('o2', tenant, 1n)).toEqual({ status: 'refused', available: 0n });
     expect(await wallet.credit(tenant, 0n, 10n)).toBe(10n);
     expect(await reserve('o5', tenant, 10n)).toEqual({ status: 'reserved' });
-    await events();
+    const recorded = (await events()).filter((e) => e.tenant === tenant && e.rid === 'o1');
+    expect(recorded.map((e) => [e.kind, e.amount])).toEqual([
+      ['reserve', '-100'],
+      ['settle', '0'],
+      ['write_off', '0'],
+    ]);
   });
 
   it("charges a credit quota's overrun to its period counter and ledgers it in the quota pool", async () => {
@@ -96,6 +101,17 @@ describe('wallet scripts on a real Redis', () => {
       ['reserve', 'quota', '-200'],
       ['settle', 'quota', '0'],
       ['overrun', 'quota', '-300'],
+    ]);
+    // Beyond the period's limit nothing is drawn: the counter stops at the limit and the rest is written off.
+    await wallet.reserve({ requestId: 'q2', tenantId: tenant, amount: 200n, holdTtlMs: 60_000, target });
+    expect(await wallet.settle('q2', 900n)).toBe(500n);
+    expect(await wallet.quotaUsed(tenant, 0, 'micros')).toBe(1000n);
+    const second = (await events()).filter((e) => e.tenant === tenant && e.rid === 'q2');
+    expect(second.map((e) => [e.kind, e.pool, e.amount])).toEqual([
+      ['reserve', 'quota', '-200'],
+      ['settle', 'quota', '0'],
+      ['overrun', 'quota', '-300'],
+      ['write_off', 'quota', '0'],
     ]);
   });
 
@@ -185,10 +201,10 @@ describe('wallet scripts on a real Redis', () => {
     expect(await wallet.balance(tenant)).toBe(400n);
 
     const draw = (requestId: string, micros: string) => wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros } }]);
-    expect(await draw('r1', '100')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 0n }]);
-    expect(await draw('r2', '50')).toEqual([{ requestId: 'r2', tenantId: tenant, pool: 'balance', charged: 50n, overrun: 0n }]);
+    expect(await draw('r1', '100')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 0n, writtenOff: 0n }]);
+    expect(await draw('r2', '50')).toEqual([{ requestId: 'r2', tenantId: tenant, pool: 'balance', charged: 50n, overrun: 0n, writtenOff: 0n }]);
     // A replay (the writer crashed before its ledger rows) answers the first draw and moves nothing.
-    expect(await draw('r1', '999')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 0n }]);
+    expect(await draw('r1', '999')).toEqual([{ requestId: 'r1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 0n, writtenOff: 0n }]);
     expect(await redis.hget(keys.hold(lease), 'amount')).toBe('450');
     // Leases and their draws are ledgered by the usage writer, not through the event stream.
     expect(await events()).toEqual([]);
@@ -206,7 +222,7 @@ describe('wallet scripts on a real Redis', () => {
     expect(await wallet.balance(tenant)).toBe(800n);
   });
 
-  it('charges a lease draw above its admission in full, from the balance once the lease runs dry, and keeps the lease for the draws its close still owes', async () => {
+  it('charges a lease draw above its admission from the balance once the lease runs dry, writes off what the balance cannot cover, and keeps the lease for the draws its close still owes', async () => {
     const tenant = randomUUID();
     await wallet.credit(tenant, 0n, 1000n);
     const lease = `lease:${randomUUID()}`;
@@ -214,9 +230,9 @@ describe('wallet scripts on a real Redis', () => {
     const draw = (requestId: string, micros: string, held: string) =>
       wallet.applySettlements([{ requestId, settlement: { action: 'draw', lease, micros, held } }]);
 
-    expect(await draw('v1', '100', '80')).toEqual([{ requestId: 'v1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 20n }]);
+    expect(await draw('v1', '100', '80')).toEqual([{ requestId: 'v1', tenantId: tenant, pool: 'balance', charged: 100n, overrun: 20n, writtenOff: 0n }]);
     const [big] = await draw('v2', '700', '100');
-    expect(big).toEqual({ requestId: 'v2', tenantId: tenant, pool: 'balance', charged: 700n, overrun: 600n });
+    expect(big).toEqual({ requestId: 'v2', tenantId: tenant, pool: 'balance', charged: 700n, overrun: 600n, writtenOff: 0n });
     expect(leaseDrawEvents(big!).map((e) => [e.kind, e.amount])).toEqual([
       ['settle', '-100'],
       ['overrun', '-600'],
@@ -231,10 +247,17 @@ describe('wallet scripts on a real Redis', () => {
     // The process charged 850 in all: v3's 50 is on its way, and the empty lease stays until it lands.
     await wallet.closeLeases([{ lease, charged: '850' }]);
     expect(await redis.exists(keys.hold(lease))).toBe(1);
-    expect(await draw('v3', '350', '50')).toEqual([{ requestId: 'v3', tenantId: tenant, pool: 'balance', charged: 350n, overrun: 300n }]);
+    // The balance's last 200 is charged; the other 150 of v3 is written off.
+    const [last] = await draw('v3', '350', '50');
+    expect(last).toEqual({ requestId: 'v3', tenantId: tenant, pool: 'balance', charged: 200n, overrun: 150n, writtenOff: 150n });
+    expect(leaseDrawEvents(last!).map((e) => [e.kind, e.amount])).toEqual([
+      ['settle', '-50'],
+      ['overrun', '-150'],
+      ['write_off', '0'],
+    ]);
     expect(await redis.exists(keys.hold(lease), keys.leaseDraws(lease))).toBe(0);
-    // Every micro of usage was charged: the balance is below zero, and reservations are refused.
-    expect(await wallet.balance(tenant)).toBe(1000n - 100n - 700n - 350n);
+    // The balance stops at zero, and reservations are refused until a top-up.
+    expect(await wallet.balance(tenant)).toBe(0n);
     expect((await reserve(`after-${tenant}`, tenant, 1n)).status).toBe('refused');
   });
 

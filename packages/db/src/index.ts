@@ -6,3 +6,4 @@ export { ensureDatabase, migrateDatabase, databaseName } from './database.migrat
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { isRecordError, pgJson, pgText, pgTextFields } from './pg-text';
 export { StatementBatcher } from './statement-batcher';
+export { tenantStorage } from './tenant-storage';

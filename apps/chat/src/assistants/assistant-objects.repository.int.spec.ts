@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
+import { createPrismaClient, createTestDatabase, tenantStorage, type PrismaClient, type TestDatabase } from '@gateway/db';
 import { AssistantObjectsRepository } from './assistant-objects.repository';
 
 const home = { modelId: 'm', channelId: 'ch', providerId: 'p' };
@@ -35,6 +35,31 @@ describe('AssistantObjectsRepository (Postgres)', () => {
     const { data, hasMore } = await objects.listAssistants(tenant, query);
     return { ids: data.map((a) => a.id), hasMore };
   };
+
+  it("keeps threads' and assistants' stored size, counts it toward the tenant's quota within it, and gives it back when they go", async () => {
+    const owner = randomUUID();
+    expect(await objects.claimStorage(owner, 600n, 1_000n)).toBe(true);
+    await objects.record({ id: 'thread_sized', kind: 'thread', tenantId: owner, ...home, stored: { bytes: 600n, tokens: 300n } });
+    // Beyond the quota nothing is counted.
+    expect(await objects.claimStorage(owner, 401n, 1_000n)).toBe(false);
+    expect(await tenantStorage.used(prisma, owner)).toBe(600n);
+    expect(await objects.claimStorage(owner, 400n, 1_000n)).toBe(true);
+    await objects.growStored('thread_sized', { bytes: 400n, tokens: 200n });
+    expect((await objects.storedSizes(owner, ['thread_sized'])).get('thread_sized')).toEqual({ bytes: 1_000n, tokens: 500n });
+    // Another tenant sees no size of it.
+    expect((await objects.storedSizes(stranger, ['thread_sized'])).size).toBe(0);
+    await objects.remove('thread_sized');
+    expect(await tenantStorage.used(prisma, owner)).toBe(0n);
+
+    // An assistant's instructions replaced: the claim for the update and the old size give back what the new size does not take.
+    expect(await objects.claimStorage(owner, 500n, 1_000n)).toBe(true);
+    await objects.record({ id: 'asst_sized', kind: 'assistant', tenantId: owner, ...home, stored: { bytes: 500n, tokens: 250n } });
+    expect(await objects.claimStorage(owner, 300n, 1_000n)).toBe(true);
+    await objects.replaceStored(owner, 'asst_sized', { bytes: 300n, tokens: 150n }, 300n);
+    expect(await tenantStorage.used(prisma, owner)).toBe(300n);
+    await objects.remove('asst_sized');
+    expect(await tenantStorage.used(prisma, owner)).toBe(0n);
+  });
 
   it('finds an object for its tenant and kind only', async () => {
     expect(await objects.find(tenant, 'assistant', 'asst_0')).toMatchObject({ id: 'asst_0', ...home });

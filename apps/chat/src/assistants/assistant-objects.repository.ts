@@ -1,6 +1,7 @@
 import type { AssistantsListQuery } from '@gateway/contracts';
-import { pgJson, PrismaClient, type Prisma } from '@gateway/db';
+import { pgJson, PrismaClient, tenantStorage, type Prisma } from '@gateway/db';
 import { Injectable } from '@nestjs/common';
+import type { StoredSize } from './stored-size';
 
 export type AssistantObjectKind = 'assistant' | 'thread' | 'run';
 
@@ -38,6 +39,8 @@ export interface NewObject extends ObjectHome {
   hold?: unknown;
   /** Runs: when the run sweeper first asks the upstream about it. */
   sweepAt?: Date;
+  /** Assistants and threads: what their instructions or messages take (already claimed against the tenant's quota). */
+  stored?: StoredSize;
 }
 
 export interface AssistantPage {
@@ -59,9 +62,54 @@ export class AssistantObjectsRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
   async record(object: NewObject): Promise<void> {
-    const { snapshot, hold, ...rest } = object;
+    const { snapshot, hold, stored, ...rest } = object;
     await this.prisma.assistantObject.create({
-      data: { ...rest, ...(snapshot ? { snapshot: json(snapshot) } : {}), ...(hold !== undefined ? { hold: json(hold) } : {}) },
+      data: {
+        ...rest,
+        ...(snapshot ? { snapshot: json(snapshot) } : {}),
+        ...(hold !== undefined ? { hold: json(hold) } : {}),
+        ...(stored ? { storedBytes: stored.bytes, storedTokens: stored.tokens } : {}),
+      },
+    });
+  }
+
+  /** Counts `bytes` toward the tenant's stored total when it stays within `quota`; false, and nothing counted, when it would not. */
+  async claimStorage(tenantId: string, bytes: bigint, quota: bigint): Promise<boolean> {
+    return tenantStorage.claim(this.prisma, tenantId, bytes, quota);
+  }
+
+  /** Gives back bytes claimed for something the upstream then refused. */
+  async releaseStorage(tenantId: string, bytes: bigint): Promise<void> {
+    await tenantStorage.release(this.prisma, tenantId, bytes);
+  }
+
+  /** The stored size of the tenant's objects among `ids` (assistants, threads), by id. */
+  async storedSizes(tenantId: string, ids: readonly string[]): Promise<Map<string, StoredSize>> {
+    const rows = await this.prisma.assistantObject.findMany({
+      where: { tenantId, id: { in: [...ids] } },
+      select: { id: true, storedBytes: true, storedTokens: true },
+    });
+    return new Map(rows.map((row) => [row.id, { bytes: row.storedBytes, tokens: row.storedTokens }]));
+  }
+
+  /** Moves an object's stored size by `delta` (messages added to a thread, an answer's tokens known), never below zero. */
+  async growStored(id: string, delta: StoredSize): Promise<void> {
+    await this.prisma.$executeRaw`
+      UPDATE assistant_objects
+      SET stored_bytes = GREATEST(stored_bytes + ${delta.bytes}::bigint, 0), stored_tokens = GREATEST(stored_tokens + ${delta.tokens}::bigint, 0)
+      WHERE id = ${id}`;
+  }
+
+  /**
+   * Sets an assistant's stored size anew (its instructions or tools replaced): `claimed` bytes were counted
+   * for the update beforehand; what the old size and the claim hold beyond the new size goes back.
+   */
+  async replaceStored(tenantId: string, id: string, stored: StoredSize, claimed: bigint): Promise<void> {
+    await this.prisma.$transaction(async (tx) => {
+      const row = await tx.assistantObject.findFirst({ where: { id, tenantId }, select: { storedBytes: true } });
+      if (!row) return;
+      await tx.assistantObject.update({ where: { id }, data: { storedBytes: stored.bytes, storedTokens: stored.tokens } });
+      await tenantStorage.release(tx, tenantId, row.storedBytes + claimed - stored.bytes);
     });
   }
 
@@ -131,8 +179,13 @@ export class AssistantObjectsRepository {
     });
   }
 
+  /** Forgets an object; what its instructions or messages took goes back to the tenant's storage quota. */
   async remove(id: string): Promise<void> {
-    await this.prisma.assistantObject.deleteMany({ where: { id } });
+    await this.prisma.$transaction(async (tx) => {
+      const rows = await tx.assistantObject.findMany({ where: { id }, select: { tenantId: true, storedBytes: true } });
+      await tx.assistantObject.deleteMany({ where: { id } });
+      for (const row of rows) await tenantStorage.release(tx, row.tenantId, row.storedBytes);
+    });
   }
 
   /** The guarded move that lets exactly one caller record a run's usage: true for the caller that won. */

@@ -4,6 +4,7 @@ import { ClaimCheckModule } from '../claim-check/claim-check.module';
 import { UpstreamCallService } from '../oaic/upstream-call.service';
 import { UsageModule } from '../usage/usage.module';
 import { AssistantObjectsRepository } from './assistant-objects.repository';
+import { AssistantStorage } from './assistant-storage';
 import { AssistantsHandler } from './assistants.handler';
 import { AssistantsRouting } from './assistants-routing.service';
 import { AssistantsService } from './assistants.service';
@@ -20,6 +21,16 @@ import { RunsService } from './runs.service';
 @Module({
   imports: [CatalogModule, ClaimCheckModule, UsageModule],
   controllers: [AssistantsHandler],
-  providers: [AssistantsService, RunsService, AssistantsRouting, AssistantsUpstream, AssistantObjectsRepository, RunBilling, RunSweeper, UpstreamCallService],
+  providers: [
+    AssistantsService,
+    RunsService,
+    AssistantsRouting,
+    AssistantsUpstream,
+    AssistantObjectsRepository,
+    AssistantStorage,
+    RunBilling,
+    RunSweeper,
+    UpstreamCallService,
+  ],
 })
 export class AssistantsModule {}

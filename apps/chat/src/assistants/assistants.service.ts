@@ -14,10 +14,12 @@ import {
 import { withPublicModel } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { AssistantObjectsRepository } from './assistant-objects.repository';
+import { AssistantStorage } from './assistant-storage';
 import type { AssistantsRequest } from './assistants-request';
 import { AssistantsRouting } from './assistants-routing.service';
 import { AssistantsUpstream } from './assistants-upstream';
 import { RunsService } from './runs.service';
+import { assistantSizeOf, NO_SIZE, storedSizeOf } from './stored-size';
 
 function required(id: string | undefined, param: string): string {
   if (!id) throw GatewayError.invalid(`Missing required parameter: '${param}'.`, param);
@@ -37,6 +39,7 @@ export class AssistantsService {
     private readonly objects: AssistantObjectsRepository,
     private readonly upstream: AssistantsUpstream,
     private readonly runs: RunsService,
+    private readonly storage: AssistantStorage,
   ) {}
 
   run(call: AssistantsRequest, signal: AbortSignal): Promise<unknown> {
@@ -68,11 +71,14 @@ export class AssistantsService {
   private async createAssistant(call: AssistantsRequest, signal: AbortSignal): Promise<unknown> {
     const body = parseOrThrow(AssistantCreateRequest, call.body);
     const { channels } = await this.routing.forModel(call.tenantId, body.model, call.op);
-    const { channel, answer } = await this.upstream.json({ op: call.op, body }, channels, UpstreamAssistantsObject, signal);
-    const assistant = withPublicModel(answer, channel.upstreamModel, body.model);
-    const home = { modelId: body.model, channelId: channel.id, providerId: channel.providerId };
-    await this.objects.record({ id: assistant.id, kind: 'assistant', tenantId: call.tenantId, ...home, snapshot: assistant });
-    return assistant;
+    const stored = assistantSizeOf(body);
+    return this.storage.within(call.tenantId, stored.bytes, async () => {
+      const { channel, answer } = await this.upstream.json({ op: call.op, body }, channels, UpstreamAssistantsObject, signal);
+      const assistant = withPublicModel(answer, channel.upstreamModel, body.model);
+      const home = { modelId: body.model, channelId: channel.id, providerId: channel.providerId };
+      await this.objects.record({ id: assistant.id, kind: 'assistant', tenantId: call.tenantId, ...home, snapshot: assistant, stored });
+      return assistant;
+    });
   }
 
   private async listAssistants(call: AssistantsRequest): Promise<AssistantList> {
@@ -86,31 +92,46 @@ export class AssistantsService {
     const owned = await this.routing.owned(call.tenantId, 'assistant', assistantId);
     let { home, channel } = owned;
     let body: Record<string, unknown> | undefined;
+    // New instructions or tools count in full until the upstream's answer says what the assistant now holds.
+    let claimed = NO_SIZE;
     if (op === 'assistants.update') {
       const update = parseOrThrow(AssistantUpdateRequest, call.body);
       body = update;
+      if (update.instructions !== undefined || update.tools !== undefined) claimed = assistantSizeOf(update);
       if (update.model !== undefined) {
         // Another model, on the same upstream account (the assistant lives there).
         ({ channel } = await this.routing.onProvider(call.tenantId, update.model, home.providerId, op, `assistant '${assistantId}'`));
         home = { modelId: update.model, channelId: channel.id, providerId: channel.providerId };
       }
     }
-    const { answer } = await this.upstream.json({ op, assistantId, body }, [channel], UpstreamAssistantsObject, signal);
-    if (op === 'assistants.delete') {
-      await this.objects.remove(assistantId);
-      return answer;
-    }
-    const assistant = withPublicModel(answer, channel.upstreamModel, home.modelId);
-    await this.objects.update(assistantId, op === 'assistants.update' ? home : null, assistant);
-    return assistant;
+    return this.storage.within(call.tenantId, claimed.bytes, async () => {
+      const { answer } = await this.upstream.json({ op, assistantId, body }, [channel], UpstreamAssistantsObject, signal);
+      if (op === 'assistants.delete') {
+        await this.objects.remove(assistantId);
+        return answer;
+      }
+      const assistant = withPublicModel(answer, channel.upstreamModel, home.modelId);
+      await this.objects.update(assistantId, op === 'assistants.update' ? home : null, assistant);
+      if (claimed !== NO_SIZE)
+        await this.objects.replaceStored(
+          call.tenantId,
+          assistantId,
+          assistantSizeOf(assistant as { instructions?: string | null; tools?: unknown }),
+          claimed.bytes,
+        );
+      return assistant;
+    });
   }
 
   private async createThread(call: AssistantsRequest, signal: AbortSignal): Promise<unknown> {
     const body = parseOrThrow(ThreadCreateRequest, call.body);
     const { home, channel } = await this.routing.forNewThread(call.tenantId);
-    const { answer } = await this.upstream.json({ op: call.op, body }, [channel], UpstreamAssistantsObject, signal);
-    await this.objects.record({ id: answer.id, kind: 'thread', tenantId: call.tenantId, ...home });
-    return answer;
+    const stored = body.messages ? storedSizeOf(body.messages) : NO_SIZE;
+    return this.storage.within(call.tenantId, stored.bytes, async () => {
+      const { answer } = await this.upstream.json({ op: call.op, body }, [channel], UpstreamAssistantsObject, signal);
+      await this.objects.record({ id: answer.id, kind: 'thread', tenantId: call.tenantId, ...home, stored });
+      return answer;
+    });
   }
 
   private async thread(
@@ -127,13 +148,18 @@ export class AssistantsService {
           ? parseOrThrow(MessageCreateRequest, call.body)
           : undefined;
     const query = op === 'threads.messages.list' ? call.query : undefined;
-    const { answer } = await this.upstream.json(
-      { op, threadId, body, query },
-      [channel],
-      op === 'threads.messages.list' ? UpstreamList : UpstreamAssistantsObject,
-      signal,
-    );
-    if (op === 'threads.delete') await this.objects.remove(threadId);
-    return answer;
+    // A new message is part of every later run's prompt: the thread's stored size grows by it.
+    const added = op === 'threads.messages.create' ? storedSizeOf([body]) : NO_SIZE;
+    return this.storage.within(call.tenantId, added.bytes, async () => {
+      const { answer } = await this.upstream.json(
+        { op, threadId, body, query },
+        [channel],
+        op === 'threads.messages.list' ? UpstreamList : UpstreamAssistantsObject,
+        signal,
+      );
+      if (op === 'threads.delete') await this.objects.remove(threadId);
+      if (added !== NO_SIZE) await this.objects.growStored(threadId, added);
+      return answer;
+    });
   }
 }

@@ -1,4 +1,4 @@
-import { BillingClient, costOf, maxUsageOf, type Prices } from '@gateway/billing';
+import { BillingClient, costOf, estimateInputTokens, maxUsageOf, type Prices } from '@gateway/billing';
 import { BillingMode, GatewayError, type CatalogModel, type OaicCaller, type UpstreamRun } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
@@ -6,6 +6,7 @@ import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { UsageMeter, type Tokens } from '../usage/usage-meter';
 import { UsagePublisher } from '../usage/usage.publisher';
 import { AssistantObjectsRepository, type RunRecord } from './assistant-objects.repository';
+import type { StoredSize } from './stored-size';
 
 /**
  * How much longer than the run sweeper's deadline a run's hold lives: the sweeper ends every run's hold
@@ -20,6 +21,8 @@ const PRICE_FIELDS = ['inputPerMTok', 'outputPerMTok', 'perImage', 'perSecond', 
 export const RunHold = z.object({
   keyKind: BillingMode,
   billed: z.object({ perRequest: z.boolean(), prices: z.record(z.enum(PRICE_FIELDS), z.string()) }).nullable(),
+  /** The run's answer as counted in its thread's stored size when it started (its cap), set right once its tokens are known. */
+  answerCap: z.number().int().nonnegative().optional(),
 });
 export type RunHold = z.infer<typeof RunHold>;
 
@@ -48,6 +51,22 @@ export function capRunOutput(body: { max_completion_tokens?: number | null }, li
     throw GatewayError.invalid(`max_completion_tokens is ${cap}, above this model's limit of ${limit} output tokens.`, 'max_completion_tokens');
 }
 
+/** OpenAI's least `max_prompt_tokens`. */
+const MIN_PROMPT_TOKENS = 256;
+
+/**
+ * Bounds a run's input by what its hold covers, before the hold and the upstream call: a run without
+ * `max_prompt_tokens` is sent with the most its prompt can take, `stored` (the thread's messages and the
+ * assistant's instructions and tools as written through the gateway) plus what the run's own body adds,
+ * so the upstream ends the run (`incomplete`) rather than bill prompt tokens beyond the hold, over all its
+ * steps. A client's own `max_prompt_tokens` is kept: the hold covers it.
+ */
+export function capRunPrompt(body: Record<string, unknown>, stored: StoredSize): void {
+  if (typeof body.max_prompt_tokens === 'number') return;
+  const own = maxUsageOf('chat', { ...body, messages: body.additional_messages }, 0).inputTokens + estimateInputTokens(body.additional_instructions);
+  body.max_prompt_tokens = Math.max(MIN_PROMPT_TOKENS, Number(stored.tokens) + own);
+}
+
 /**
  * Billing and usage of runs. A run is held for like a chat request when it starts (the catalog's prices,
  * the tenant's plan; the hold lives in the shared wallet under the starting request's id, so whichever
@@ -66,21 +85,22 @@ export class RunBilling {
   ) {}
 
   /**
-   * Reserves the run's maximum cost; throws insufficient_quota when it cannot be covered. The output is
-   * bounded by the run's `max_completion_tokens` (which the caller has set to the model's cap when the
-   * client gave none); the input by its `max_prompt_tokens` when given, else only by what the body
-   * carries (the thread's history and the assistant's instructions are the upstream's, unseen here:
-   * tokens beyond the hold are still charged in full).
+   * Reserves the run's maximum cost, out of the same wallet as every other request and run of the tenant;
+   * throws insufficient_quota when it cannot be covered. The output is bounded by the run's
+   * `max_completion_tokens` and the input by its `max_prompt_tokens` (which the caller has set from the
+   * model's cap and the thread's and assistant's stored size when the client gave none: see capRunOutput,
+   * capRunPrompt), both sent upstream, so the upstream cannot bill beyond the hold.
    */
   async hold(caller: OaicCaller, model: CatalogModel, body: Record<string, unknown>): Promise<RunHold> {
-    if (!this.billing.enabled) return { keyKind: caller.keyKind, billed: null };
+    const answerCap = typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : model.defaultMaxTokens;
+    if (!this.billing.enabled) return { keyKind: caller.keyKind, billed: null, answerCap };
     const plan = await this.billing.planOf(caller.tenantId, caller.keyKind, model);
     const usage = maxUsageOf('chat', { ...body, messages: body.additional_messages }, model.defaultMaxTokens);
-    if (typeof body.max_prompt_tokens === 'number') usage.inputTokens = Math.max(usage.inputTokens, body.max_prompt_tokens);
+    if (typeof body.max_prompt_tokens === 'number') usage.inputTokens = body.max_prompt_tokens;
     const amount = plan.perRequest ? 1n : costOf(plan.prices, usage);
     await this.billing.reserveHold(caller.requestId, caller.tenantId, amount, plan, this.env.ASSISTANT_RUN_DEADLINE_MS + RUN_HOLD_MARGIN_MS);
     const prices = Object.fromEntries(PRICE_FIELDS.map((field) => [field, plan.prices[field].toString()])) as Record<keyof Prices, string>;
-    return { keyKind: caller.keyKind, billed: { perRequest: plan.perRequest, prices } };
+    return { keyKind: caller.keyKind, billed: { perRequest: plan.perRequest, prices }, answerCap };
   }
 
   /** A run that never started (the upstream refused it): the hold goes back and a failed usage row is kept. */
@@ -109,6 +129,10 @@ export class RunBilling {
       await this.billing.wallet.release(run.requestId, `run ${run.id} ${reported.status} without usage`);
     }
     this.recordUsage(run, run.requestId, run.keyId, hold.data.keyKind, tokens, outcomeOf(reported.status));
+    // The thread counted the answer at its cap when the run started; now its size is known.
+    const cap = hold.data.answerCap;
+    if (run.threadId && cap !== undefined && usage && tokens.completion < cap)
+      await this.objects.growStored(run.threadId, { bytes: 0n, tokens: BigInt(tokens.completion - cap) });
   }
 
   /**

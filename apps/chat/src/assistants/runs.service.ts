@@ -7,7 +7,9 @@ import { AssistantObjectsRepository, type RunRecord } from './assistant-objects.
 import { AssistantsRouting } from './assistants-routing.service';
 import { AssistantsUpstream } from './assistants-upstream';
 import type { AssistantsRequest } from './assistants-request';
-import { capRunOutput, RunBilling, type RunHold } from './run-billing';
+import { capRunOutput, capRunPrompt, RunBilling, type RunHold } from './run-billing';
+import { AssistantStorage } from './assistant-storage';
+import { NO_SIZE, plusSize, storedSizeOf } from './stored-size';
 
 const encoder = new TextEncoder();
 const DONE = encoder.encode('event: done\ndata: [DONE]\n\n');
@@ -42,6 +44,7 @@ export class RunsService {
     private readonly objects: AssistantObjectsRepository,
     private readonly upstream: AssistantsUpstream,
     private readonly billing: RunBilling,
+    private readonly storage: AssistantStorage,
     @Inject(CHAT_ENV) private readonly env: ChatEnv,
   ) {}
 
@@ -60,17 +63,26 @@ export class RunsService {
     const modelId = body.model ?? assistant.modelId;
     const { route, channel } = await this.routing.onProvider(call.tenantId, modelId, thread.providerId, call.op, `thread '${threadId}'`);
     capRunOutput(body, route.model.defaultMaxTokens);
-    const hold = await this.billing.hold(call, route.model, body);
+    // What the upstream holds for this run's prompt: the thread's messages and the assistant's instructions.
+    const sizes = await this.objects.storedSizes(call.tenantId, [threadId, assistant.id]);
+    capRunPrompt(body, plusSize(sizes.get(threadId) ?? NO_SIZE, sizes.get(assistant.id) ?? NO_SIZE));
+    // The run's own messages join the thread, and so does its answer (counted at its cap until its usage says).
+    const added = body.additional_messages ? storedSizeOf(body.additional_messages) : NO_SIZE;
+    const served = await this.storage.within(call.tenantId, added.bytes, async () => {
+      const hold = await this.billing.hold(call, route.model, body);
+      try {
+        const { response } = await this.upstream.open({ op: call.op, threadId, body, stream: body.stream === true }, [channel], signal);
+        await this.objects.growStored(threadId, { bytes: added.bytes, tokens: added.tokens + BigInt(hold.answerCap ?? 0) });
+        return { response, hold };
+      } catch (error) {
+        await this.billing.refused(call, modelId, channel.id, hold, error);
+        throw error;
+      }
+    });
+    const { hold } = served;
     const start: Start = { call, threadId, modelId, channel, hold };
-    let served: UpstreamResponse;
-    try {
-      ({ response: served } = await this.upstream.open({ op: call.op, threadId, body, stream: body.stream === true }, [channel], signal));
-    } catch (error) {
-      await this.billing.refused(call, modelId, channel.id, hold, error);
-      throw error;
-    }
-    if (body.stream === true) return this.relay(start, served, signal);
-    const answer = await readBodyJson(served.body);
+    if (body.stream === true) return this.relay(start, served.response, signal);
+    const answer = await readBodyJson(served.response.body);
     return this.started(
       start,
       parseUpstreamBody(() => UpstreamRun.parse(answer)),

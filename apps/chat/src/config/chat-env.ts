@@ -26,6 +26,12 @@ export const ChatEnv = BaseEnv.extend({
     .int()
     .min(1000)
     .default(60 * 60_000),
+  /** What one tenant may store (files, assistants' instructions, threads' messages), in bytes; the files service enforces it on uploads. */
+  FILES_TENANT_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 ** 3),
   /** Internal hosts client URLs may point at after all (dev, test), comma-separated: exact names or *.suffix. */
   URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
 });

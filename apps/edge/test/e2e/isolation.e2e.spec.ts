@@ -135,6 +135,16 @@ const createdBy = (path: string, body: unknown) => async (key: string) => {
 const newAssistant = createdBy('/oaic/v1/assistants', { model: 'sandbox-gpt', name: 'a secret assistant' });
 const newThread = createdBy('/oaic/v1/threads', { messages: [{ role: 'user', content: 'a secret' }] });
 const ownAssistant = async (owner: TenantWithKey) => ({ id: await newAssistant(owner.key), ownerKey: owner.key });
+/** Large instructions and messages: a run on them is held for about 100,000 tokens, which the other tenant's hold must never see. */
+const LARGE = 'secret '.repeat(28_000).trim();
+const ownLargeAssistant = async (owner: TenantWithKey) => ({
+  id: await createdBy('/oaic/v1/assistants', { model: 'sandbox-gpt', instructions: LARGE })(owner.key),
+  ownerKey: owner.key,
+});
+const ownLargeThread = async (owner: TenantWithKey) => ({
+  id: await createdBy('/oaic/v1/threads', { messages: [{ role: 'user', content: LARGE }] })(owner.key),
+  ownerKey: owner.key,
+});
 const ownThread = async (owner: TenantWithKey) => ({ id: await newThread(owner.key), ownerKey: owner.key });
 /** A run by `key` with the assistant or on the thread named, the other of the two its own. */
 const runWith = async (key: string, ids: { assistant?: string; thread?: string }) => {
@@ -242,6 +252,20 @@ const RESOURCES: Resource[] = [
     call,
   })),
   ...ASSISTANT_ROUTES.map(([name, call]): Resource => ({ name, create: ownAssistant, missing: (id) => sameShape('asst_', id), call })),
+  // A run's hold is sized from the thread's and the assistant's stored size: naming another tenant's large
+  // one answers like a missing id, never the refusal a hold for its size would give.
+  {
+    name: "run hold: a large assistant's assistant_id of POST /oaic/v1/threads/{thread_id}/runs",
+    create: ownLargeAssistant,
+    missing: (id) => sameShape('asst_', id),
+    call: (key, id) => runWith(key, { assistant: id }),
+  },
+  {
+    name: 'run hold: a large thread of POST /oaic/v1/threads/{id}/runs',
+    create: ownLargeThread,
+    missing: (id) => sameShape('thread_', id),
+    call: (key, id) => runWith(key, { thread: id }),
+  },
   ...THREAD_ROUTES.map(([name, call]): Resource => ({ name, create: ownThread, missing: (id) => sameShape('thread_', id), call })),
   ...MEDIA_TASKS.map(([name, path, create, idOf]): Resource => ({
     name: `media task: GET ${path}/{id}`,
@@ -277,7 +301,8 @@ describe('tenant isolation matrix: naming another tenant’s resource answers li
 
   beforeAll(async () => {
     owner = await createTenantWithKey({ label: 'iso-owner' });
-    other = await createTenantWithKey({ label: 'iso-other' });
+    // Enough for the other tenant's own small runs, far too little for a hold on the owner's large objects.
+    other = await createTenantWithKey({ label: 'iso-other', balance: '0.10' });
   });
 
   it.each(RESOURCES.map((resource) => [resource.name, resource] as const))('%s', async (_name, resource) => {

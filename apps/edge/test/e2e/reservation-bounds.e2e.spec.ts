@@ -2,9 +2,10 @@
  * Reservations are true upper bounds, through the running gateway: the upstream is asked for no more
  * output than was reserved (in every family and on crossed paths), `n` and images are reserved for,
  * caps above the model's limit are refused, and usage an upstream reports beyond the hold is charged
- * in full as an overrun. Charges are read per tenant (each test's tenants are its own).
+ * as an overrun as far as the balance reaches, the rest written off (a balance never goes below zero).
+ * Charges are read per tenant (each test's tenants are its own).
  */
-import { formatMicros, type GatewayConfigInput } from '@gateway/contracts';
+import { type GatewayConfigInput } from '@gateway/contracts';
 import { eventually, withSql } from './support/billing-fixtures';
 import { adminClient, baseUrl, bearer, createTenantWithKey, http, msgcHeaders, uniqueSlug, type HttpResult, type TenantWithKey } from './support/gateway';
 
@@ -231,26 +232,36 @@ describe('reservations are true upper bounds', () => {
     await settledAtCost(rich.slug, 1);
   }, 30_000);
 
-  it('charges usage an upstream reports beyond the hold in full, as an overrun: the balance goes below zero and refuses until a top-up', async () => {
+  it('charges usage an upstream reports beyond the hold as far as the balance reaches, as an overrun, writes off the rest, and refuses until a top-up', async () => {
     // The sandbox counts each "!" as a token; the estimate, two characters a token, reserves half of that.
     const bangs = '!'.repeat(4000);
     const tenant = await tenantWithCappedModels('overrun', '3.00');
     const { gpt } = tenant.models;
     const first = await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user(bangs), max_tokens: 1 });
     expect(first.status).toBe(200);
-    const { usage, ledger } = await settledAtCost(tenant.slug, 1);
+    const usage = await eventually(
+      'usage rows',
+      () => usageRows(tenant.slug),
+      (rows) => rows.filter((r) => r.outcome === 'ok').length === 1,
+    );
     const actual = costOf(usage);
     expect(actual).toBeGreaterThan(3_000_000n);
+    // The whole balance is charged, never more: the usage beyond it is written off.
+    const ledger = await eventually(
+      'the ledger charges the balance and writes off the rest',
+      () => ledgerRows(tenant.slug),
+      (rows) => chargedOf(rows) === 3_000_000n && rows.some((r) => r.kind === 'write_off'),
+    );
     const reserve = ledger.find((r) => r.kind === 'reserve')!;
-    const overrun = ledger.find((r) => r.kind === 'overrun');
-    expect(overrun?.amount).toBe(-(reserve.amount + actual));
+    expect(ledger.find((r) => r.kind === 'overrun')?.amount).toBe(-(3_000_000n + reserve.amount));
     expect(ledger.find((r) => r.kind === 'settle')?.amount).toBe(0n);
-    expect(await liveBalance(tenant.slug)).toBe(3_000_000n - actual);
+    expect(ledger.find((r) => r.kind === 'write_off')).toMatchObject({ amount: 0n, note: expect.stringContaining(`written off: ${actual - 3_000_000n} `) });
+    expect(await liveBalance(tenant.slug)).toBe(0n);
 
     const refused = await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user('hi'), max_tokens: 1 });
     expect(refused.status).toBe(429);
     expect(refused.body).toMatchObject({ error: { code: 'insufficient_quota' } });
-    await adminClient().topup({ tenant: tenant.slug, amount: formatMicros(actual) });
+    await adminClient().topup({ tenant: tenant.slug, amount: '1.00' });
     expect((await oaic(tenant.key, 'chat/completions', { model: gpt, messages: user('hi'), max_tokens: 1 })).status).toBe(200);
   }, 30_000);
 

@@ -44,9 +44,13 @@ export function isTransportFailure(error: GatewayError): boolean {
   return error.code === 'unavailable' && /^(No service answers |The connection closed )|did not answer in time$/.test(error.message);
 }
 
-/** The server's request id of a line: derived from the batch and the line, so a line run again is the same request to usage. */
-export function lineRequestId(batchId: string, line: number): string {
-  return `${batchId}-${line}`;
+/**
+ * The server's request id of a line: derived from the batch and the line, so a line run again is the same
+ * request to usage. A line refused for funds and run again after a wait (`attempt` 2 on) is a new request:
+ * the refusal has its own usage row, and the usage stream would take the retry's record for a replay of it.
+ */
+export function lineRequestId(batchId: string, line: number, attempt = 1): string {
+  return attempt === 1 ? `${batchId}-${line}` : `${batchId}-${line}-retry${attempt - 1}`;
 }
 
 export function lineResultId(batchId: string, line: number): string {
@@ -65,9 +69,10 @@ export class BatchLineRunner {
     private readonly timeoutMs: number,
   ) {}
 
-  async run(batch: BatchRow, line: PendingLine): Promise<{ ok: boolean; result: BatchLineResult }> {
+  /** `fundsRefused`: the line was refused because the tenant's balance (or quota), less its holds, could not cover it. */
+  async run(batch: BatchRow, line: PendingLine, attempt = 1): Promise<{ ok: boolean; result: BatchLineResult; fundsRefused?: boolean }> {
     const route = BATCH_ENDPOINT_ROUTES[batch.endpoint as BatchEndpoint];
-    const requestId = lineRequestId(batch.id, line.line);
+    const requestId = lineRequestId(batch.id, line.line, attempt);
     const caller = {
       requestId,
       clientRequestId: batch.id,
@@ -85,7 +90,8 @@ export class BatchLineRunner {
       if (!(error instanceof GatewayError) || isTransportFailure(error)) throw error;
       const body = { error: { message: error.message, type: TYPE_OF(error.code), param: error.param, code: error.code } };
       const status = error.upstreamStatus ?? STATUS_OF[error.code];
-      return { ok: false, result: { id, custom_id: line.customId, response: { status_code: status, request_id: requestId, body }, error: null } };
+      const result = { id, custom_id: line.customId, response: { status_code: status, request_id: requestId, body }, error: null };
+      return { ok: false, result, fundsRefused: error.code === 'insufficient_quota' };
     }
   }
 

@@ -7,6 +7,7 @@ import { validateBatchInput } from './batch-input.validator';
 import { BatchLineRecorder } from './batch-line.recorder';
 import { BatchLineRunner } from './batch-line.runner';
 import { BatchFinisher } from './batch-finisher';
+import { FundsGate } from './funds-gate';
 import { isTerminal } from './batch-state';
 import { BatchesRepository, type BatchRow, type PendingLine } from './batches.repository';
 import { BATCH_LINE_RUNNER, TENANT_SLOTS } from './batch-tokens';
@@ -31,6 +32,8 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
   private readonly logger = new Logger(BatchRunnerService.name);
   /** Aborted when the process shuts down: running batches stop dispatching and hand their jobs back. */
   private readonly shutdown = new AbortController();
+  /** Lines refused for funds wait here for the tenant's other lines. */
+  private readonly funds = new FundsGate();
 
   constructor(
     private readonly batches: BatchesRepository,
@@ -173,13 +176,27 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
     if (this.shutdown.signal.aborted) throw new InfrastructureError(`${batch.id} stopped by this worker's shutdown; another worker resumes it`);
   }
 
-  /** One line under one of the tenant's slots; a line whose slot wait ends with the run stays pending. */
+  /**
+   * One line under one of the tenant's slots; a line whose slot wait ends with the run stays pending. A
+   * line refused for the tenant's funds while other lines of the tenant may hold the balance waits for
+   * them and runs again (see FundsGate), for up to BATCH_FUNDS_WAIT_MS; it fails at once when no other line
+   * stands in front of it and none was served (the balance cannot cover it alone), or when the wait runs out.
+   */
   private async runLine(batch: BatchRow, line: PendingLine, stop: AbortSignal, recorder: BatchLineRecorder): Promise<void> {
     const release = await this.slots.acquire(batch.tenantId, stop).catch(() => null);
     if (!release) return;
     try {
-      const { ok, result } = await this.lines.run(batch, line);
-      recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result });
+      const waitUntil = Date.now() + this.env.BATCH_FUNDS_WAIT_MS;
+      for (let attempt = 1; ; attempt++) {
+        const { ok, result, fundsRefused } = await this.funds.attempt(batch.tenantId, () => this.lines.run(batch, line, attempt));
+        const left = waitUntil - Date.now();
+        if (fundsRefused && left > 0 && !stop.aborted && this.funds.othersMayHold(batch.tenantId)) {
+          await this.funds.wait(batch.tenantId, Math.min(FundsGate.waitMs(attempt), left));
+          continue;
+        }
+        recorder.record({ line: line.line, status: ok ? 'completed' : 'failed', result });
+        return;
+      }
     } finally {
       void release();
     }

@@ -19,6 +19,10 @@ export const FilesEnv = BaseEnv.extend({
   BATCH_LOCK_MS: positive(30_000),
   /** Longest one line's call to the chat service may take. */
   BATCH_LINE_TIMEOUT_MS: positive(600_000),
+  /** What one tenant may store: uploaded files, assistants' instructions and threads' messages, in bytes (10 GiB). */
+  FILES_TENANT_QUOTA_BYTES: positive(10 * 1024 ** 3),
+  /** How long a line-by-line batch line refused for the tenant's balance waits for the tenant's other holds to end before it fails. */
+  BATCH_FUNDS_WAIT_MS: positive(120_000),
   /** How often a native batch's upstream is polled; polls an upstream refused (429, 5xx) back off from here. */
   NATIVE_BATCH_POLL_MS: positive(5_000),
   /** The longest wait between two polls of a native batch, however often its upstream refused. */

@@ -1,4 +1,4 @@
-import { pgTextFields, PrismaClient, type Prisma } from '@gateway/db';
+import { pgTextFields, PrismaClient, tenantStorage, type Prisma } from '@gateway/db';
 import { Injectable } from '@nestjs/common';
 
 export interface FileRow {
@@ -20,14 +20,24 @@ export interface FileListFilter {
   order: 'asc' | 'desc';
 }
 
+/** Files the gateway writes itself (batch output and error files) do not count toward the tenant's storage quota. */
+const UNCOUNTED_PURPOSES = new Set(['batch_output']);
+
 /** The only reader and writer of the files table. Every read names the tenant: another tenant's id finds nothing. */
 @Injectable()
 export class FilesRepository {
   constructor(private readonly prisma: PrismaClient) {}
 
-  async create(row: Omit<FileRow, 'createdAt' | 'status'>): Promise<FileRow> {
-    // Text a client chose (file name, content type) is stored as Postgres can hold it: no NUL, no lone surrogate.
-    return this.prisma.storedFile.create({ data: pgTextFields(row) });
+  /**
+   * Records an upload and counts its bytes toward the tenant's stored total, in one transaction; null,
+   * and nothing recorded, when the total would exceed `quotaBytes`.
+   */
+  async create(row: Omit<FileRow, 'createdAt' | 'status'>, quotaBytes: bigint): Promise<FileRow | null> {
+    return this.prisma.$transaction(async (tx) => {
+      if (!UNCOUNTED_PURPOSES.has(row.purpose) && !(await tenantStorage.claim(tx, row.tenantId, row.bytes, quotaBytes))) return null;
+      // Text a client chose (file name, content type) is stored as Postgres can hold it: no NUL, no lone surrogate.
+      return tx.storedFile.create({ data: pgTextFields(row) });
+    });
   }
 
   /** Creates the row unless it exists: records written by a job that may run twice. */
@@ -52,11 +62,15 @@ export class FilesRepository {
     return this.prisma.storedFile.findMany({ where, orderBy, take: filter.limit + 1 });
   }
 
-  /** The deleted row, or null when the tenant has no such file. */
+  /** The deleted row, or null when the tenant has no such file; its bytes go back to the tenant's storage quota. */
   async delete(tenantId: string, id: string): Promise<FileRow | null> {
     const row = await this.find(tenantId, id);
     if (!row) return null;
-    const { count } = await this.prisma.storedFile.deleteMany({ where: { id, tenantId } });
-    return count === 1 ? row : null;
+    return this.prisma.$transaction(async (tx) => {
+      const { count } = await tx.storedFile.deleteMany({ where: { id, tenantId } });
+      if (count !== 1) return null;
+      if (!UNCOUNTED_PURPOSES.has(row.purpose)) await tenantStorage.release(tx, tenantId, row.bytes);
+      return row;
+    });
   }
 }

@@ -10,7 +10,7 @@ import {
 } from '@gateway/contracts';
 import { objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { OBJECT_STORE } from '../config/files-env';
+import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
 import { fileObjectOf } from './file-record';
 import { FilesRepository } from './files.repository';
 
@@ -24,27 +24,43 @@ export class FilesService {
   constructor(
     private readonly repository: FilesRepository,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
+    @Inject(FILES_ENV) private readonly env: FilesEnv,
   ) {}
 
   static keyOf(tenantId: string, fileId: string): string {
     return objectKey(FILE_KEY_PREFIX, tenantId, fileId);
   }
 
-  /** Records an upload the edge already stored; the object must be there, under this tenant's key for this id. */
+  /**
+   * Records an upload the edge already stored; the object must be there, under this tenant's key for this
+   * id. An upload that would take the tenant's stored bytes beyond FILES_TENANT_QUOTA_BYTES is refused
+   * (413) and its object removed.
+   */
   async create(payload: FileCreatePayload): Promise<FileObject> {
     const key = FilesService.keyOf(payload.tenantId, payload.fileId);
     if (payload.objectKey !== key) throw new GatewayError('internal', 'The uploaded file was stored under an unexpected key.');
     const stored = await this.store.stat(key);
     if (!stored || stored.size !== payload.bytes) throw new GatewayError('internal', 'The uploaded file is not in storage as recorded.');
-    const row = await this.repository.create({
-      id: payload.fileId,
-      tenantId: payload.tenantId,
-      filename: payload.filename,
-      purpose: payload.purpose,
-      bytes: BigInt(payload.bytes),
-      contentType: payload.contentType,
-      objectKey: key,
-    });
+    const row = await this.repository.create(
+      {
+        id: payload.fileId,
+        tenantId: payload.tenantId,
+        filename: payload.filename,
+        purpose: payload.purpose,
+        bytes: BigInt(payload.bytes),
+        contentType: payload.contentType,
+        objectKey: key,
+      },
+      BigInt(this.env.FILES_TENANT_QUOTA_BYTES),
+    );
+    if (!row) {
+      await this.store.delete(key).catch((error: Error) => this.logger.warn(`object ${key} of a refused upload stays: ${error.message}`));
+      throw new GatewayError(
+        'payload_too_large',
+        `This upload of ${payload.bytes} bytes would take the files, instructions and messages this account stores beyond its quota of ${this.env.FILES_TENANT_QUOTA_BYTES} bytes (FILES_TENANT_QUOTA_BYTES); delete files to make room.`,
+        'FILES_TENANT_QUOTA_BYTES',
+      );
+    }
     return fileObjectOf(row);
   }
 

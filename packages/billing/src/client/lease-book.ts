@@ -35,8 +35,8 @@ export interface LeaseTicket {
  * Prepaid-balance leases of one process. A lease is one balance hold (one Redis call) for several
  * requests' worth; requests are then admitted against it in memory, each for its maximum cost, so the
  * hot path makes no round trip. A lease is taken atomically from the balance, and what a lease admits
- * never exceeds what it holds; only usage beyond a request's admission (which is charged too) can take
- * the balance below zero. Each request's actual cost is drawn from the
+ * never exceeds what it holds; usage beyond a request's admission is charged too, out of the balance as
+ * far as it reaches (the rest is written off: see DRAW_SCRIPT). Each request's actual cost is drawn from the
  * lease by the durable usage record; when a retired lease's last request ends, its close (with the
  * total it admitted) goes out the same way and the rest returns to the balance. A lease whose process
  * died is released by the hold sweeper, less what its requests' records drew.
@@ -72,9 +72,10 @@ export class LeaseBook {
   }
 
   /**
-   * The request ended having cost `actual`; returns what it is charged: all of it, even beyond what it
-   * was admitted for (an upstream that reported more than the estimate). The excess leaves the lease
-   * with less to admit others against; its draw takes what the lease cannot cover from the balance.
+   * The request ended having cost `actual`; returns what it is charged here: all of it, even beyond what
+   * it was admitted for (an upstream that reported more than the estimate). The excess leaves the lease
+   * with less to admit others against; its draw takes what the lease cannot cover from the balance, as far
+   * as the balance reaches, and writes off the rest.
    */
   end(ticket: LeaseTicket, actual: bigint): bigint {
     const { lease, reserved } = ticket;

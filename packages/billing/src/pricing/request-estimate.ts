@@ -6,7 +6,7 @@ import type { Usage } from './request-cost';
  * vendors bill images as tokens after scaling them down. OpenAI's high detail is at most
  * 85 + 170 per 512-px tile of a 768×2048 image (1,445); Anthropic about width × height / 750 of an
  * image scaled to 1.15 megapixels (about 1,600); Gemini 258 per 768-px tile. An image billed above
- * this (a very large Gemini tiling, a video part) is still charged in full, as an overrun.
+ * this (a very large Gemini tiling, a video part) is still charged, as an overrun, as far as the balance reaches.
  */
 export const IMAGE_TOKENS = 1600;
 /** No tokenizer runs here: two characters per token is above what real tokenizers produce for text. */

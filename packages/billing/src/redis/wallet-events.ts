@@ -7,8 +7,11 @@ import type { LeaseDraw } from './wallet.store';
 export const LedgerEvent = z.object({
   rid: z.string().min(1),
   tenant: z.string().min(1),
-  /** `overrun`: usage charged beyond its hold (the upstream reported more than was reserved). */
-  kind: z.enum(['reserve', 'settle', 'release', 'plan_grant', 'overrun']),
+  /**
+   * `overrun`: usage charged beyond its hold (the upstream reported more than was reserved);
+   * `write_off`: usage beyond the hold and the balance, never charged (amount 0, the note says how much).
+   */
+  kind: z.enum(['reserve', 'settle', 'release', 'plan_grant', 'overrun', 'write_off']),
   pool: z.enum(['balance', 'quota']),
   amount: z.string().regex(/^-?\d+$/),
   note: z.string().optional(),
@@ -17,13 +20,17 @@ export type LedgerEvent = z.infer<typeof LedgerEvent>;
 
 /**
  * A lease draw's ledger rows, written by the usage writer (a draw is not ledgered by its script): the
- * charge up to what the request was admitted for as `settle`, any usage beyond that as `overrun`.
+ * charge up to what the request was admitted for as `settle`, any charge beyond that as `overrun`, and
+ * usage the lease and the balance could not cover as a `write_off` moving nothing.
  */
 export function leaseDrawEvents(draw: LeaseDraw): LedgerEvent[] {
-  const { requestId: rid, tenantId: tenant, pool, charged, overrun } = draw;
-  const settle: LedgerEvent = { rid, tenant, kind: 'settle', pool, amount: (overrun - charged).toString(), note: 'lease' };
-  if (overrun === 0n) return [settle];
-  return [settle, { rid, tenant, kind: 'overrun', pool, amount: (-overrun).toString(), note: `lease: usage above the ${charged - overrun} admitted` }];
+  const { requestId: rid, tenantId: tenant, pool, charged, overrun, writtenOff } = draw;
+  const events: LedgerEvent[] = [{ rid, tenant, kind: 'settle', pool, amount: (overrun - charged).toString(), note: 'lease' }];
+  if (overrun > 0n)
+    events.push({ rid, tenant, kind: 'overrun', pool, amount: (-overrun).toString(), note: `lease: usage above the ${charged - overrun} admitted` });
+  if (writtenOff > 0n)
+    events.push({ rid, tenant, kind: 'write_off', pool, amount: '0', note: `lease: written off: ${writtenOff} of usage above the lease and the ${pool}` });
+  return events;
 }
 
 export interface StreamEntry {

@@ -4,7 +4,8 @@
  * ledger record can never part (no dual write to another system on the hot path).
  *
  * Hold hash fields: tenant, key (the balance or quota counter it drew on), amount, mode
- * (balance | quota), pool (balance | quota, the ledger pool), ledger ("1" when it is ledgered).
+ * (balance | quota), pool (balance | quota, the ledger pool), ledger ("1" when it is ledgered), limit
+ * (quota: the period's limit, which a settlement never takes the counter beyond).
  */
 
 /**
@@ -36,7 +37,7 @@ else
   redis.call('INCRBY', KEYS[1], ARGV[3])
   redis.call('EXPIRE', KEYS[1], ARGV[7])
 end
-redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'key', KEYS[1], 'amount', ARGV[3], 'mode', ARGV[5], 'pool', ARGV[8], 'ledger', ARGV[9])
+redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'key', KEYS[1], 'amount', ARGV[3], 'mode', ARGV[5], 'pool', ARGV[8], 'ledger', ARGV[9], 'limit', ARGV[6])
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 if ARGV[9] == '1' and amount > 0 then
   redis.call('XADD', KEYS[4], '*', 'rid', ARGV[1], 'tenant', ARGV[2], 'kind', 'reserve', 'pool', ARGV[8], 'amount', '-' .. ARGV[3])
@@ -46,24 +47,41 @@ return {1}
 
 /**
  * Settles or releases a hold: charges the actual usage, returns what the hold kept beyond it, deletes
- * the hold. Usage above the hold (an upstream that reported more than was reserved) is still charged
- * in full: the excess comes out of the balance (which may go below zero, and then refuses every
- * reservation until a top-up) or is added to the quota counter, ledgered as its own `overrun` entry.
+ * the hold. Usage above the hold (an upstream that reported more than was reserved) is charged as far
+ * as the balance (or the quota's room below its limit) reaches, ledgered as its own `overrun` entry;
+ * what lies beyond that is written off (a `write_off` entry moving nothing, its note saying how much),
+ * so no balance ever goes below zero and no quota counter above its limit.
  * A hold that is gone (settled before, or released by the sweeper) makes this a no-op, so it is idempotent.
  * KEYS: hold, holds, events. ARGV: requestId, actual, kind (settle | release), note.
- * Returns {0} when there was no hold, {1, charged, overrun} otherwise.
+ * Returns {0} when there was no hold, {1, charged, overrun, writtenOff} otherwise.
  */
 export const SETTLE_SCRIPT = `
-local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger')
+local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger', 'limit')
 if not h[1] then return {0} end
 local held = tonumber(h[3])
 local actual = tonumber(ARGV[2])
 if actual < 0 then actual = 0 end
 local over = 0
 if actual > held then over = actual - held end
+-- The overrun is drawn only as far as the balance (or the quota's room) reaches; the rest is written off.
+local room = 0
+if over > 0 then
+  if h[4] == 'balance' then
+    room = tonumber(redis.call('GET', h[2]) or '0')
+  elseif not h[7] then
+    -- A hold reserved before holds kept their quota's limit: its overrun is drawn in full.
+    room = over
+  elseif redis.call('EXISTS', h[2]) == 1 then
+    room = tonumber(h[7]) - tonumber(redis.call('GET', h[2]))
+  end
+  if room < 0 then room = 0 end
+end
+local drawn = over
+if drawn > room then drawn = room end
+local written = over - drawn
 local back = held - actual + over
--- One signed move: what the hold kept beyond the usage goes back, or the overrun is drawn on top.
-local move = held - actual
+-- One signed move: what the hold kept beyond the usage goes back, or the drawn overrun is taken on top.
+local move = held - actual + written
 if move ~= 0 then
   if h[4] == 'balance' then
     redis.call('INCRBY', h[2], move)
@@ -77,11 +95,14 @@ if h[6] == '1' then
   if held > 0 then
     redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', ARGV[3], 'pool', h[5], 'amount', tostring(back), 'note', ARGV[4])
   end
-  if over > 0 then
-    redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'overrun', 'pool', h[5], 'amount', '-' .. tostring(over), 'note', 'usage above the hold of ' .. tostring(held))
+  if drawn > 0 then
+    redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'overrun', 'pool', h[5], 'amount', '-' .. tostring(drawn), 'note', 'usage above the hold of ' .. tostring(held))
+  end
+  if written > 0 then
+    redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'write_off', 'pool', h[5], 'amount', '0', 'note', 'written off: ' .. tostring(written) .. ' of usage above the hold of ' .. tostring(held) .. ' and the ' .. h[5])
   end
 end
-return {1, tostring(actual), tostring(over)}
+return {1, tostring(actual - written), tostring(drawn), tostring(written)}
 `;
 
 /**
@@ -95,38 +116,46 @@ return redis.call('INCRBY', KEYS[1], ARGV[2])
 
 /**
  * Charges one request served under a lease (a balance hold a chat process reserves for many requests
- * and admits them against locally): charges the actual cost in full, out of the lease as far as it
- * reaches and the rest (usage no reservation covered) straight out of the balance, which may go below
- * zero and then refuses every reservation until a top-up. Each request draws once: the lease keeps
- * what each request drew, so a replay charges nothing and answers the first draw again (its ledger
- * rows, overrun included, are written by the caller, idempotently). A lease already closed and fully
- * drawn (its draws add up to what its close said its requests cost) is deleted, anything it still held
- * going back to the balance; once a lease is gone there is nothing left to draw.
+ * and admits them against locally): charges the actual cost out of the lease as far as it reaches and
+ * the rest (usage no reservation covered) out of the balance as far as the balance reaches; what lies
+ * beyond both is written off, so the balance never goes below zero. Each request draws once: the lease
+ * keeps what each request was charged, so a replay charges nothing and answers the first draw again (its
+ * ledger rows, overrun and write-off included, are written by the caller, idempotently). A lease already
+ * closed and fully drawn (its draws add up to what its close said its requests cost) is deleted,
+ * anything it still held going back to the balance; once a lease is gone there is nothing left to draw.
  * KEYS: lease hold, lease draws (hash), holds. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
- * Returns {1, charged, tenant, pool}; {0, charged, tenant, pool} for a replay; {-1} when the lease is gone.
+ * Returns {1, charged, tenant, pool, writtenOff}; {0, charged, tenant, pool, 0} for a replay; {-1} when the lease is gone.
  */
 export const DRAW_SCRIPT = `
 local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed')
 if not h[1] then return {-1} end
 local before = redis.call('HGET', KEYS[2], ARGV[1])
-if before then return {0, before, h[1], h[3]} end
+if before then return {0, before, h[1], h[3], '0'} end
 local left = tonumber(h[2])
 if left < 0 then left = 0 end
 local actual = tonumber(ARGV[2])
 if actual < 0 then actual = 0 end
 local fromLease = actual
 if fromLease > left then fromLease = left end
-redis.call('HSET', KEYS[2], ARGV[1], tostring(actual))
+local fromBalance = actual - fromLease
+if fromBalance > 0 then
+  local balance = tonumber(redis.call('GET', h[5]) or '0')
+  if balance < 0 then balance = 0 end
+  if fromBalance > balance then fromBalance = balance end
+end
+local written = actual - fromLease - fromBalance
+local charged = fromLease + fromBalance
+redis.call('HSET', KEYS[2], ARGV[1], tostring(charged))
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 if fromLease > 0 then redis.call('HINCRBY', KEYS[1], 'amount', -fromLease) end
 if actual > 0 then redis.call('HINCRBY', KEYS[1], 'drawn', actual) end
-if actual > fromLease then redis.call('DECRBY', h[5], actual - fromLease) end
+if fromBalance > 0 then redis.call('DECRBY', h[5], fromBalance) end
 if h[4] == '1' and tonumber(h[6] or '0') + actual >= tonumber(h[7] or '0') then
   if left - fromLease > 0 then redis.call('INCRBY', h[5], left - fromLease) end
   redis.call('DEL', KEYS[1], KEYS[2])
   redis.call('ZREM', KEYS[3], ARGV[3])
 end
-return {1, tostring(actual), h[1], h[3]}
+return {1, tostring(charged), h[1], h[3], tostring(written)}
 `;
 
 /**

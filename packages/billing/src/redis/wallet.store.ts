@@ -21,8 +21,10 @@ export interface LeaseDraw {
   tenantId: string;
   pool: 'balance' | 'quota';
   charged: bigint;
-  /** What the request cost beyond what it was admitted for (0 when its settlement names no `held`). */
+  /** What the request was charged beyond what it was admitted for (0 when its settlement names no `held`). */
   overrun: bigint;
+  /** What the request cost beyond the lease and the balance: written off, never charged. */
+  writtenOff: bigint;
 }
 
 type Pipelined = ChainableCommander & {
@@ -99,7 +101,10 @@ export class WalletStore {
     return { status: 'refused', available: BigInt(reply[1] ?? 0) };
   }
 
-  /** Charges `actual` (beyond the hold too, as an overrun) and returns what was charged; null when no hold existed. */
+  /**
+   * Charges `actual` (beyond the hold too, as an overrun, as far as the balance reaches; the rest is
+   * written off) and returns what was charged; null when no hold existed.
+   */
   async settle(requestId: string, actual: bigint, note = ''): Promise<bigint | null> {
     return this.finish(requestId, actual, 'settle', note);
   }
@@ -138,12 +143,13 @@ export class WalletStore {
     const draws: LeaseDraw[] = [];
     items.forEach(({ requestId, settlement }, i) => {
       if (settlement.action !== 'draw') return;
-      const [status, charged, tenantId, pool] = results[i] as Reply;
-      if (Number(status) === -1 || BigInt(charged ?? 0) === 0n) return;
+      const [status, charged, tenantId, pool, written] = results[i] as Reply;
+      const writtenOff = BigInt(written ?? 0);
+      if (Number(status) === -1 || (BigInt(charged ?? 0) === 0n && writtenOff === 0n)) return;
       const total = BigInt(charged!);
       const held = settlement.held === undefined ? total : BigInt(settlement.held);
       const overrun = total > held ? total - held : 0n;
-      draws.push({ requestId, tenantId: String(tenantId), pool: pool === 'quota' ? 'quota' : 'balance', charged: total, overrun });
+      draws.push({ requestId, tenantId: String(tenantId), pool: pool === 'quota' ? 'quota' : 'balance', charged: total, overrun, writtenOff });
     });
     return draws;
   }

@@ -33,7 +33,7 @@ export interface SandboxRun {
   created_at: number;
   thread_id: string;
   assistant_id: string;
-  status: 'queued' | 'in_progress' | 'completed';
+  status: 'queued' | 'in_progress' | 'completed' | 'incomplete';
   model: string;
   instructions: string;
   tools: unknown[];
@@ -46,7 +46,7 @@ export interface SandboxRun {
   failed_at: null;
   last_error: null;
   required_action: null;
-  incomplete_details: null;
+  incomplete_details: { reason: 'max_prompt_tokens' } | null;
   max_prompt_tokens: number | null;
   max_completion_tokens: number | null;
   temperature: number;
@@ -146,6 +146,34 @@ export function runObject(
     tool_choice: 'auto',
     parallel_tool_calls: true,
   };
+}
+
+/**
+ * A run whose prompt is above its `max_prompt_tokens`, as OpenAI ends it: `incomplete`, having read no more
+ * prompt tokens than the cap and written nothing.
+ */
+export function runOverPromptCap(run: SandboxRun): SandboxRun | null {
+  const cap = run.max_prompt_tokens;
+  if (cap === null || !run.usage || run.usage.prompt_tokens <= cap) return null;
+  return {
+    ...run,
+    status: 'incomplete',
+    incomplete_details: { reason: 'max_prompt_tokens' },
+    usage: { prompt_tokens: cap, completion_tokens: 0, total_tokens: cap },
+  };
+}
+
+/** The events of a streamed run that ended incomplete before writing anything. */
+export function incompleteRunEvents(run: SandboxRun): Array<{ event: string; data: unknown }> {
+  const running = runInProgress(run);
+  const queued = { ...running, status: 'queued', started_at: null };
+  return [
+    { event: 'thread.run.created', data: queued },
+    { event: 'thread.run.queued', data: queued },
+    { event: 'thread.run.in_progress', data: running },
+    { event: 'thread.run.incomplete', data: run },
+    { event: 'done', data: '[DONE]' },
+  ];
 }
 
 /** A completed run as it read while it was still working: in progress, no usage yet. */

@@ -10,7 +10,18 @@ import { z } from 'zod';
 import { ControlError, resolveRunMs } from '../../core/controls';
 import { dataFrame, eventFrame, type SsePause } from '../../core/exchange';
 import type { ProtocolDeps } from '../../core/protocol';
-import { messageObject, planRun, runEvents, runInProgress, runObject, textContent, type SandboxMessage, type SandboxRun } from './assistants.builder';
+import {
+  incompleteRunEvents,
+  messageObject,
+  planRun,
+  runEvents,
+  runInProgress,
+  runObject,
+  runOverPromptCap,
+  textContent,
+  type SandboxMessage,
+  type SandboxRun,
+} from './assistants.builder';
 import { renderOpenaiError } from './openai.errors';
 
 /** Objects kept per kind before the oldest go (the sandbox runs for days under benchmarks). */
@@ -251,9 +262,21 @@ export function registerOpenaiAssistantsRoutes(app: FastifyInstance, { exchange 
         metadata: body.metadata ?? {},
       };
       const plan = planRun(input);
-      exchange.stats.addTokens(plan.usage.prompt_tokens, plan.usage.completion_tokens);
       const meta = { id: newId('run'), createdAt: now(), threadId, assistantId: assistant.id };
       const run = runObject(meta, input, 'completed', plan);
+      const incomplete = runOverPromptCap(run);
+      if (incomplete) {
+        // The prompt is above the run's max_prompt_tokens: OpenAI ends the run incomplete, billing no more than the cap.
+        exchange.stats.addTokens(incomplete.usage!.prompt_tokens, 0);
+        runs.get(threadId)!.push(incomplete);
+        if (body.stream !== true) return incomplete;
+        const frames = incompleteRunEvents(incomplete).map(({ event, data }) =>
+          event === 'done' ? `event: done\n${dataFrame('[DONE]')}` : eventFrame(event, data),
+        );
+        await exchange.sendSse(request, reply, frames, controls);
+        return reply;
+      }
+      exchange.stats.addTokens(plan.usage.prompt_tokens, plan.usage.completion_tokens);
       const extra = { assistantId: assistant.id, runId: run.id };
       let answer: SandboxMessage;
       if (runMs > 0) {
