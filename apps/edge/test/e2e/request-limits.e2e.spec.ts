@@ -179,19 +179,19 @@ describe('request limits at the edge', () => {
     {
       family: 'msgc' as Family,
       path: '/msgc/v1/messages',
-      headers: { 'msgc-version': '2023-06-01' },
+      headers: { 'msgc-version': '2023-06-01' } as Record<string, string>,
       body: (text: string) => ({ model: 'sandbox-claude', max_tokens: 8, messages: [{ role: 'user', content: text }] }),
     },
     {
       family: 'genc' as Family,
       path: '/genc/v1beta/models/sandbox-gemini:generateContent',
-      headers: {},
+      headers: {} as Record<string, string>,
       body: (text: string) => ({ contents: [{ role: 'user', parts: [{ text }] }] }),
     },
     {
       family: 'oaic' as Family,
       path: '/oaic/v1/chat/completions',
-      headers: {},
+      headers: {} as Record<string, string>,
       body: (text: string) => ({ model: 'sandbox-gpt', max_tokens: 8, messages: [{ role: 'user', content: text }] }),
     },
   ])('carries a 2 MB $family body past the bus by claim check', async ({ family, path, headers, body }) => {
