@@ -28,6 +28,7 @@ import { EdgeFastifyAdapter } from './routing/edge-fastify.adapter';
 import { installJsonBodyParser } from './routing/json-body.parser';
 import './routing/route-config';
 import { bodyLimitOf, tooLargeMessage } from './routing/body-limits';
+import { dropRestOfBody } from './routing/refused-body';
 import { RouteRegistrar } from './routing/route-registrar.service';
 
 /** An unknown path is named in its 404 up to this length: enough to spot a typo, not a mirror for any text. */
@@ -69,10 +70,16 @@ function familyOf(request: FastifyRequest) {
   return request.routeOptions.config?.family ?? familyOfPath(request.url);
 }
 
-/** A body over the route's own limit: the 413 names the limit and its variable. */
-function bodyTooLarge(request: FastifyRequest, error: unknown): GatewayError | undefined {
+/**
+ * A body over the route's own limit: the 413 names the limit and its variable. The rest of the body is
+ * read and dropped rather than the connection closed under a client still writing it (Fastify's way),
+ * so the client reads the answer.
+ */
+function bodyTooLarge(request: FastifyRequest, reply: FastifyReply, error: unknown): GatewayError | undefined {
   const limit = request.routeOptions.config?.bodyLimit;
   if (limit === undefined || (error as { statusCode?: unknown } | null)?.statusCode !== 413) return undefined;
+  reply.removeHeader('connection');
+  dropRestOfBody(request.raw);
   return new GatewayError('payload_too_large', tooLargeMessage(limit));
 }
 
@@ -91,7 +98,7 @@ function installErrorHandlers(fastify: FastifyInstance, logger: Logger): void {
   fastify.setNotFoundHandler(notFound);
   fastify.setErrorHandler((error, request, reply) => {
     logIfInternal(logger, request, error);
-    return sendError(reply, familyOf(request), bodyTooLarge(request, error) ?? toGatewayError(error));
+    return sendError(reply, familyOf(request), bodyTooLarge(request, reply, error) ?? toGatewayError(error));
   });
 }
 

@@ -6,7 +6,8 @@ import type { IncomingMessage } from 'node:http';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
 import { callerOf } from '../oaic/oaic-relay.service';
-import { closeAfterAnswer, failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 import { EDGE_FILES_ENV, FILES_OBJECT_STORE, type EdgeFilesEnv } from './files-env';
 
@@ -79,7 +80,7 @@ export class FileUploadService {
       };
       return { payload, discard };
     } catch (error) {
-      closeAfterAnswer(request.reply);
+      dropRestOfBody(request.raw.raw);
       await discard();
       throw error;
     }

@@ -1,5 +1,6 @@
 import { GatewayError, parseOrThrow, VideoCreateRequest } from '@gateway/contracts';
-import { closeAfterAnswer, FormCounter, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { FormCounter, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 
 type Part =
@@ -20,7 +21,7 @@ export async function readVideoCreateBody(request: RouteRequest, limits: Multipa
   try {
     return parseOrThrow(VideoCreateRequest, await readFields(raw, limits));
   } catch (error) {
-    closeAfterAnswer(request.reply);
+    dropRestOfBody(request.raw.raw);
     throw error;
   }
 }

@@ -14,7 +14,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { MultipartFile } from '@fastify/multipart';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
-import { closeAfterAnswer, failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 import { OAIC_ENV, OAIC_OBJECT_STORE, type OaicEnv } from './oaic-env';
 import { callerOf, OaicRelayService } from './oaic-relay.service';
@@ -68,7 +69,7 @@ export class OaicAudioService {
       try {
         file = await this.readParts(raw, request, fields);
       } catch (error) {
-        closeAfterAnswer(request.reply);
+        dropRestOfBody(request.raw.raw);
         throw error;
       }
       if (!file) throw GatewayError.invalid("Missing required parameter: 'file'.", 'file');

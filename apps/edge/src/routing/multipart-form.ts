@@ -1,5 +1,4 @@
 import { GatewayError } from '@gateway/contracts';
-import type { FastifyReply } from 'fastify';
 import type { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import type { EdgeEnv } from '../config/edge-env';
@@ -73,12 +72,4 @@ export function failWithConnection(raw: IncomingMessage, file: Readable): () => 
   if (socket.destroyed) onClose();
   else socket.once('close', onClose);
   return () => socket.off('close', onClose);
-}
-
-/**
- * A form refused part-way leaves the rest of its body unread: the answer closes the connection, so the
- * parser, its queued parts and the socket go with it instead of waiting on a client that may never finish.
- */
-export function closeAfterAnswer(reply: FastifyReply): void {
-  if (!reply.sent) reply.header('connection', 'close');
 }
