@@ -12,7 +12,7 @@ export const ENVELOPE_ROOM = 64 * 1024;
  * families and the assistants. Every other body travels inside one message and must fit it.
  */
 const CLAIM_CHECKED =
-  /^(oaic\.(chat|completions|responses\.create|embeddings|moderations|images\.generations|audio\.speech)|msgc\.|genc\.|assistants\.|threads\.)/;
+  /^(oaic\.(chat|completions|responses\.create|embeddings|moderations|images\.generations|audio\.speech|assistants\.|threads\.)|msgc\.|genc\.)/;
 
 /** The largest body a route reads, and the variable that sets it (named in its 413). */
 export interface BodyLimit {
