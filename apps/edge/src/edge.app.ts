@@ -28,7 +28,7 @@ import { EdgeFastifyAdapter } from './routing/edge-fastify.adapter';
 import { installJsonBodyParser } from './routing/json-body.parser';
 import './routing/route-config';
 import { bodyLimitOf, tooLargeMessage } from './routing/body-limits';
-import { dropRestOfBody } from './routing/refused-body';
+import { dropRestOfBody, installLingeringClose } from './routing/refused-body';
 import { RouteRegistrar } from './routing/route-registrar.service';
 
 /** An unknown path is named in its 404 up to this length: enough to spot a typo, not a mirror for any text. */
@@ -144,6 +144,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
     frameworkErrors: answerFrameworkError,
   });
   installJsonBodyParser(fastify);
+  installLingeringClose(fastify);
   const metrics = new HttpMetrics();
   metrics.install(fastify);
   const log = options.log ?? createLogger('edge', env);

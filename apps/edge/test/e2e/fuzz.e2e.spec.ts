@@ -81,8 +81,10 @@ async function sendOn(fuzzCase: FuzzCase, dispatcher: Agent): Promise<Answer | n
       dispatcher,
       // A fresh connection per case: one hostile case must not leave a socket that stalls the next.
       reset: true,
+      // A body of megabytes may be read, stored and answered after the pool's 5 s on a loaded machine.
+      ...(fuzzCase.body !== undefined && fuzzCase.body.length > 1_000_000 && { headersTimeout: 30_000 }),
       // Also bounds a request stuck before its headers timer starts (connecting, or its body not yet written).
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(fuzzCase.body !== undefined && fuzzCase.body.length > 1_000_000 ? 35_000 : 10_000),
     });
     const text = await response.body.text();
     const contentType = response.headers['content-type'];
