@@ -28,7 +28,8 @@ const SEED = process.env.FUZZ_SEED === undefined ? Date.now() : Number(process.e
 const KEEP_GOING = process.env.FUZZ_KEEP_GOING === '1';
 /** Each route's cases run as this many concurrent properties (seeds SEED, SEED+1, ...). */
 const SHARDS = Number(process.env.FUZZ_SHARDS ?? (RUNS >= 1000 ? 4 : 1));
-const SHARD_BUDGET_MS = 90_000 + Math.ceil(RUNS / SHARDS) * 60;
+/** Per case: some carry megabyte bodies through storage and the bus. */
+const SHARD_BUDGET_MS = 90_000 + Math.ceil(RUNS / SHARDS) * 150;
 /** Routes fuzzed side by side in a short run. */
 const SHORT_RUN_ROUTES = 12;
 /** Fuzz traffic comes from its own loopback address, so per-address limits it trips touch no other spec. */
