@@ -27,12 +27,14 @@ import { installRequestObserver } from './ops/request-observer';
 import { EdgeFastifyAdapter } from './routing/edge-fastify.adapter';
 import { installJsonBodyParser } from './routing/json-body.parser';
 import './routing/route-config';
+import { bodyLimitOf, tooLargeMessage } from './routing/body-limits';
+import { dropRestOfBody, installLingeringClose } from './routing/refused-body';
 import { RouteRegistrar } from './routing/route-registrar.service';
 
 /** An unknown path is named in its 404 up to this length: enough to spot a typo, not a mirror for any text. */
 const MAX_ECHOED_PATH = 200;
 
-/** Chat requests carry inline images and long prompts: 10 MB and more must pass. */
+/** Chat requests carry inline images and long prompts: 10 MB and more must pass (each route narrows it: routing/body-limits.ts). */
 const BODY_LIMIT = 32 * 1024 * 1024;
 
 export interface EdgeAppOptions {
@@ -68,6 +70,19 @@ function familyOf(request: FastifyRequest) {
   return request.routeOptions.config?.family ?? familyOfPath(request.url);
 }
 
+/**
+ * A body over the route's own limit: the 413 names the limit and its variable. The rest of the body is
+ * read and dropped rather than the connection closed under a client still writing it (Fastify's way),
+ * so the client reads the answer.
+ */
+function bodyTooLarge(request: FastifyRequest, reply: FastifyReply, error: unknown): GatewayError | undefined {
+  const limit = request.routeOptions.config?.bodyLimit;
+  if (limit === undefined || (error as { statusCode?: unknown } | null)?.statusCode !== 413) return undefined;
+  reply.removeHeader('connection');
+  dropRestOfBody(request.raw);
+  return new GatewayError('payload_too_large', tooLargeMessage(limit));
+}
+
 function installErrorHandlers(fastify: FastifyInstance, logger: Logger): void {
   const notFound = async (request: FastifyRequest, reply: FastifyReply) => {
     const path = request.url.split('?')[0]!;
@@ -83,7 +98,7 @@ function installErrorHandlers(fastify: FastifyInstance, logger: Logger): void {
   fastify.setNotFoundHandler(notFound);
   fastify.setErrorHandler((error, request, reply) => {
     logIfInternal(logger, request, error);
-    return sendError(reply, familyOf(request), toGatewayError(error));
+    return sendError(reply, familyOf(request), bodyTooLarge(request, reply, error) ?? toGatewayError(error));
   });
 }
 
@@ -129,6 +144,7 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
     frameworkErrors: answerFrameworkError,
   });
   installJsonBodyParser(fastify);
+  installLingeringClose(fastify);
   const metrics = new HttpMetrics();
   metrics.install(fastify);
   const log = options.log ?? createLogger('edge', env);
@@ -150,7 +166,8 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
     await app.init();
     registerOpsRoutes(fastify, app.get(ReadinessService), metrics);
     registerDocsRoutes(fastify);
-    count = app.get(RouteRegistrar).register(fastify, options.routes ?? ROUTES);
+    const maxPayload = connection.info?.max_payload;
+    count = app.get(RouteRegistrar).register(fastify, options.routes ?? ROUTES, (route) => bodyLimitOf(route, env, maxPayload));
     consoles = mountConsole({ public: fastify, admin }, bus, env.ADMIN_TOKEN);
     await app.listen(env.PORT, env.HOST);
     await admin.listen({ port: env.ADMIN_PORT, host: env.ADMIN_HOST });

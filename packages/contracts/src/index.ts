@@ -18,6 +18,7 @@ export * from './usage/usage-event.schema';
 export * from './usage/usage-event.sample';
 export * from './usage/dead-letter.schema';
 export * from './files';
+export * from './json';
 export * from './webhooks';
 export * from './families/media';
 export * from './families/music';

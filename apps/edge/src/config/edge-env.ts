@@ -3,6 +3,8 @@ import { BaseEnv } from '@gateway/platform';
 import { z } from 'zod';
 
 const Port = z.coerce.number().int().min(0).max(65535);
+/** A size in bytes. */
+const Bytes = z.coerce.number().int().positive();
 /** Seconds, fractions allowed (tests use fractions of a second). */
 const Seconds = z.coerce.number().positive();
 /** A comma-separated list; empty items dropped. */
@@ -45,5 +47,21 @@ export const EdgeEnv = BaseEnv.extend({
   TRUSTED_PROXIES: NameList.default([]),
   /** Host names the admin listener answers besides loopback ones (DNS-rebinding guard), comma-separated. */
   ADMIN_ALLOWED_HOSTS: NameList.default([]),
+  /** Largest JSON body of a route whose body goes by claim check when it is over one bus message (chat families, assistants). */
+  EDGE_RELAYED_BODY_MAX_BYTES: Bytes.default(32 * 1024 * 1024),
+  /**
+   * Largest JSON body of a route whose body travels in one bus message (batches, media, music, files):
+   * never more than the server's max_payload less room for the envelope, which is also the default.
+   */
+  EDGE_BUS_BODY_MAX_BYTES: z.preprocess((v) => (v === '' ? undefined : v), Bytes.optional()),
+  /** Largest body of the unauthenticated upstream callback POST /music/callbacks/{token}. */
+  MUSIC_CALLBACK_MAX_BYTES: Bytes.default(64 * 1024),
+  /** Multipart forms (uploads, audio, videos): text fields, and parts of any kind, one form may hold. */
+  MULTIPART_MAX_FIELDS: z.coerce.number().int().positive().default(32),
+  MULTIPART_MAX_PARTS: z.coerce.number().int().positive().default(64),
+  /** Largest text field of a multipart form. */
+  MULTIPART_FIELD_MAX_BYTES: Bytes.default(16 * 1024),
+  /** Header lines one part of a multipart form may carry. */
+  MULTIPART_MAX_PART_HEADERS: z.coerce.number().int().positive().default(16),
 });
 export type EdgeEnv = z.infer<typeof EdgeEnv>;

@@ -49,12 +49,31 @@ function errorOf(error: ClientError, head: string | null): GatewayError {
   }
 }
 
+/** How long a refused connection still reads (and drops) what its client sends, so the client can read the answer. */
+const LINGER_MS = 2000;
+
+/** Connections already answered: the parser reports its error again for every later chunk. */
+const answered = new WeakSet<Socket>();
+
+/**
+ * Ends a connection whose client may still be writing (a body behind headers too large): the answer and
+ * a FIN go out, what still arrives is dropped for LINGER_MS, then the socket closes. Closing at once would
+ * reset the connection while the client writes, and the client would never read the answer.
+ */
+function lingerThenClose(socket: Socket): void {
+  socket.end();
+  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.resume();
+}
+
 /**
  * Failures of Node's HTTP parser, before Fastify sees a request: answered in the dialect of the path
  * when the request line was read (never echoing it), on a connection that then closes.
  */
 export function answerClientError(error: ClientError, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (error.code === 'ECONNRESET' || socket.destroyed || answered.has(socket)) return;
+  answered.add(socket);
   const head = headOf(error.rawPacket);
   const { status, body } = toDialectError(familyOfPath(pathOf(head)), errorOf(error, head), randomUUID());
   const text = JSON.stringify(body);
@@ -63,7 +82,7 @@ export function answerClientError(error: ClientError, socket: Socket): void {
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
     );
   }
-  socket.destroy();
+  lingerThenClose(socket);
 }
 
 interface FrameworkError extends Error {

@@ -2,14 +2,19 @@ import { FILE_KEY_PREFIX, FilePurpose, GatewayError, newFileId, parseOrThrow, ty
 import { objectKey, safeContentType, type ObjectStore } from '@gateway/storage';
 import type { MultipartFile } from '@fastify/multipart';
 import { Inject, Injectable } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { EDGE_ENV } from '../config/edge-env.token';
+import type { EdgeEnv } from '../config/edge-env';
 import { callerOf } from '../oaic/oaic-relay.service';
+import { failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 import { EDGE_FILES_ENV, FILES_OBJECT_STORE, type EdgeFilesEnv } from './files-env';
 
-type Part = MultipartFile | { type: 'field'; fieldname: string; value: unknown };
+type Part = MultipartFile | { type: 'field'; fieldname: string; value: unknown; valueTruncated?: boolean; fieldnameTruncated?: boolean };
 type MultipartRequest = {
   isMultipart(): boolean;
-  parts(options?: { limits?: { fileSize?: number; files?: number }; fileHwm?: number }): AsyncIterableIterator<Part>;
+  parts(options?: { limits?: ReturnType<typeof parserLimits>; fileHwm?: number }): AsyncIterableIterator<Part>;
 };
 
 /**
@@ -36,10 +41,15 @@ interface StoredUpload {
  */
 @Injectable()
 export class FileUploadService {
+  private readonly limits: MultipartLimits;
+
   constructor(
     @Inject(FILES_OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(EDGE_FILES_ENV) private readonly env: EdgeFilesEnv,
-  ) {}
+    @Inject(EDGE_ENV) edgeEnv: EdgeEnv,
+  ) {
+    this.limits = multipartLimitsOf(edgeEnv);
+  }
 
   async receive(request: RouteRequest): Promise<{ payload: FileCreatePayload; discard: () => Promise<void> }> {
     const raw = request.raw as unknown as MultipartRequest;
@@ -55,7 +65,7 @@ export class FileUploadService {
     const fields: Record<string, string> = {};
     let upload: StoredUpload | undefined;
     try {
-      upload = await this.readParts(raw, key, fields);
+      upload = await this.readParts(raw, request.raw.raw, key, fields);
       if (!upload) throw GatewayError.invalid("Missing required parameter: 'file'.", 'file');
       if (fields.purpose === undefined) throw GatewayError.invalid("Missing required parameter: 'purpose'.", 'purpose');
       const purpose = parseOrThrow(FilePurpose, fields.purpose, 'purpose');
@@ -70,29 +80,39 @@ export class FileUploadService {
       };
       return { payload, discard };
     } catch (error) {
+      dropRestOfBody(request.raw.raw);
       await discard();
       throw error;
     }
   }
 
-  /** Reads the form: the first `file` part streams into storage; string fields are collected. */
-  private async readParts(raw: MultipartRequest, key: string, fields: Record<string, string>): Promise<StoredUpload | undefined> {
+  /**
+   * Reads the form: the first `file` part streams into storage; string fields are collected. Every part
+   * is counted against the form's limits first, and the file's stream fails if the connection goes.
+   */
+  private async readParts(raw: MultipartRequest, incoming: IncomingMessage, key: string, fields: Record<string, string>): Promise<StoredUpload | undefined> {
     let upload: StoredUpload | undefined;
     let cutShort: Error | undefined;
+    const counter = new FormCounter(this.limits);
     try {
-      for await (const part of raw.parts({ limits: { fileSize: this.env.FILES_MAX_BYTES, files: 1 }, fileHwm: PART_BUFFER_BYTES })) {
+      const limits = parserLimits(this.limits, { fileSize: this.env.FILES_MAX_BYTES, files: 1 });
+      for await (const part of raw.parts({ limits, fileHwm: PART_BUFFER_BYTES })) {
         if (part.type === 'file') {
           if (part.fieldname !== 'file' || upload) {
             part.file.resume();
+            counter.take(part);
             continue;
           }
+          counter.take(part);
           part.file.once('error', (error: Error) => (cutShort = error));
           const filename = (part.filename || 'file').slice(0, 1024);
-          const info = await this.store.put(key, part.file, safeContentType(part.mimetype));
+          const unwatch = failWithConnection(incoming, part.file);
+          const info = await this.store.put(key, part.file, safeContentType(part.mimetype)).finally(unwatch);
           if (part.file.truncated) throw this.tooLarge();
           upload = { key, filename, contentType: info.contentType, bytes: info.size };
-        } else if (typeof part.value === 'string') {
-          fields[part.fieldname] = part.value;
+        } else {
+          counter.take(part);
+          if (typeof part.value === 'string') fields[part.fieldname] = part.value;
         }
       }
       return upload;

@@ -1,4 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { EDGE_ENV } from '../config/edge-env.token';
+import type { EdgeEnv } from '../config/edge-env';
+import { multipartLimitsOf, type MultipartLimits } from '../routing/multipart-form';
 import { RouteHandler } from '../routing/route-handler.decorator';
 import type { RouteRequest } from '../routing/route-request';
 import { MediaRelayService } from './media-relay.service';
@@ -9,11 +12,18 @@ const taskIdOf = (request: RouteRequest) => request.params.task_id ?? '';
 /** The media routes of oaic videos, dsc and nativemedia: each hands its parsed request to the media service. */
 @Injectable()
 export class MediaHandler {
-  constructor(private readonly relay: MediaRelayService) {}
+  private readonly limits: MultipartLimits;
+
+  constructor(
+    private readonly relay: MediaRelayService,
+    @Inject(EDGE_ENV) env: EdgeEnv,
+  ) {
+    this.limits = multipartLimitsOf(env);
+  }
 
   @RouteHandler('oaic.videos.create')
   async createVideo(request: RouteRequest) {
-    return this.relay.create(request, await readVideoCreateBody(request));
+    return this.relay.create(request, await readVideoCreateBody(request, this.limits));
   }
 
   @RouteHandler('oaic.videos.get')

@@ -1,6 +1,8 @@
-import { Module, type OnModuleInit } from '@nestjs/common';
+import { Inject, Module, type OnModuleInit } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
+import { EDGE_ENV } from '../config/edge-env.token';
+import type { EdgeEnv } from '../config/edge-env';
 import { registerMusicCallbackRoute } from './music-callback.routes';
 import { MusicRelayService } from './music-relay.service';
 import { MusicHandler } from './music.handler';
@@ -11,9 +13,10 @@ export class MusicModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly relay: MusicRelayService,
+    @Inject(EDGE_ENV) private readonly env: EdgeEnv,
   ) {}
 
   onModuleInit(): void {
-    registerMusicCallbackRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), this.relay);
+    registerMusicCallbackRoute(this.adapterHost.httpAdapter.getInstance<FastifyInstance>(), this.relay, this.env.MUSIC_CALLBACK_MAX_BYTES);
   }
 }

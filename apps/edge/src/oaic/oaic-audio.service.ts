@@ -12,11 +12,22 @@ import { NatsBus } from '@gateway/platform';
 import { keySegmentOf, objectKey, servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import type { MultipartFile } from '@fastify/multipart';
+import { EDGE_ENV } from '../config/edge-env.token';
+import type { EdgeEnv } from '../config/edge-env';
+import { failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 import { OAIC_ENV, OAIC_OBJECT_STORE, type OaicEnv } from './oaic-env';
 import { callerOf, OaicRelayService } from './oaic-relay.service';
 
-type MultipartRequest = { isMultipart(): boolean; parts(): AsyncIterableIterator<MultipartFile | { type: 'field'; fieldname: string; value: unknown }> };
+type FieldPart = { type: 'field'; fieldname: string; value: unknown; valueTruncated?: boolean; fieldnameTruncated?: boolean };
+type MultipartRequest = {
+  isMultipart(): boolean;
+  parts(options?: { limits?: ReturnType<typeof parserLimits> }): AsyncIterableIterator<MultipartFile | FieldPart>;
+};
+
+/** Largest audio upload accepted (the common upstream limit). */
+export const MAX_AUDIO_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 /**
  * Audio over object storage: uploads stream from the client into storage and travel to the chat
@@ -24,12 +35,17 @@ type MultipartRequest = { isMultipart(): boolean; parts(): AsyncIterableIterator
  */
 @Injectable()
 export class OaicAudioService {
+  private readonly limits: MultipartLimits;
+
   constructor(
     private readonly bus: NatsBus,
     private readonly relay: OaicRelayService,
     @Inject(OAIC_OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(OAIC_ENV) private readonly env: OaicEnv,
-  ) {}
+    @Inject(EDGE_ENV) edgeEnv: EdgeEnv,
+  ) {
+    this.limits = multipartLimitsOf(edgeEnv);
+  }
 
   async speech(subject: string, request: RouteRequest): Promise<undefined> {
     const result = SpeechReply.parse(await this.relay.json(subject, request));
@@ -53,7 +69,12 @@ export class OaicAudioService {
     const fields: Record<string, string> = {};
     let file: StoredFileRef | undefined;
     try {
-      file = await this.readParts(raw, request, fields);
+      try {
+        file = await this.readParts(raw, request, fields);
+      } catch (error) {
+        dropRestOfBody(request.raw.raw);
+        throw error;
+      }
       if (!file) throw GatewayError.invalid("Missing required parameter: 'file'.", 'file');
       parseOrThrow(translation ? TranslationFields : TranscriptionFields, fields);
       const payload: OaicAudioPayload = { ...callerOf(request), fields, file };
@@ -76,8 +97,10 @@ export class OaicAudioService {
     let taken = false;
     let file: StoredFileRef | undefined;
     let cutShort: Error | undefined;
+    const counter = new FormCounter(this.limits);
     try {
-      for await (const part of raw.parts()) {
+      for await (const part of raw.parts({ limits: parserLimits(this.limits, { fileSize: MAX_AUDIO_UPLOAD_BYTES, files: 1 }) })) {
+        counter.take(part);
         if (part.type === 'file') {
           if (part.fieldname !== 'file' || taken) {
             part.file.resume();
@@ -87,10 +110,14 @@ export class OaicAudioService {
           part.file.once('error', (error: Error) => (cutShort = error));
           const filename = part.filename || 'audio';
           const key = objectKey('uploads', request.key.tenantId, request.requestId, keySegmentOf(filename, 'audio'));
-          const info = await this.store.put(key, part.file, part.mimetype || 'application/octet-stream').catch(async (error: unknown) => {
-            await this.store.delete(key).catch(() => undefined);
-            throw error;
-          });
+          const unwatch = failWithConnection(request.raw.raw, part.file);
+          const info = await this.store
+            .put(key, part.file, part.mimetype || 'application/octet-stream')
+            .catch(async (error: unknown) => {
+              await this.store.delete(key).catch(() => undefined);
+              throw error;
+            })
+            .finally(unwatch);
           file = { key, filename, contentType: info.contentType, size: info.size };
           if (part.file.truncated) throw new GatewayError('payload_too_large', 'The uploaded file is too large.', 'file');
         } else if (typeof part.value === 'string') {

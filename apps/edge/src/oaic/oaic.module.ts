@@ -7,14 +7,14 @@ import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
 import { ClaimCheckStore } from './claim-check.store';
 import { MEDIA_EDGE_ENV, MediaEdgeEnv } from '../media/media-env';
-import { OaicAudioService } from './oaic-audio.service';
+import { MAX_AUDIO_UPLOAD_BYTES, OaicAudioService } from './oaic-audio.service';
+import { EDGE_ENV } from '../config/edge-env.token';
+import type { EdgeEnv } from '../config/edge-env';
+import { multipartLimitsOf, parserLimits } from '../routing/multipart-form';
 import { OaicImagesService } from './oaic-images.service';
 import { OAIC_ENV, OAIC_OBJECT_STORE, OAIC_REDIS, OaicEnv } from './oaic-env';
 import { OaicHandler } from './oaic.handler';
 import { OaicRelayService } from './oaic-relay.service';
-
-/** Largest audio upload accepted (the common upstream limit). */
-const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
 
 /**
  * The oaic family at the edge: chat, completions, responses, embeddings, moderations, images and
@@ -44,6 +44,7 @@ export class OaicModule implements OnModuleInit, OnApplicationShutdown {
     @Inject(OAIC_REDIS) private readonly redis: Redis,
     private readonly adapterHost: HttpAdapterHost,
     private readonly bus: NatsBus,
+    @Inject(EDGE_ENV) private readonly edgeEnv: EdgeEnv,
   ) {}
 
   /**
@@ -53,7 +54,8 @@ export class OaicModule implements OnModuleInit, OnApplicationShutdown {
   onModuleInit(): void {
     this.bus.replyClaims.use(new RedisReplyStore(this.redis));
     const fastify = this.adapterHost.httpAdapter.getInstance<FastifyInstance>();
-    void fastify.register(multipart, { limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20 } });
+    // Every route's reader passes its own limits; these are the fallback of any other.
+    void fastify.register(multipart, { limits: parserLimits(multipartLimitsOf(this.edgeEnv), { fileSize: MAX_AUDIO_UPLOAD_BYTES, files: 1 }) });
   }
 
   onApplicationShutdown(): void {

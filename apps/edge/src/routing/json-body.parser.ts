@@ -1,28 +1,7 @@
-import { GatewayError } from '@gateway/contracts';
+import { GatewayError, MAX_JSON_DEPTH, nestsDeeperThan } from '@gateway/contracts';
 import type { FastifyInstance } from 'fastify';
 
-/**
- * Deeper than any real request: a tool's JSON schema nests some 20–30 levels. Thousands of levels
- * parse, then overflow the stack of whatever walks the value next (JSON.stringify, zod).
- */
-export const MAX_JSON_DEPTH = 64;
-
-/** Whether brackets nest deeper than `max` outside strings: one pass over the text, before JSON.parse. */
-export function nestsDeeperThan(text: string, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) return true;
-    } else if (c === 0x7d || c === 0x5d) depth--;
-  }
-  return false;
-}
+export { MAX_JSON_DEPTH, nestsDeeperThan } from '@gateway/contracts';
 
 /** Text that may spell a poisoning key, escapes included; most bodies skip the walk below. */
 const MAY_POISON = /__proto__|constructor|\\u/;

@@ -7,6 +7,7 @@ import { sendError } from '../errors/error-reply';
 import { logIfInternal } from '../errors/internal-error-log';
 import { assertIdentityEncoding, assertJsonContentType } from './json-content-type';
 import { registerWrongMethodRoutes } from './wrong-method.routes';
+import type { BodyLimit } from './body-limits';
 import type { EdgeRouteConfig } from './route-config';
 import { setRequestIdHeaders } from './request-id';
 import { ROUTE_HANDLER_ID } from './route-handler.decorator';
@@ -48,8 +49,11 @@ export class RouteRegistrar {
     return handlers;
   }
 
-  /** Registers every built route; a built route without a handler, or a handler for no route, stops start-up. */
-  register(fastify: FastifyInstance, routes: readonly RouteDef[] = ROUTES): number {
+  /**
+   * Registers every built route; a built route without a handler, or a handler for no route, stops start-up.
+   * `bodyLimitOf` gives each route the largest body it reads (Fastify's own limit otherwise).
+   */
+  register(fastify: FastifyInstance, routes: readonly RouteDef[] = ROUTES, bodyLimitOf?: (route: RouteDef) => BodyLimit): number {
     const handlers = this.collectHandlers();
     if (!fastify.hasRequestDecorator('apiKey')) fastify.decorateRequest('apiKey', null);
     const known = new Set(routes.map((r) => r.id));
@@ -61,8 +65,16 @@ export class RouteRegistrar {
       if (!route.built) continue;
       const handler = handlers.get(route.id);
       if (!handler) throw new Error(`Route ${route.method} ${route.path} (${route.id}) is built but has no @RouteHandler`);
-      const config: EdgeRouteConfig = { routeId: route.id, family: route.family };
-      fastify.route({ method: route.method, url: toFastifyPath(route.path), config, onRequest: this.guard(route), handler: this.pipeline(route, handler) });
+      const bodyLimit = bodyLimitOf?.(route);
+      const config: EdgeRouteConfig = { routeId: route.id, family: route.family, ...(bodyLimit && { bodyLimit }) };
+      fastify.route({
+        method: route.method,
+        url: toFastifyPath(route.path),
+        config,
+        ...(bodyLimit && { bodyLimit: bodyLimit.bytes }),
+        onRequest: this.guard(route),
+        handler: this.pipeline(route, handler),
+      });
       count++;
     }
     registerWrongMethodRoutes(

@@ -5,13 +5,19 @@
  * family's error dialect, and a body the route's contract refuses is never served; after the run, the
  * tenant whose key carried the refused bodies has exactly the balance it started with.
  *
+ * The unauthenticated music callback is fuzzed beside the contract's routes; after every case the edge
+ * that answers is the process that started (a crash would have it restarted under another pid).
+ *
  * FUZZ_RUNS cases per route (100 by default, `npm run fuzz` runs 10,000); FUZZ_SEED replays a run;
  * FUZZ_KEEP_GOING=1 records every violation instead of stopping at (and shrinking) the first.
  */
 import { BUILT_ROUTES, type RouteDef } from '@gateway/contracts';
 import fc from 'fast-check';
+import { existsSync } from 'node:fs';
 import { Agent, errors, request } from 'undici';
+import { z } from 'zod';
 import { storedBalance } from './support/billing-fixtures';
+import { listenerPid } from './support/edge-process';
 import { dialectViolation } from './support/error-dialects';
 import { fuzzCaseArbitrary, type FuzzCase, type FuzzKeys } from './support/fuzz-cases';
 import { seedOf } from './support/fuzz-seeds';
@@ -22,11 +28,29 @@ const SEED = process.env.FUZZ_SEED === undefined ? Date.now() : Number(process.e
 const KEEP_GOING = process.env.FUZZ_KEEP_GOING === '1';
 /** Each route's cases run as this many concurrent properties (seeds SEED, SEED+1, ...). */
 const SHARDS = Number(process.env.FUZZ_SHARDS ?? (RUNS >= 1000 ? 4 : 1));
-const SHARD_BUDGET_MS = 90_000 + Math.ceil(RUNS / SHARDS) * 60;
+/** Per case: some carry megabyte bodies through storage and the bus. */
+const SHARD_BUDGET_MS = 90_000 + Math.ceil(RUNS / SHARDS) * 150;
 /** Routes fuzzed side by side in a short run. */
 const SHORT_RUN_ROUTES = 12;
 /** Fuzz traffic comes from its own loopback address, so per-address limits it trips touch no other spec. */
 const SOURCE_ADDRESS = process.env.FUZZ_SOURCE_ADDRESS ?? '127.0.0.77';
+
+/** The upstream callback intake: public, unauthenticated, not a route of the contract. */
+const MUSIC_CALLBACK_ROUTE: RouteDef = {
+  id: 'music.callbacks',
+  method: 'POST',
+  path: '/music/callbacks/{token}',
+  family: 'music',
+  auth: 'bearer',
+  status: 'Stable',
+  summary: 'Upstream music callback',
+  built: true,
+  body: z.looseObject({}),
+};
+const FUZZED_ROUTES: readonly RouteDef[] = [...BUILT_ROUTES, MUSIC_CALLBACK_ROUTE];
+
+/** The pid of the edge the cases go to, read once before the run. */
+let edgePid: number | undefined;
 
 const agent = new Agent({ connections: 64, keepAliveTimeout: 10_000, pipelining: 1, headersTimeout: 5_000, bodyTimeout: 5_000, localAddress: SOURCE_ADDRESS });
 
@@ -58,8 +82,10 @@ async function sendOn(fuzzCase: FuzzCase, dispatcher: Agent): Promise<Answer | n
       dispatcher,
       // A fresh connection per case: one hostile case must not leave a socket that stalls the next.
       reset: true,
+      // A body of megabytes may be read, stored and answered after the pool's 5 s on a loaded machine.
+      ...(fuzzCase.body !== undefined && fuzzCase.body.length > 1_000_000 && { headersTimeout: 30_000 }),
       // Also bounds a request stuck before its headers timer starts (connecting, or its body not yet written).
-      signal: AbortSignal.timeout(10_000),
+      signal: AbortSignal.timeout(fuzzCase.body !== undefined && fuzzCase.body.length > 1_000_000 ? 35_000 : 10_000),
     });
     const text = await response.body.text();
     const contentType = response.headers['content-type'];
@@ -89,6 +115,7 @@ async function send(fuzzCase: FuzzCase, tally: RouteTally): Promise<Answer | nul
 
 /** What is wrong with the answer to a case, or null. The first word is the violation's class. */
 function violationOf(route: RouteDef, fuzzCase: FuzzCase, answer: Answer): string | null {
+  if (edgePid !== undefined && !existsSync(`/proc/${edgePid}`)) return `edge-exited: the edge process ${edgePid} is gone`;
   if (answer.status === 0) return `no-answer: ${answer.text}`;
   if (answer.status >= 500) return `5xx: ${answer.status} ${answer.text.slice(0, 300)}`;
   if (answer.status < 200 || (answer.status >= 300 && answer.status < 400)) return `unexpected-status: ${answer.status}`;
@@ -149,6 +176,7 @@ describe(`fuzzing every built route (${RUNS} cases each)`, () => {
   const tallies: RouteTally[] = [];
 
   beforeAll(async () => {
+    edgePid = await listenerPid(baseUrl());
     served = await createTenantWithKey({ label: 'fuzz-served', balance: '100000.00' });
     refused = await createTenantWithKey({ label: 'fuzz-refused', balance: '50.00' });
     const gone = await createTenantWithKey({ label: 'fuzz-revoked' });
@@ -169,7 +197,7 @@ describe(`fuzzing every built route (${RUNS} cases each)`, () => {
     'answers no 5xx, every 4xx in the family dialect, and never serves a body its contract refuses',
     async () => {
       const only = process.env.FUZZ_ROUTES?.split(',');
-      const routes = BUILT_ROUTES.filter((route) => seedOf(route) !== undefined && (!only || only.includes(route.id)));
+      const routes = FUZZED_ROUTES.filter((route) => seedOf(route) !== undefined && (!only || only.includes(route.id)));
       for (const route of routes) tallies.push({ route, cases: 0, unsendable: 0, resent: 0, refusedByContract: 0, statuses: new Map(), violations: new Map() });
       // A short run fuzzes SHORT_RUN_ROUTES routes at a time; a long one takes the routes in turn (each with
       // its shards), so one test process is never generating and checking a hundred concurrent properties'
@@ -186,8 +214,9 @@ describe(`fuzzing every built route (${RUNS} cases each)`, () => {
       );
       expect(failures).toEqual([]);
       for (const tally of tallies) expect(tally.cases).toBeGreaterThanOrEqual(RUNS);
+      expect(await listenerPid(baseUrl())).toBe(edgePid);
     },
-    Math.ceil(BUILT_ROUTES.length / (RUNS < 1000 ? SHORT_RUN_ROUTES : 1)) * SHARD_BUDGET_MS + 120_000,
+    Math.ceil(FUZZED_ROUTES.length / (RUNS < 1000 ? SHORT_RUN_ROUTES : 1)) * SHARD_BUDGET_MS + 120_000,
   );
 
   it('leaves the balance of the tenant whose requests were all refused untouched', async () => {

@@ -1,3 +1,4 @@
+import { GatewayError } from '@gateway/contracts';
 import { createPrismaClient, createTestDatabase, type PrismaClient, type TestDatabase } from '@gateway/db';
 import { LocalObjectStore } from '@gateway/storage';
 import { randomUUID } from 'node:crypto';
@@ -110,7 +111,7 @@ describe('BatchRunnerService.giveUp', () => {
       { line: 3, status: 'failed', result: result(3, 500) },
     ]);
 
-    await runner.giveUp(id, 'the chat service did not answer in time');
+    await runner.giveUp(id, new GatewayError('unavailable', 'the chat service did not answer in time'));
 
     const row = (await batches.byId(id))!;
     expect(row.status).toBe('failed');
@@ -137,7 +138,7 @@ describe('BatchRunnerService.giveUp', () => {
     expect(errors[1]!.response).toBeNull();
 
     // Giving up again (another worker's failed event) changes nothing.
-    await runner.giveUp(id, 'again');
+    await runner.giveUp(id, new GatewayError('unavailable', 'again'));
     expect((await batches.byId(id))!.errors).toEqual(row.errors);
   });
 
@@ -160,5 +161,23 @@ describe('BatchRunnerService.giveUp', () => {
     expect(row.status).toBe('failed');
     expect((row.errors as { data: { code: string }[] }).data[0]!.code).toBe('batch_processing_failed');
     expect(await batches.countPending(id)).toBe(0);
+  });
+
+  it('says what failed but never where: internal text (a database error, a path, source lines) stays in the log', async () => {
+    const id = await runningBatch(2);
+    const internal = new Error(
+      'Invalid `prisma.batchLine.createMany()` invocation in\n/srv/gateway/apps/files/dist/batches/batches.repository.js:96:7\n\n  93 | data: lines\nunsupported Unicode escape sequence',
+    );
+    await runner.giveUp(id, internal);
+    const row = (await batches.byId(id))!;
+    expect(row.status).toBe('failed');
+    const [error] = (row.errors as { data: { code: string; message: string }[] }).data;
+    expect(error).toEqual({
+      code: 'batch_processing_failed',
+      message: `Processing this batch failed repeatedly: an internal error; the gateway's log has its details under batch ${id}.`,
+      param: null,
+      line: null,
+    });
+    expect(error!.message).not.toMatch(/prisma|dist|\.js|Unicode/i);
   });
 });

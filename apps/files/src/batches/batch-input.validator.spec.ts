@@ -64,4 +64,41 @@ describe('validateBatchInput', () => {
     expect(errors).toHaveLength(101);
     expect(errors[100]).toMatchObject({ code: 'too_many_errors', message: '50 more lines have errors.' });
   });
+
+  it('refuses, with their line numbers, a line nested deeper than the live routes allow and a custom_id with a lone surrogate', async () => {
+    const deep = JSON.stringify({
+      custom_id: 'deep',
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: 'm', messages: [{ role: 'user', content: 'x' }] },
+    }).replace('"content":"x"', `"content":"x","extra":${'['.repeat(5000)}${']'.repeat(5000)}`);
+    const lone = JSON.stringify({
+      custom_id: 'a\ud800b',
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: 'm', messages: [{ role: 'user', content: 'x' }] },
+    });
+    const trail = JSON.stringify({
+      custom_id: 'z\udfff',
+      method: 'POST',
+      url: '/v1/chat/completions',
+      body: { model: 'm', messages: [{ role: 'user', content: 'x' }] },
+    });
+    const { errors, accepted } = await validate([chatLine('ok'), deep, lone, chatLine('paired \ud83d\ude00'), trail]);
+    expect(accepted).toEqual([]);
+    expect(errors.map((e) => [e.line, e.code, e.param])).toEqual([
+      [2, 'invalid_request', 'body'],
+      [3, 'invalid_request', 'custom_id'],
+      [5, 'invalid_request', 'custom_id'],
+    ]);
+    expect(errors[0]!.message).toBe('Line 2: this line nests objects or arrays deeper than 64 levels.');
+    expect(errors[1]!.message).toContain('lone UTF-16 surrogate');
+  });
+
+  it('accepts a line nested exactly as deep as the live routes allow', async () => {
+    const nested = `${'['.repeat(60)}${']'.repeat(60)}`;
+    const line = chatLine('edge').replace('"content":"hi"', `"content":"hi","extra":${nested}`);
+    const { errors } = await validate([line]);
+    expect(errors).toEqual([]);
+  });
 });

@@ -1,4 +1,4 @@
-import { BatchInputLine, type BatchEndpoint, type BatchError } from '@gateway/contracts';
+import { BatchInputLine, MAX_JSON_DEPTH, nestsDeeperThan, type BatchEndpoint, type BatchError } from '@gateway/contracts';
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import { BATCH_ENDPOINT_ROUTES } from './batch-endpoints';
@@ -10,13 +10,17 @@ export interface ValidLine {
   body: Record<string, unknown>;
 }
 
+/** The largest line accepted: the live chat routes' default body limit (EDGE_RELAYED_BODY_MAX_BYTES). */
+export const MAX_LINE_BYTES = 32 * 1024 * 1024;
+
 /** The most errors a failed batch lists; the count of the rest is in the last one. */
 export const MAX_LISTED_ERRORS = 100;
 
 /**
  * Reads a batch input file as a stream, one line at a time, and checks every line: JSON, the line shape,
  * `method` POST, `url` equal to the batch's endpoint, a body the endpoint's live route accepts (and no
- * `stream`), and a `custom_id` not seen before. Valid lines go to `accept` in pages as they are read;
+ * `stream`), and a `custom_id` not seen before. The live routes' limits hold first: no line over
+ * MAX_LINE_BYTES or nested deeper than MAX_JSON_DEPTH, no custom_id Postgres cannot store. Valid lines go to `accept` in pages as they are read;
  * the errors found are returned (empty: the file is good), with the models the lines name (at most two:
  * one means every line names it). Only the ids seen so far are held.
  */
@@ -42,6 +46,14 @@ export async function validateBatchInput(
   for await (const text of createInterface({ input, crlfDelay: Infinity })) {
     lineNo++;
     if (text.trim() === '') continue;
+    if (text.length > MAX_LINE_BYTES || (text.length * 3 > MAX_LINE_BYTES && Buffer.byteLength(text) > MAX_LINE_BYTES)) {
+      fail(lineNo, 'invalid_request', `this line is larger than ${MAX_LINE_BYTES} bytes.`, null);
+      continue;
+    }
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
+      fail(lineNo, 'invalid_request', `this line nests objects or arrays deeper than ${MAX_JSON_DEPTH} levels.`, 'body');
+      continue;
+    }
     let parsed: unknown;
     try {
       parsed = JSON.parse(text);

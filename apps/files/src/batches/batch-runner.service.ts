@@ -1,4 +1,4 @@
-import { type BatchEndpoint, type BatchError, type BatchStatus } from '@gateway/contracts';
+import { GatewayError, type BatchEndpoint, type BatchError, type BatchStatus } from '@gateway/contracts';
 import type { ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
 import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
@@ -66,16 +66,19 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
 
   /**
    * The batch's job failed all its attempts: rather than stay in progress forever, the batch fails with
-   * an error naming why. Lines already run stay billed and in the output; the rest are listed as not run
-   * (a native batch's upstream is asked to stop and their holds go back).
+   * an error saying what went wrong, never where: a gateway error's own message, or for anything else
+   * (a database or programming error) a fixed one; the full text goes to the log under the batch's id.
+   * Lines already run stay billed and in the output; the rest are listed as not run (a native batch's
+   * upstream is asked to stop and their holds go back).
    */
-  async giveUp(batchId: string, reason: string): Promise<void> {
+  async giveUp(batchId: string, cause: unknown): Promise<void> {
     const error: BatchError = {
       code: 'batch_processing_failed',
-      message: `Processing this batch failed repeatedly: ${reason}`.slice(0, 1000),
+      message: `Processing this batch failed repeatedly: ${safeReasonOf(cause, batchId)}`.slice(0, 1000),
       param: null,
       line: null,
     };
+    const reason = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
     for (let attempt = 0; attempt < 3; attempt++) {
       const batch = await this.batches.byId(batchId);
       if (!batch || isTerminal(batch.status as BatchStatus)) return;
@@ -86,7 +89,7 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
           ? await this.batches.fail(batch.id, [error])
           : await this.finisher.finish(batch, status, 'failed', { code: 'batch_failed', message: 'This line was not run: the batch failed.' }, [error]);
       if (moved) {
-        this.logger.warn(`${batchId} failed: ${reason}`);
+        this.logger.warn(`batch ${batchId} failed: ${reason}`);
         return;
       }
     }
@@ -205,4 +208,10 @@ export class BatchRunnerService implements BeforeApplicationShutdown {
   private async finish(batch: BatchRow, from: BatchStatus, to: BatchStatus, unrun: { code: string; message: string } | null): Promise<void> {
     await this.finisher.finish(batch, from, to, unrun);
   }
+}
+
+/** What a batch's error may say about why its processing failed: a gateway error's message, nothing internal. */
+function safeReasonOf(cause: unknown, batchId: string): string {
+  if (cause instanceof GatewayError) return cause.message;
+  return `an internal error; the gateway's log has its details under batch ${batchId}.`;
 }

@@ -43,7 +43,7 @@ export class BatchProcessor implements OnApplicationBootstrap {
       if (!job || !failedForGood(job)) return;
       const parsed = BatchJobData.safeParse(job.data);
       if (!parsed.success) return;
-      this.runner.giveUp(parsed.data.batchId, error.message).catch((giveUpError: Error) => {
+      this.runner.giveUp(parsed.data.batchId, error).catch((giveUpError: Error) => {
         this.logger.error(`${parsed.data.batchId}: could not be marked failed after its job failed: ${giveUpError.message}`);
       });
     });

@@ -1,6 +1,7 @@
 // Batches (spec 2.9, 3.5, 4.8): public records, the input line format, NATS payloads and job data.
 import { z } from 'zod';
 import { OaicCaller } from '../families/oaic/oaic-call.schema';
+import { hasLoneSurrogate } from '../json/json-text';
 import { FileIdParam } from './file.schema';
 
 export const BATCH_ENDPOINTS = ['/v1/chat/completions', '/v1/completions', '/v1/responses', '/v1/embeddings', '/v1/moderations'] as const;
@@ -79,7 +80,8 @@ export const BatchInputLine = z.object({
     .string()
     .min(1, 'custom_id must not be empty')
     .max(512)
-    .refine((id) => !id.includes('\u0000'), 'custom_id must not contain NUL'),
+    .refine((id) => !id.includes('\u0000'), 'custom_id must not contain NUL')
+    .refine((id) => !hasLoneSurrogate(id), 'custom_id must not contain a lone UTF-16 surrogate'),
   method: z.literal('POST', { error: 'method must be POST' }),
   url: z.string(),
   body: z.looseObject({}),

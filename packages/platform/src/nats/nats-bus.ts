@@ -39,6 +39,15 @@ function tellNote(msg: Msg, onNote: ((note: ReplyNote) => void) | undefined): vo
   if (note) onNote(note);
 }
 
+/** A request the connection would not write: too large for one message (413), or refused (503). */
+function unsentError(name: string, failure: RequestFailure): GatewayError {
+  if (failure.reason === 'too_large') {
+    const limit = failure.limit === undefined ? 'the bus limit' : `${failure.limit} bytes`;
+    return new GatewayError('payload_too_large', `The request is larger than one message of the bus takes (${limit}).`);
+  }
+  return new GatewayError('unavailable', `The request to ${name} could not be sent`);
+}
+
 /** One frame of a streamed reply: raw bytes as the service sent them. */
 export type StreamFrame = { kind: 'data'; data: Uint8Array } | { kind: 'end'; data: Uint8Array };
 
@@ -81,6 +90,7 @@ export class NatsBus {
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
       if (error.reason === 'no_responders') throw new GatewayError('unavailable', `No service answers ${name}`);
+      if (error.reason === 'too_large' || error.reason === 'unsent') throw unsentError(name, error);
       if (error.reason === 'timeout') {
         gatewayMetrics.natsTimeouts.inc({ subject: name });
         throw new GatewayError('unavailable', `${name} did not answer in time`);
@@ -173,6 +183,10 @@ export class NatsBus {
       if (error.reason === 'closed') {
         finished = true;
         throw new GatewayError('unavailable', `The connection closed during ${name}`);
+      }
+      if (error.reason === 'too_large' || error.reason === 'unsent') {
+        finished = true;
+        throw unsentError(name, error);
       }
       // An idle timeout: handled below like any stream that stops without its end.
       gatewayMetrics.natsTimeouts.inc({ subject: name });

@@ -1,11 +1,23 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import { MessageQueue } from './message-queue';
 
-/** Why a request ended without an answer (or a stream without its end). */
+/**
+ * Why a request ended without an answer (or a stream without its end): `too_large` when the message is
+ * over the server's max_payload, `unsent` when the connection refused to write it for another reason.
+ */
 export class RequestFailure extends Error {
-  constructor(readonly reason: 'no_responders' | 'timeout' | 'closed') {
+  constructor(
+    readonly reason: 'no_responders' | 'timeout' | 'closed' | 'too_large' | 'unsent',
+    readonly limit?: number,
+  ) {
     super(reason);
   }
+}
+
+/** What a publish that threw means for the request it carried. */
+function publishFailure(error: unknown, connection: NatsConnection): RequestFailure {
+  if ((error as { code?: unknown } | null)?.code === 'MAX_PAYLOAD_EXCEEDED') return new RequestFailure('too_large', connection.info?.max_payload);
+  return new RequestFailure('unsent');
 }
 
 /** The server's status answer to a request no subscriber took. */
@@ -42,7 +54,7 @@ export class RequestMux {
   private readonly subscription: Subscription;
   /** Runs while requests wait: an idle process is not woken to sweep an empty table. */
   private sweeper: NodeJS.Timeout | undefined;
-  private outgoing: Array<{ subject: string; data: Uint8Array; reply: string; headers?: MsgHdrs }> = [];
+  private outgoing: Array<{ token: string; subject: string; data: Uint8Array; reply: string; headers?: MsgHdrs }> = [];
   private next = 0;
 
   constructor(private readonly connection: NatsConnection) {
@@ -65,14 +77,22 @@ export class RequestMux {
   /**
    * Sends a request and resolves with its answer. The request leaves with the others of this turn, or,
    * with `now`, is on the connection before this call returns (for a caller that orders it before
-   * something else it writes next).
+   * something else it writes next). A message the connection will not write (over max_payload, closed)
+   * fails its own request with a RequestFailure; it never throws out of a flush.
    */
   request(subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs, now = false): Promise<Msg> {
     const { token, reply } = this.address();
-    if (now) this.connection.publish(subject, data, { reply, headers });
-    else {
+    const limit = this.connection.info?.max_payload;
+    if (limit !== undefined && data.length > limit) return Promise.reject(new RequestFailure('too_large', limit));
+    if (now) {
+      try {
+        this.connection.publish(subject, data, { reply, headers });
+      } catch (error) {
+        return Promise.reject(publishFailure(error, this.connection));
+      }
+    } else {
       if (this.outgoing.length === 0) setImmediate(this.flush);
-      this.outgoing.push({ subject, data, reply, headers });
+      this.outgoing.push({ token, subject, data, reply, headers });
     }
     return new Promise<Msg>((resolve, reject) =>
       this.wait(token, {
@@ -104,7 +124,12 @@ export class RequestMux {
       deadline: Date.now() + idleMs,
     };
     this.wait(token, waiter);
-    this.connection.publish(subject, data, { reply, headers });
+    try {
+      this.connection.publish(subject, data, { reply, headers });
+    } catch (error) {
+      this.waiting.delete(token);
+      queue.fail(publishFailure(error, this.connection));
+    }
     const close = () => {
       if (this.waiting.get(token) === waiter) this.waiting.delete(token);
       queue.end();
@@ -134,7 +159,15 @@ export class RequestMux {
   private readonly flush = (): void => {
     const requests = this.outgoing;
     this.outgoing = [];
-    for (const { subject, data, reply, headers } of requests) this.connection.publish(subject, data, { reply, headers });
+    for (const { token, subject, data, reply, headers } of requests) {
+      try {
+        this.connection.publish(subject, data, { reply, headers });
+      } catch (error) {
+        const waiter = this.waiting.get(token);
+        this.waiting.delete(token);
+        waiter?.reject(publishFailure(error, this.connection));
+      }
+    }
   };
 
   private expire(now: number): void {

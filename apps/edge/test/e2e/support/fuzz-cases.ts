@@ -60,6 +60,8 @@ const wildString = fc.oneof(
   ),
 );
 const hugeString = fc.constantFrom(70_000, 600_000).map((n) => 'y'.repeat(n));
+/** Over one bus message (1 MB) and up to 4 MB: what no route but the chat families may take. */
+const oversizedString = fc.constantFrom(1_100_000, 2_600_000, 4_000_000).map((n) => 'o'.repeat(n));
 const deepValue = fc
   .tuple(fc.integer({ min: 100, max: 20_000 }), fc.boolean())
   .map(([depth, arrays]) => new RawJson(arrays ? `${'['.repeat(depth)}${']'.repeat(depth)}` : `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`));
@@ -80,6 +82,7 @@ const anyValue: fc.Arbitrary<Json> = fc.oneof(
   { weight: 6, arbitrary: leafValue },
   { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 3 }) },
   { weight: 1, arbitrary: hugeString },
+  { weight: 1, arbitrary: oversizedString },
   { weight: 1, arbitrary: deepValue },
   { weight: 1, arbitrary: leafValue.map(protoObject) },
   { weight: 1, arbitrary: fc.array(leafValue, { maxLength: 5 }) },
@@ -382,6 +385,30 @@ function percentEncode(text: string): string {
   return out || '%20';
 }
 
+/** How a form is laid out around its fields and file: the shapes that once left a form unanswered. */
+interface FormShape {
+  /** Extra text fields before the file part, and after it. */
+  before: number;
+  after: number;
+  /** Extra file parts after the first. */
+  files: number;
+  /** Bytes of an extra header line on the file part. */
+  headerBytes: number;
+}
+
+const formShape: fc.Arbitrary<FormShape> = fc.oneof(
+  { weight: 4, arbitrary: fc.constant<FormShape>({ before: 0, after: 0, files: 0, headerBytes: 0 }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      before: fc.constantFrom(0, 5, 21, 40, 200),
+      after: fc.constantFrom(0, 5, 40),
+      files: fc.constantFrom(0, 1, 80),
+      headerBytes: fc.constantFrom(0, 20_000, 100_000),
+    }),
+  },
+);
+
 function multipartArbitrary(seed: RouteSeed): fc.Arbitrary<{ body: Buffer; contentType: string }> {
   const boundary = `fuzz${randomBytes(6).toString('hex')}`;
   const fieldValue = fc.oneof(
@@ -394,6 +421,7 @@ function multipartArbitrary(seed: RouteSeed): fc.Arbitrary<{ body: Buffer; conte
     fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
     fc.constant(Buffer.alloc(0)),
     fc.constant<Buffer | null>(null),
+    fc.constantFrom(1_100_000, 4_000_000).map((n) => Buffer.alloc(n, 0x61)),
   );
   const entries = Object.entries(seed.fields ?? {});
   return fc
@@ -403,23 +431,27 @@ function multipartArbitrary(seed: RouteSeed): fc.Arbitrary<{ body: Buffer; conte
       fileBytes,
       fc.constantFrom('a.wav', '../../a.wav', 'a\u0000.wav', ''),
       fc.boolean(),
+      formShape,
     )
-    .map(([overrides, extra, file, filename, closed]) => {
+    .map(([overrides, extra, file, filename, closed, shape]) => {
       const parts: Buffer[] = [];
       const field = (name: string, value: string) =>
         parts.push(Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+      const filePart = (name: string, bytes: Buffer, header: string) =>
+        parts.push(
+          Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="${name}"; filename="${filename}"\r\ncontent-type: audio/wav\r\n${header}\r\n`),
+          bytes,
+          Buffer.from('\r\n'),
+        );
+      for (let i = 0; i < shape.before; i++) field(`before${i}`, 'v');
       entries.forEach(([name, value], i) => {
         const override = overrides[i];
         if (override !== '') field(name, override ?? value);
       });
       for (const [name, value] of extra) field(name, value);
-      if (file) {
-        parts.push(
-          Buffer.from(`--${boundary}\r\ncontent-disposition: form-data; name="file"; filename="${filename}"\r\ncontent-type: audio/wav\r\n\r\n`),
-          file,
-          Buffer.from('\r\n'),
-        );
-      }
+      if (file) filePart('file', file, shape.headerBytes > 0 ? `x-padding: ${'h'.repeat(shape.headerBytes)}\r\n` : '');
+      for (let i = 0; i < shape.files; i++) filePart(`extra${i}`, Buffer.from('z'), '');
+      for (let i = 0; i < shape.after; i++) field(`after${i}`, 'v');
       if (closed) parts.push(Buffer.from(`--${boundary}--\r\n`));
       return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
     });

@@ -147,6 +147,11 @@ const SEEDS: Record<string, Omit<RouteSeed, 'query' | 'params'> & Partial<Pick<R
   'room.models': { bodies: [], query: { scope: 'all', limit: '3' } },
   'room.enterprise-context': { bodies: [] },
   'room.key-context': { bodies: [] },
+  // The unauthenticated upstream callback (not a route of the contract): a token no task has.
+  'music.callbacks': {
+    bodies: [{ code: 200, msg: 'All generated successfully.', data: { callbackType: 'complete', task_id: MUSIC_TASK, data: [] } }],
+    params: { token: ['A'.repeat(43), 'short'] },
+  },
 };
 
 /** The seed of a route; a built route without one is a gap in the fuzzer, reported by the spec. */
