@@ -37,7 +37,7 @@ async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 25
 // Real Postgres, Redis and processes on a shared machine: generous limits, the assertions decide.
 jest.setTimeout(60_000);
 describe('webhook delivery against real Postgres, Redis and an HTTP receiver', () => {
-  const env = WebhooksEnv.parse({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '4', WEBHOOK_TIMEOUT_MS: '300', WEBHOOK_ALLOW_PRIVATE: 'true' });
+  const env = WebhooksEnv.parse({ WEBHOOK_RETRY_BASE_MS: '40', WEBHOOK_MAX_ATTEMPTS: '4', WEBHOOK_TIMEOUT_MS: '1500', WEBHOOK_ALLOW_PRIVATE: 'true' });
   const prefix = `wh${randomBytes(4).toString('hex')}.`;
   let db: TestDatabase;
   let prisma: PrismaClient;

@@ -44,6 +44,8 @@ export async function newPerson(browser: Browser): Promise<{ context: BrowserCon
 
 /** axe-core's serious and critical findings on the page as it stands, as readable lines (empty: none). */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A dialog fading in has its colours half-way: contrast is judged once every transition has ended.
+  await page.waitForFunction("document.getAnimations().every((animation) => animation.playState !== 'running')");
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
