@@ -63,5 +63,7 @@ export const EdgeEnv = BaseEnv.extend({
   MULTIPART_FIELD_MAX_BYTES: Bytes.default(16 * 1024),
   /** Header lines one part of a multipart form may carry. */
   MULTIPART_MAX_PART_HEADERS: z.coerce.number().int().positive().default(16),
+  /** Bytes of one part's header lines, line ends included. */
+  MULTIPART_PART_HEADER_MAX_BYTES: Bytes.default(8 * 1024),
 });
 export type EdgeEnv = z.infer<typeof EdgeEnv>;

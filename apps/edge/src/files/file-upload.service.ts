@@ -93,10 +93,10 @@ export class FileUploadService {
   private async readParts(raw: MultipartRequest, incoming: IncomingMessage, key: string, fields: Record<string, string>): Promise<StoredUpload | undefined> {
     let upload: StoredUpload | undefined;
     let cutShort: Error | undefined;
-    const counter = new FormCounter(this.limits);
+    const counter = new FormCounter(this.limits, incoming);
     try {
       const limits = parserLimits(this.limits, { fileSize: this.env.FILES_MAX_BYTES, files: 1 });
-      for await (const part of raw.parts({ limits, fileHwm: PART_BUFFER_BYTES })) {
+      for await (const part of counter.read(raw.parts({ limits, fileHwm: PART_BUFFER_BYTES }))) {
         if (part.type === 'file') {
           if (part.fieldname !== 'file' || upload) {
             part.file.resume();

@@ -1,4 +1,5 @@
 import { GatewayError, parseOrThrow, VideoCreateRequest } from '@gateway/contracts';
+import type { IncomingMessage } from 'node:http';
 import { FormCounter, parserLimits, type MultipartLimits } from '../routing/multipart-form';
 import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
@@ -19,17 +20,17 @@ export async function readVideoCreateBody(request: RouteRequest, limits: Multipa
   const raw = request.raw as unknown as MultipartRequest;
   if (typeof raw.isMultipart !== 'function' || !raw.isMultipart()) return parseOrThrow(VideoCreateRequest, request.body ?? {});
   try {
-    return parseOrThrow(VideoCreateRequest, await readFields(raw, limits));
+    return parseOrThrow(VideoCreateRequest, await readFields(raw, request.raw.raw, limits));
   } catch (error) {
     dropRestOfBody(request.raw.raw);
     throw error;
   }
 }
 
-async function readFields(raw: MultipartRequest, limits: MultipartLimits): Promise<Record<string, unknown>> {
+async function readFields(raw: MultipartRequest, incoming: IncomingMessage, limits: MultipartLimits): Promise<Record<string, unknown>> {
   const fields: Record<string, unknown> = {};
-  const counter = new FormCounter(limits);
-  for await (const part of raw.parts({ limits: parserLimits(limits, { fileSize: 1, files: 1 }) })) {
+  const counter = new FormCounter(limits, incoming);
+  for await (const part of counter.read(raw.parts({ limits: parserLimits(limits, { fileSize: 1, files: 1 }) }))) {
     counter.take(part);
     if (part.type === 'file') {
       part.file.resume();

@@ -97,9 +97,9 @@ export class OaicAudioService {
     let taken = false;
     let file: StoredFileRef | undefined;
     let cutShort: Error | undefined;
-    const counter = new FormCounter(this.limits);
+    const counter = new FormCounter(this.limits, request.raw.raw);
     try {
-      for await (const part of raw.parts({ limits: parserLimits(this.limits, { fileSize: MAX_AUDIO_UPLOAD_BYTES, files: 1 }) })) {
+      for await (const part of counter.read(raw.parts({ limits: parserLimits(this.limits, { fileSize: MAX_AUDIO_UPLOAD_BYTES, files: 1 }) }))) {
         counter.take(part);
         if (part.type === 'file') {
           if (part.fieldname !== 'file' || taken) {

@@ -250,11 +250,34 @@ describe('request limits at the edge', () => {
         body: () => field('purpose', 'b'.repeat(64 * 1024)) + fileHead('a.jsonl') + 'x\r\n',
         names: /MULTIPART_FIELD_MAX_BYTES/,
       },
-      // The parser keeps at most 80 KiB of a part's head and MULTIPART_MAX_PART_HEADERS lines: the form is read to its end and lacks its fields.
       {
         shape: 'a 100 KB part header',
-        body: () => fileHead('a.jsonl', `x-padding: ${'h'.repeat(100 * 1024)}\r\n`) + `x\r\n--${BOUNDARY}--\r\n`,
-        names: /Missing required parameter/,
+        body: () => fileHead('a.jsonl', `x-padding: ${'h'.repeat(100 * 1024)}\r\n`) + 'x\r\n',
+        names: /MULTIPART_PART_HEADER_MAX_BYTES/,
+      },
+      {
+        shape: 'a part with 20 header lines',
+        body: () => fileHead('a.jsonl', Array.from({ length: 20 }, (_, i) => `x-h${i}: v\r\n`).join('')) + 'x\r\n',
+        names: /MULTIPART_MAX_PART_HEADERS/,
+      },
+      {
+        shape: 'a head over its size after the file, never ended',
+        body: () =>
+          field('purpose', 'batch') +
+          field('model', 'sandbox-whisper') +
+          fileHead('a.jsonl') +
+          'x'.repeat(1000) +
+          `\r\n--${BOUNDARY}\r\ncontent-disposition: form-data; name="late"\r\nx-padding: ${'h'.repeat(20 * 1024)}`,
+        names: /MULTIPART_PART_HEADER_MAX_BYTES/,
+      },
+      {
+        shape: 'a part whose disposition comes after 20 header lines, sent whole',
+        body: () =>
+          `--${BOUNDARY}\r\n${Array.from({ length: 20 }, (_, i) => `x-h${i}: v\r\n`).join('')}content-disposition: form-data; name="purpose"\r\n\r\nbatch\r\n` +
+          field('model', 'sandbox-whisper') +
+          fileHead('a.jsonl') +
+          `x\r\n--${BOUNDARY}--\r\n`,
+        names: /MULTIPART_MAX_PART_HEADERS/,
         whole: true,
       },
       {
@@ -264,6 +287,7 @@ describe('request limits at the edge', () => {
       },
     ])('answers a form with $shape at once, naming what is wrong', async ({ body, names, whole }: { body: () => string; names: RegExp; whole?: boolean }) => {
       const objectsBefore = await filesUnder(e2eEnv().GW_E2E_STORAGE_DIR);
+      const descriptorsBefore = await openDescriptors(pid);
       for (const path of routes) {
         const bytes = Buffer.from(body());
         const answer = await hungRequest(formHead(path, tenant.key, whole ? bytes.length : 2 * MB), bytes, { timeoutMs: 10_000 });
@@ -273,6 +297,12 @@ describe('request limits at the edge', () => {
       }
       await sleep(200);
       expect(await filesUnder(e2eEnv().GW_E2E_STORAGE_DIR)).toEqual(objectsBefore);
+      let descriptorsAfter = await openDescriptors(pid);
+      for (let i = 0; i < 50 && descriptorsAfter > descriptorsBefore; i++) {
+        await sleep(100);
+        descriptorsAfter = await openDescriptors(pid);
+      }
+      expect(descriptorsAfter).toBeLessThanOrEqual(descriptorsBefore);
     });
   });
 });
