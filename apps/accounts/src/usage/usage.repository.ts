@@ -1,15 +1,17 @@
-import type { UsageEvent } from '@gateway/contracts';
+import { usageKindOf, usageSubjectOf, type UsageEvent } from '@gateway/contracts';
 import { pgTextFields, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { SQL_POOL } from '../prisma/prisma.module';
 
 const INSERT_MANY = `
   INSERT INTO usage_records (request_id, tenant_id, key_id, model_id, channel_id, family, route,
-                             prompt_tokens, completion_tokens, latency_ms, outcome, status, created_at, client_request_id)
-  SELECT r, t, k, m, ch, f, ro, p, c, l, o, s, at AT TIME ZONE 'UTC', cr
+                             prompt_tokens, completion_tokens, latency_ms, outcome, status, created_at, client_request_id,
+                             kind, subject_id, cached_tokens, seconds, images, tasks, cost_micros)
+  SELECT r, t, k, m, ch, f, ro, p, c, l, o, s, at AT TIME ZONE 'UTC', cr, ki, su, ca, se, im, ta, co
     FROM unnest($1::text[], $2::uuid[], $3::uuid[], $4::text[], $5::text[], $6::text[], $7::text[],
-                $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::timestamptz[], $14::text[])
-      AS u(r, t, k, m, ch, f, ro, p, c, l, o, s, at, cr)
+                $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::timestamptz[], $14::text[],
+                $15::text[], $16::text[], $17::int[], $18::float8[], $19::int[], $20::int[], $21::bigint[])
+      AS u(r, t, k, m, ch, f, ro, p, c, l, o, s, at, cr, ki, su, ca, se, im, ta, co)
   ON CONFLICT (request_id) DO NOTHING`;
 
 /**
@@ -26,7 +28,7 @@ export class UsageRepository {
     const rows = events.map(pgTextFields);
     const column = <T>(pick: (e: UsageEvent) => T): T[] => rows.map(pick);
     const result = await this.pool.query({
-      name: 'usage-insert-many',
+      name: 'usage-insert-many-kinds',
       text: INSERT_MANY,
       values: [
         column((e) => e.requestId),
@@ -43,6 +45,13 @@ export class UsageRepository {
         column((e) => e.status),
         column((e) => e.at),
         column((e) => e.clientRequestId ?? null),
+        column((e) => usageKindOf(e)),
+        column((e) => usageSubjectOf(e)),
+        column((e) => e.cachedTokens ?? 0),
+        column((e) => e.seconds ?? 0),
+        column((e) => e.images ?? 0),
+        column((e) => e.tasks ?? 0),
+        column((e) => e.costMicros ?? null),
       ],
     });
     return result.rowCount ?? 0;
