@@ -115,7 +115,8 @@ export class MediaCreateService {
   /** A submit the upstream refused leaves no task row: its usage record says it failed, nothing charged. */
   private async recordRefused(start: TaskStart, id: string, modelId: string, hold: TaskHold | null): Promise<void> {
     const { tenantId, keyId, family, route } = start;
-    const ended = { id, kind: 'media_task', tenantId, keyId, modelId, channelId: null, family, route, result: 'failed', status: 502 } as const;
+    const kind = route === 'oaic.images.generations' ? 'images' : 'media_task';
+    const ended = { id, kind, tenantId, keyId, modelId, channelId: null, family, route, result: 'failed', status: 502 } as const;
     await this.usage
       .record({ ...ended, produced: { tasks: 0 }, charged: null, hold, createdAt: new Date() })
       .catch((error: unknown) => this.logger.warn(`media task ${id}: usage record not stored: ${(error as Error).message}`));

@@ -21,7 +21,8 @@ export function endedMediaTask(task: MediaTask, billing: TaskBilling): EndedTask
   const produced = result === 'succeeded' ? { seconds: task.usage?.seconds, images: task.usage?.images, tasks: 1 } : { tasks: 0 };
   return {
     id: task.id,
-    kind: 'media_task',
+    // An image generation answered synchronously (oaic images) is an images request; every other route creates a task.
+    kind: task.route === 'oaic.images.generations' ? 'images' : 'media_task',
     tenantId: task.tenantId,
     keyId: task.keyId,
     modelId: task.model,

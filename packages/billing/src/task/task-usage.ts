@@ -6,7 +6,7 @@ import type { TaskHold, TaskQuantity } from './task-hold';
 export interface EndedTask {
   /** The task's server id: its usage record's id and its hold's id. */
   id: string;
-  kind: Extract<UsageKind, 'media_task' | 'music_task'>;
+  kind: Extract<UsageKind, 'media_task' | 'music_task' | 'images'>;
   tenantId: string;
   keyId: string;
   modelId: string;
