@@ -168,7 +168,7 @@ describe('money: usage of every kind, the ledger and reconciliation', () => {
     const kinds = books.summary.rows.map((r) => r.group).sort();
     for (const kind of ['chat', 'batch_line', 'media_task', 'music_task', 'assistants_run', 'images', 'audio', 'embeddings']) expect(kinds).toContain(kind);
     expect(kinds.every((k) => (USAGE_KINDS as readonly string[]).includes(k))).toBe(true);
-    expect(books.summary.rows.find((r) => r.group === 'chat')!.requests).toBe(6);
+    expect(books.summary.rows.find((r) => r.group === 'chat')!.requests).toBeGreaterThanOrEqual(6);
     expect(books.summary.rows.find((r) => r.group === 'batch_line')!.requests).toBe(3);
     expect(books.summary.rows.find((r) => r.group === 'media_task')!.requests).toBe(3);
     expect(books.summary.rows.find((r) => r.group === 'music_task')!.requests).toBe(2);
@@ -180,7 +180,10 @@ describe('money: usage of every kind, the ledger and reconciliation', () => {
     expect(await byId(succeeded!)).toEqual([expect.objectContaining({ requestId: succeeded, kind: 'media_task', result: 'succeeded', costMicros: '400000' })]);
     expect(await byId(failed!)).toEqual([expect.objectContaining({ requestId: failed, kind: 'media_task', result: 'failed', costMicros: '0' })]);
     const songs = await Promise.all(ids.music.map(byId));
-    expect(songs.map((rows) => rows.map((r) => [r.kind, r.result]))).toEqual([[['music_task', 'succeeded']], [['music_task', 'failed']]]);
+    expect(songs.map((rows) => rows.map((r) => [r.kind, r.result, r.subjectId]))).toEqual([
+      [['music_task', 'succeeded', ids.music[0]]],
+      [['music_task', 'failed', ids.music[1]]],
+    ]);
     expect(await byId(ids.batch!)).toHaveLength(3);
     expect(await byId(ids.run!)).toEqual([expect.objectContaining({ kind: 'assistants_run', result: 'succeeded', subjectId: ids.run })]);
 

@@ -4,7 +4,7 @@ import type { TaskHold, TaskQuantity } from './task-hold';
 
 /** A task that ended, as its usage record says it: what it was, what it produced, what it was charged. */
 export interface EndedTask {
-  /** The task's server id: its usage record's id and its hold's id. */
+  /** The task's server id: the record's subject, and its id when the task holds nothing. */
   id: string;
   kind: Extract<UsageKind, 'media_task' | 'music_task' | 'images'>;
   tenantId: string;
@@ -24,11 +24,14 @@ export interface EndedTask {
   createdAt: Date;
 }
 
-/** A task's usage event: keyed by the task's id, so however often it is published the row is written once. */
+/**
+ * A task's usage event: keyed by its hold's id (the id its ledger entries carry) or, without a hold, the
+ * task's id, so however often it is published the row is written once.
+ */
 export function taskUsageEvent(task: EndedTask, now = Date.now()): UsageEvent {
   const money = task.hold !== null && !task.hold.perRequest;
   return {
-    requestId: task.id,
+    requestId: task.hold?.holdId ?? task.id,
     ...(task.clientRequestId ? { clientRequestId: task.clientRequestId.slice(0, 128) } : {}),
     tenantId: task.tenantId,
     keyId: task.keyId,

@@ -2,9 +2,21 @@ import { z } from 'zod';
 
 /**
  * What a usage record bills: one live request of a kind (chat, images, audio, embeddings, moderations),
- * one line of a batch, one media or music task, one assistants run.
+ * one line of a batch, one media or music task, one assistants run, or one call on assistants and
+ * threads themselves (not billed by the gateway: the upstream's run is).
  */
-export const USAGE_KINDS = ['chat', 'batch_line', 'media_task', 'music_task', 'assistants_run', 'images', 'audio', 'embeddings', 'moderations'] as const;
+export const USAGE_KINDS = [
+  'chat',
+  'batch_line',
+  'media_task',
+  'music_task',
+  'assistants_run',
+  'assistants',
+  'images',
+  'audio',
+  'embeddings',
+  'moderations',
+] as const;
 export const UsageKind = z.enum(USAGE_KINDS);
 export type UsageKind = z.infer<typeof UsageKind>;
 
@@ -30,6 +42,7 @@ export function usageKindOf(event: KindSource): UsageKind {
   if (event.clientRequestId?.startsWith('batch_') && event.requestId.startsWith('batch_req_')) return 'batch_line';
   const route = event.route;
   if (route.includes('.threads.runs')) return 'assistants_run';
+  if (route.includes('.assistants') || route.includes('.threads')) return 'assistants';
   if (route.includes('.images.')) return 'images';
   if (route.includes('.audio.')) return 'audio';
   if (route.endsWith('.embeddings') || route.includes('.embed')) return 'embeddings';

@@ -11,6 +11,7 @@ ALTER TABLE "usage_records" ADD COLUMN "tasks" INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE "usage_records" ADD COLUMN "cost_micros" BIGINT;
 
 UPDATE "usage_records" SET "kind" = 'assistants_run' WHERE "route" LIKE '%.threads.runs%';
+UPDATE "usage_records" SET "kind" = 'assistants' WHERE "kind" = 'chat' AND ("route" LIKE '%.assistants%' OR "route" LIKE '%.threads%');
 UPDATE "usage_records" SET "kind" = 'batch_line', "subject_id" = "client_request_id"
  WHERE "client_request_id" LIKE 'batch\_%' AND "request_id" LIKE 'batch\_req\_%';
 UPDATE "usage_records" SET "kind" = 'images' WHERE "kind" = 'chat' AND "route" LIKE '%.images.%';
