@@ -35,11 +35,12 @@ export interface KindSource {
 
 /**
  * A usage event's kind: as its publisher named it, or read from where it came from. A batch line runs
- * under `<batch id>-<line>` style ids with the batch id as its client request id.
+ * under the id `<batch id>-<line>`, with the batch id as its client request id.
  */
 export function usageKindOf(event: KindSource): UsageKind {
   if (event.kind) return event.kind;
-  if (event.clientRequestId?.startsWith('batch_') && event.requestId.startsWith('batch_req_')) return 'batch_line';
+  const batch = event.clientRequestId;
+  if (batch?.startsWith('batch_') && event.requestId.startsWith(`${batch}-`)) return 'batch_line';
   const route = event.route;
   if (route.includes('.threads.runs')) return 'assistants_run';
   if (route.includes('.assistants') || route.includes('.threads')) return 'assistants';

@@ -13,7 +13,7 @@ ALTER TABLE "usage_records" ADD COLUMN "cost_micros" BIGINT;
 UPDATE "usage_records" SET "kind" = 'assistants_run' WHERE "route" LIKE '%.threads.runs%';
 UPDATE "usage_records" SET "kind" = 'assistants' WHERE "kind" = 'chat' AND ("route" LIKE '%.assistants%' OR "route" LIKE '%.threads%');
 UPDATE "usage_records" SET "kind" = 'batch_line', "subject_id" = "client_request_id"
- WHERE "client_request_id" LIKE 'batch\_%' AND "request_id" LIKE 'batch\_req\_%';
+ WHERE "client_request_id" LIKE 'batch\_%' AND "request_id" LIKE "client_request_id" || '-%';
 UPDATE "usage_records" SET "kind" = 'images' WHERE "kind" = 'chat' AND "route" LIKE '%.images.%';
 UPDATE "usage_records" SET "kind" = 'audio' WHERE "kind" = 'chat' AND "route" LIKE '%.audio.%';
 UPDATE "usage_records" SET "kind" = 'embeddings' WHERE "kind" = 'chat' AND "route" LIKE '%.embeddings';
