@@ -18,7 +18,12 @@ export function registerMoney(program: Command, io: Io): void {
     .option('--limit <n>', 'at most this many', '100')
     .option('--cursor <id>', "the entries after this one (the previous page's next cursor)")
     .action(async (options: { tenant: string; since?: string; kind?: string; limit: string; cursor?: string }, command: Command) => {
-      const query = validate(LedgerRequest, options, { tenant: '--tenant', since: '--since', kind: '--kind', limit: '--limit', cursor: '--cursor' });
+      const { tenant, since, kind, limit, cursor } = options;
+      const query = validate(
+        LedgerRequest,
+        { tenant, since, kind, limit, cursor },
+        { tenant: '--tenant', since: '--since', kind: '--kind', limit: '--limit', cursor: '--cursor' },
+      );
       const page = await adminFrom(command).ledger(query);
       emit(io, wantsJson(command), page, () => {
         if (page.rows.length === 0) return `no ledger entries for ${page.tenant}`;
