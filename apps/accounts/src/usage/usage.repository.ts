@@ -12,7 +12,8 @@ const INSERT_MANY = `
                 $8::int[], $9::int[], $10::int[], $11::text[], $12::int[], $13::timestamptz[], $14::text[],
                 $15::text[], $16::text[], $17::int[], $18::float8[], $19::int[], $20::int[], $21::bigint[])
       AS u(r, t, k, m, ch, f, ro, p, c, l, o, s, at, cr, ki, su, ca, se, im, ta, co)
-  ON CONFLICT (request_id) DO NOTHING`;
+  ON CONFLICT (request_id) DO NOTHING
+  RETURNING request_id`;
 
 /**
  * The only writer of usage_records. A batch is one prepared INSERT over unnested arrays: one round trip,
@@ -22,13 +23,16 @@ const INSERT_MANY = `
 export class UsageRepository {
   constructor(@Inject(SQL_POOL) private readonly pool: SqlPool) {}
 
-  /** Inserts each event once; a redelivered event (same requestId) is skipped. Returns rows written. */
-  async insertMany(events: UsageEvent[]): Promise<number> {
+  /**
+   * Inserts each event once; a redelivered event (same requestId) is skipped. Returns rows written, and
+   * hands `written` the ids of the rows this call wrote.
+   */
+  async insertMany(events: UsageEvent[], written?: (requestIds: Set<string>) => void): Promise<number> {
     if (events.length === 0) return 0;
     const rows = events.map(pgTextFields);
     const column = <T>(pick: (e: UsageEvent) => T): T[] => rows.map(pick);
     const result = await this.pool.query({
-      name: 'usage-insert-many-kinds',
+      name: 'usage-insert-many-returning',
       text: INSERT_MANY,
       values: [
         column((e) => e.requestId),
@@ -54,6 +58,7 @@ export class UsageRepository {
         column((e) => e.costMicros ?? null),
       ],
     });
+    written?.(new Set(result.rows.map((row: { request_id: string }) => row.request_id)));
     return result.rowCount ?? 0;
   }
 }
