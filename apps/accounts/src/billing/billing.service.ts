@@ -16,6 +16,7 @@ import { Prisma } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { InvalidationPublisher } from '../events/invalidation.publisher';
+import { planWindowOf } from '../money/plan-window';
 import { TenantsService } from '../tenants/tenants.service';
 import { BillingRepository } from './billing.repository';
 
@@ -113,11 +114,26 @@ export class BillingService {
   async usageSummary(tenantSlug: string, since: string | undefined, by: UsageSummary['by'], until?: string): Promise<UsageSummary> {
     const tenant = await this.tenants.requireBySlug(tenantSlug);
     const rows = await this.billing.usageSummary(tenant.id, since ? new Date(since) : null, by, until ? new Date(until) : null);
+    const window = tenant.billing === 'payg' ? null : planWindowOf((await this.profile(tenant.id)).subscription);
+    const used = window ? await this.wallet.quotaUsed(tenant.id, window.periodIndex, window.unit) : 0n;
+    const plan = window
+      ? [
+          {
+            unit: window.unit,
+            used: used.toString(),
+            limit: window.limit.toString(),
+            left: (window.limit > used ? window.limit - used : 0n).toString(),
+            windowStart: window.windowStart.toISOString(),
+            windowEnd: window.windowEnd.toISOString(),
+          },
+        ]
+      : undefined;
     return {
       tenant: tenant.slug,
       since: since ?? null,
       until: until ?? null,
       by,
+      ...(plan ? { plan } : {}),
       rows: rows.map((row) => ({
         group: row.group,
         requests: Number(row.requests),

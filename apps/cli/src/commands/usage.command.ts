@@ -49,7 +49,11 @@ export function registerUsage(program: Command, io: Io): void {
       emit(io, wantsJson(command), summary, () => {
         if (summary.rows.length === 0) return `no usage for ${summary.tenant}${summary.since ? ` since ${summary.since}` : ''}`;
         const total = summary.rows.reduce((sum, r) => sum + BigInt(r.costMicros), 0n);
-        return `${table([header, ...rows])}\ntotal cost ${formatMicros(total)}`;
+        const windows = (summary.plan ?? []).map((w) => {
+          const amount = (value: string) => (w.unit === 'micros' ? formatMicros(BigInt(value)) : `${value} requests`);
+          return `plan window ${w.windowStart} – ${w.windowEnd}: used ${amount(w.used)} of ${amount(w.limit)}, ${amount(w.left)} left`;
+        });
+        return [`${table([header, ...rows])}`, `total cost ${formatMicros(total)}`, ...windows].join('\n');
       });
     });
   registerRequests(usage, io);

@@ -243,4 +243,27 @@ describe('money: usage of every kind, the ledger and reconciliation', () => {
     expect(failing.map((t) => t.tenant)).not.toContain(bystander.slug);
     expect(failing.find((t) => t.tenant === victim.slug)!.findings[0]).toMatchObject({ check: 'stored_balance', differenceMicros: '1234', ids: [stray] });
   }, 60_000);
+
+  it("shows a plan tenant's quota used and left in the current window beside its usage", async () => {
+    const plan = uniqueSlug('money-plan');
+    const tenant = await createTenantWithKey({
+      label: 'money-plan',
+      billing: 'plan',
+      plan,
+      expires: '2099-01-01T00:00:00Z',
+      catalog: { plans: [{ name: plan, quota: { requests: 5 }, period: 3600 }] },
+    });
+    const body = { model_name: 'sandbox-kling-image', prompt: 'counted' };
+    for (let i = 0; i < 2; i++) expect((await post(tenant.key, '/nativemedia/v1/images/generations', body)).status).toBe(200);
+    const summary = await eventually(
+      'both tasks recorded',
+      () => cliJson<UsageSummary>(['usage', '--tenant', tenant.slug, '--by', 'kind']),
+      (s) => s.rows.some((r) => r.requests === 2),
+    );
+    expect(summary.plan).toEqual([expect.objectContaining({ unit: 'requests', used: '2', limit: '5', left: '3' })]);
+    const window = summary.plan![0]!;
+    expect(Date.parse(window.windowEnd) - Date.parse(window.windowStart)).toBe(3600_000);
+    const human = await runCli(['usage', '--tenant', tenant.slug]);
+    expect(human.stdout).toContain('used 2 requests of 5 requests, 3 requests left');
+  }, 60_000);
 });
