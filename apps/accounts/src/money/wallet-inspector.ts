@@ -1,7 +1,11 @@
-import { LedgerEvent, WalletKeys } from '@gateway/billing';
+import { WalletKeys } from '@gateway/billing';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
+import { z } from 'zod';
 import { WALLET_REDIS } from '../billing/wallet.module';
+
+/** What reconciliation reads of a wallet event not yet in the ledger: whose, which pool, how much. */
+const PendingEvent = z.object({ tenant: z.string().min(1), pool: z.string(), amount: z.string().regex(/^-?\d+$/) });
 
 /** An open hold as the wallet keeps it. */
 export interface OpenHold {
@@ -70,7 +74,8 @@ export class WalletInspector {
     for (const [, fields] of entries) {
       const record: Record<string, string> = {};
       for (let i = 0; i + 1 < fields.length; i += 2) record[fields[i]!] = fields[i + 1]!;
-      const event = LedgerEvent.safeParse(record);
+      // Any kind counts by its signed amount, one this version does not know included.
+      const event = PendingEvent.safeParse(record);
       if (!event.success || event.data.pool !== 'balance') continue;
       pending.set(event.data.tenant, (pending.get(event.data.tenant) ?? 0n) + BigInt(event.data.amount));
     }
