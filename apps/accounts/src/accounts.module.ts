@@ -9,6 +9,7 @@ import { ConsoleModule } from './console/console.module';
 import { EventsModule } from './events/events.module';
 import { KeysModule } from './keys/keys.module';
 import { LedgerModule } from './ledger/ledger.module';
+import { MoneyModule } from './money/money.module';
 import { PrismaModule } from './prisma/prisma.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TenantsModule } from './tenants/tenants.module';
@@ -37,6 +38,7 @@ export class AccountsModule {
         BillingModule,
         UsageModule,
         ConsoleModule,
+        MoneyModule,
       ],
     };
   }

@@ -1,4 +1,4 @@
-import { WalletKeys, WalletStore } from '@gateway/billing';
+import { taskUsageEvent, TaskUsagePublisher, WalletKeys, WalletStore, type EndedTask } from '@gateway/billing';
 import { sampleUsageEvent, SUBJECTS, TenantView, usageStreamNames } from '@gateway/contracts';
 import { encodeJson } from '@gateway/platform';
 import Redis from 'ioredis';
@@ -215,5 +215,36 @@ describe('usage writer: the durable consumer of usage events', () => {
       }
     }
     expect(await rows([after.requestId], 1)).toHaveLength(1);
+  }, 30_000);
+
+  it('writes one record however many workers publish the same ended task, with its kind, units, subject and charge', async () => {
+    const id = `video_${randomUUID().replace(/-/g, '')}`;
+    const hold = { holdId: id, tenantId: 't', perRequest: false, prices: { perSecond: '100000', perImage: '0', perTask: '0' }, heldMicros: '500000' };
+    const task: EndedTask = {
+      id,
+      kind: 'media_task',
+      tenantId: randomUUID(),
+      keyId: randomUUID(),
+      modelId: 'sandbox-sora',
+      channelId: null,
+      family: 'oaic',
+      route: 'oaic.videos.create',
+      result: 'succeeded',
+      status: 200,
+      produced: { seconds: 4, tasks: 1 },
+      charged: 400_000n,
+      hold,
+      createdAt: new Date(),
+    };
+    // Racing workers (one stream message, deduplicated by the task's id), and a sweeper that billed the
+    // task again and published it as a message of its own: the writer still keeps one row.
+    const publishers = Array.from({ length: 4 }, () => new TaskUsagePublisher(h.bus));
+    await Promise.all([...publishers.map((p) => p.record(task)), publish({ events: [taskUsageEvent(task)] }), publish({ events: [taskUsageEvent(task)] })]);
+    expect(await rows([id], 1)).toHaveLength(1);
+    // Every copy has reached the writer by now; still one row.
+    await sleep(1000);
+    const written = (await sql.query('SELECT * FROM usage_records WHERE request_id = $1', [id])).rows;
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatchObject({ kind: 'media_task', subject_id: id, seconds: 4, tasks: 1, outcome: 'succeeded', cost_micros: '400000' });
   }, 30_000);
 });

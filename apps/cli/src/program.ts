@@ -5,6 +5,7 @@ import { registerBalance } from './commands/balance.command';
 import { registerK8s } from './commands/k8s.command';
 import { registerKeys } from './commands/keys.command';
 import { registerMigrate } from './commands/migrate.command';
+import { registerMoney } from './commands/money.command';
 import { registerSubscriptions } from './commands/subscriptions.command';
 import { registerTenants } from './commands/tenants.command';
 import { registerUsage } from './commands/usage.command';
@@ -30,6 +31,7 @@ export function createProgram(io: Io = processIo): Command {
   registerSubscriptions(program, io);
   registerBalance(program, io);
   registerUsage(program, io);
+  registerMoney(program, io);
   registerWebhooks(program, io);
   registerUsers(program, io);
   registerMigrate(program, io);

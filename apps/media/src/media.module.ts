@@ -1,5 +1,5 @@
-import { BillingClient, BillingClientModule, BillingEnv, TaskBilling } from '@gateway/billing';
-import { loadEnv } from '@gateway/platform';
+import { BillingClient, BillingClientModule, BillingEnv, TaskBilling, TaskUsagePublisher } from '@gateway/billing';
+import { loadEnv, NatsBus } from '@gateway/platform';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import { MediaCatalogService } from './catalog/media-catalog.service';
@@ -37,6 +37,7 @@ export class MediaModule {
       PollScheduler,
       TaskLifecycleService,
       { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
+      { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },
     ];
     return {
       module: MediaModule,

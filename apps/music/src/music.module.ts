@@ -1,5 +1,5 @@
-import { BillingClient, BillingClientModule, BillingEnv, TaskBilling } from '@gateway/billing';
-import { loadEnv } from '@gateway/platform';
+import { BillingClient, BillingClientModule, BillingEnv, TaskBilling, TaskUsagePublisher } from '@gateway/billing';
+import { loadEnv, NatsBus } from '@gateway/platform';
 import type { StorageEnv } from '@gateway/storage';
 import { WebhooksModule } from '@gateway/webhooks';
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
@@ -47,6 +47,7 @@ export class MusicModule implements OnApplicationBootstrap {
       controllers: [MusicTaskHandler, MusicCallbackHandler, MusicCatalogHandler],
       providers: [
         { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
+        { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },
         MusicCatalogService,
         MusicTaskRepository,
         MusicAssetsService,

@@ -15,6 +15,8 @@ export * from './families/genc';
 export * from './billing';
 export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';
+export * from './usage/usage-kind';
+export * from './usage/money-views.schema';
 export * from './usage/usage-event.sample';
 export * from './usage/dead-letter.schema';
 export * from './files';

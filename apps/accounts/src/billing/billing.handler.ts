@@ -36,7 +36,7 @@ export class BillingHandler {
   @MessagePattern(BILLING_SUBJECTS.usageSummary)
   usage(@Payload() payload: unknown): Promise<UsageSummary> {
     const request = parseOrThrow(UsageSummaryRequest, payload);
-    return this.billing.usageSummary(request.tenant, request.since, request.by);
+    return this.billing.usageSummary(request.tenant, request.since, request.by, request.until);
   }
 
   @MessagePattern(BILLING_SUBJECTS.usageRequests)

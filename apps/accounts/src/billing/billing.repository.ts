@@ -6,6 +6,9 @@ export interface UsageGroupRow {
   requests: bigint;
   prompt_tokens: bigint;
   completion_tokens: bigint;
+  seconds: number;
+  images: bigint;
+  tasks: bigint;
   cost_micros: bigint;
 }
 
@@ -20,6 +23,8 @@ export interface UsageRequestRecord {
   outcome: string;
   status: number;
   created_at: Date;
+  kind: string;
+  subject_id: string | null;
   cost_micros: bigint;
 }
 
@@ -27,6 +32,7 @@ const GROUP_COLUMN = {
   model: Prisma.sql`u.model_id`,
   key: Prisma.sql`u.key_id::text`,
   day: Prisma.sql`to_char(date_trunc('day', u.created_at), 'YYYY-MM-DD')`,
+  kind: Prisma.sql`u.kind`,
 } as const;
 
 /** Reads what billing needs from Postgres: subscriptions, stored balances, usage with its charges. */
@@ -56,30 +62,35 @@ export class BillingRepository {
   }
 
   /** Requests, tokens and what the ledger charged them, grouped; the charge is minus the sum of a request's entries. */
-  usageSummary(tenantId: string, since: Date | null, by: keyof typeof GROUP_COLUMN): Promise<UsageGroupRow[]> {
+  usageSummary(tenantId: string, since: Date | null, by: keyof typeof GROUP_COLUMN, until: Date | null = null): Promise<UsageGroupRow[]> {
     const group = GROUP_COLUMN[by];
     return this.prisma.$queryRaw<UsageGroupRow[]>`
       SELECT ${group} AS "group", count(*)::bigint AS requests,
              coalesce(sum(u.prompt_tokens), 0)::bigint AS prompt_tokens,
              coalesce(sum(u.completion_tokens), 0)::bigint AS completion_tokens,
+             coalesce(sum(u.seconds), 0)::float8 AS seconds,
+             coalesce(sum(u.images), 0)::bigint AS images,
+             coalesce(sum(u.tasks), 0)::bigint AS tasks,
              coalesce(sum(c.charged), 0)::bigint AS cost_micros
         FROM usage_records u
         LEFT JOIN (SELECT request_id, -sum(amount_micros) AS charged FROM ledger_entries WHERE tenant_id = ${tenantId}::uuid AND request_id IS NOT NULL GROUP BY request_id) c
           ON c.request_id = u.request_id
        WHERE u.tenant_id = ${tenantId}::uuid AND (${since}::timestamp IS NULL OR u.created_at >= ${since}::timestamp)
+         AND (${until}::timestamp IS NULL OR u.created_at < ${until}::timestamp)
        GROUP BY 1 ORDER BY 1`;
   }
 
   /** A tenant's usage rows by the client's id or the server's, newest first, each with what the ledger charged it. */
-  usageRequests(tenantId: string, by: { clientRequestId?: string; requestId?: string }, limit: number): Promise<UsageRequestRecord[]> {
+  usageRequests(tenantId: string, by: { clientRequestId?: string; requestId?: string; subjectId?: string }, limit: number): Promise<UsageRequestRecord[]> {
     return this.prisma.$queryRaw<UsageRequestRecord[]>`
       SELECT u.request_id, u.client_request_id, u.key_id::text AS key_id, u.model_id, u.route, u.prompt_tokens, u.completion_tokens,
-             u.outcome, u.status, u.created_at,
+             u.outcome, u.status, u.created_at, u.kind, u.subject_id,
              coalesce((SELECT -sum(l.amount_micros) FROM ledger_entries l WHERE l.tenant_id = u.tenant_id AND l.request_id = u.request_id), 0)::bigint AS cost_micros
         FROM usage_records u
        WHERE u.tenant_id = ${tenantId}::uuid
          AND (${by.clientRequestId ?? null}::text IS NULL OR u.client_request_id = ${by.clientRequestId ?? null}::text)
          AND (${by.requestId ?? null}::text IS NULL OR u.request_id = ${by.requestId ?? null}::text)
+         AND (${by.subjectId ?? null}::text IS NULL OR u.subject_id = ${by.subjectId ?? null}::text)
        ORDER BY u.created_at DESC
        LIMIT ${limit}`;
   }

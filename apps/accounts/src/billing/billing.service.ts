@@ -3,6 +3,7 @@ import {
   GatewayError,
   PriceOverride,
   TenantLimitsConfig,
+  usageResultOf,
   type BillingConfigureMessage,
   type BillingProfile,
   type SubscriptionProfile,
@@ -15,6 +16,7 @@ import { Prisma } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { InvalidationPublisher } from '../events/invalidation.publisher';
+import { planWindowOf } from '../money/plan-window';
 import { TenantsService } from '../tenants/tenants.service';
 import { BillingRepository } from './billing.repository';
 
@@ -85,7 +87,8 @@ export class BillingService {
 
   async usageRequests(request: UsageRequestsRequest): Promise<UsageRequests> {
     const tenant = await this.tenants.requireBySlug(request.tenant);
-    const rows = await this.billing.usageRequests(tenant.id, { clientRequestId: request.clientRequestId, requestId: request.requestId }, request.limit);
+    const ids = { clientRequestId: request.clientRequestId, requestId: request.requestId, subjectId: request.subjectId };
+    const rows = await this.billing.usageRequests(tenant.id, ids, request.limit);
     return {
       tenant: tenant.slug,
       rows: rows.map((row) => ({
@@ -99,24 +102,46 @@ export class BillingService {
         outcome: row.outcome,
         status: row.status,
         at: row.created_at.toISOString(),
+        kind: row.kind,
+        result: usageResultOf(row.outcome),
+        subjectId: row.subject_id,
         costMicros: row.cost_micros.toString(),
         cost: formatMicros(row.cost_micros),
       })),
     };
   }
 
-  async usageSummary(tenantSlug: string, since: string | undefined, by: 'model' | 'key' | 'day'): Promise<UsageSummary> {
+  async usageSummary(tenantSlug: string, since: string | undefined, by: UsageSummary['by'], until?: string): Promise<UsageSummary> {
     const tenant = await this.tenants.requireBySlug(tenantSlug);
-    const rows = await this.billing.usageSummary(tenant.id, since ? new Date(since) : null, by);
+    const rows = await this.billing.usageSummary(tenant.id, since ? new Date(since) : null, by, until ? new Date(until) : null);
+    const window = tenant.billing === 'payg' ? null : planWindowOf((await this.profile(tenant.id)).subscription);
+    const used = window ? await this.wallet.quotaUsed(tenant.id, window.periodIndex, window.unit) : 0n;
+    const plan = window
+      ? [
+          {
+            unit: window.unit,
+            used: used.toString(),
+            limit: window.limit.toString(),
+            left: (window.limit > used ? window.limit - used : 0n).toString(),
+            windowStart: window.windowStart.toISOString(),
+            windowEnd: window.windowEnd.toISOString(),
+          },
+        ]
+      : undefined;
     return {
       tenant: tenant.slug,
       since: since ?? null,
+      until: until ?? null,
       by,
+      ...(plan ? { plan } : {}),
       rows: rows.map((row) => ({
         group: row.group,
         requests: Number(row.requests),
         promptTokens: Number(row.prompt_tokens),
         completionTokens: Number(row.completion_tokens),
+        seconds: Number(row.seconds),
+        images: Number(row.images),
+        tasks: Number(row.tasks),
         costMicros: row.cost_micros.toString(),
         cost: formatMicros(row.cost_micros),
       })),

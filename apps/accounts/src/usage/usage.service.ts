@@ -4,6 +4,7 @@ import { isRecordError } from '@gateway/db';
 import { writeIsolatingFailures, type BatchRefusal, type IsolatedFailure } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { LedgerRepository } from '../ledger/ledger.repository';
+import { countWritten } from './usage-metrics';
 import { UsageRepository } from './usage.repository';
 
 /**
@@ -38,7 +39,7 @@ export class UsageService {
     // A lease's draws are ledgered here, with the usage rows, rather than through the wallet's event stream.
     await this.ledger.append(draws.flatMap(leaseDrawEvents));
     await this.wallet.closeLeases(closes);
-    const refused = await writeIsolatingFailures(events, (part) => this.repository.insertMany([...part]), isRecordError);
+    const refused = await writeIsolatingFailures(events, (part) => this.repository.insertMany([...part], (ids) => countWritten(part, ids)), isRecordError);
     return refusals(refused, carriers);
   }
 }

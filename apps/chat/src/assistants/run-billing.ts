@@ -155,6 +155,12 @@ export class RunBilling {
     meter.channelId = run.channelId;
     meter.tokens = tokens;
     const event = meter.event(outcome, 200);
-    this.publisher.record({ ...event, latencyMs: Math.max(0, Date.now() - run.createdAt.getTime()), at: run.createdAt.toISOString() });
+    this.publisher.record({
+      ...event,
+      latencyMs: Math.max(0, Date.now() - run.createdAt.getTime()),
+      at: run.createdAt.toISOString(),
+      kind: 'assistants_run',
+      subjectId: run.id,
+    });
   }
 }

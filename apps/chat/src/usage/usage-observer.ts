@@ -2,7 +2,7 @@
  * What a request's usage event tells operators: token and cost series by model, the reply note the
  * edge's access line reads (model, channel, tokens), and the GenAI attributes of the request's span.
  */
-import type { HoldSettlement, UsageEvent } from '@gateway/contracts';
+import { usageKindOf, type HoldSettlement, type UsageEvent } from '@gateway/contracts';
 import { gatewayMetrics, noteReply, tenantLabelOf, trace, tracingOn } from '@gateway/platform';
 
 function chargedMicros(settlement: HoldSettlement | null | undefined): number {
@@ -16,7 +16,7 @@ export function observeUsage(event: UsageEvent, settlement: HoldSettlement | nul
   if (event.promptTokens > 0) gatewayMetrics.tokens.inc({ model, direction: 'input', tenant }, event.promptTokens);
   if (event.completionTokens > 0) gatewayMetrics.tokens.inc({ model, direction: 'output', tenant }, event.completionTokens);
   const micros = chargedMicros(settlement);
-  if (micros > 0) gatewayMetrics.cost.inc({ model, tenant }, micros);
+  if (micros > 0) gatewayMetrics.cost.inc({ model, tenant, kind: usageKindOf(event) }, micros);
   noteReply({
     model: model || undefined,
     channel: event.channelId ?? undefined,

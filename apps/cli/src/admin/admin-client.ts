@@ -13,6 +13,8 @@ import {
   BillingConfigureReply,
   DeadLetterList,
   DeadLetterReplayReply,
+  LedgerPage,
+  ReconcileReport,
   UsageRequests,
   UsageSummary,
   WebhookDeliveryList,
@@ -91,17 +93,30 @@ export class AdminClient {
     return this.call('GET', `/admin/balance?tenant=${encodeURIComponent(tenant)}`, BalanceView);
   }
 
-  usage(query: { tenant: string; since?: string; by?: string }) {
+  usage(query: { tenant: string; since?: string; until?: string; by?: string }) {
     const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
     return this.call('GET', `/admin/usage?${params.toString()}`, UsageSummary);
   }
 
   /** A tenant's usage rows by the client's x-request-id or the server's request id, newest first. */
-  usageRequests(query: { tenant: string; clientRequestId?: string; requestId?: string; limit?: number }) {
+  usageRequests(query: { tenant: string; clientRequestId?: string; requestId?: string; subjectId?: string; limit?: number }) {
     const params = new URLSearchParams(
       Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
     );
     return this.call('GET', `/admin/usage/requests?${params.toString()}`, UsageRequests);
+  }
+
+  /** A page of a tenant's ledger, oldest first, with running balances. */
+  ledger(query: { tenant: string; since?: string; kind?: string; limit?: number; cursor?: string }) {
+    const params = new URLSearchParams(
+      Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
+    );
+    return this.call('GET', `/admin/ledger?${params.toString()}`, LedgerPage);
+  }
+
+  /** Reconciles one tenant's books, or every tenant's. */
+  reconcile(body: { tenant: string } | { all: true }) {
+    return this.call('POST', '/admin/reconcile', ReconcileReport, body);
   }
 
   /** Records the usage and ledger writers could not write, oldest first. */

@@ -1,12 +1,20 @@
 /**
- * `gatewayctl usage`: requests, tokens and what the ledger charged, grouped by model, key or day;
- * `usage requests`: the rows of one client request id (or server id); and `usage dead-letters [replay]`:
+ * `gatewayctl usage`: requests, tokens, seconds, images, tasks and what the ledger charged, grouped by
+ * model, key, day or kind; `usage requests`: the rows of one client request id, server id, or task,
+ * batch or run id; and `usage dead-letters [replay]`:
  * what the usage and ledger writers could not write, and putting it back.
  */
-import { DeadLetterListRequest, DeadLetterReplayRequest, UsageRequestsRequest, UsageSummaryRequest, type DeadLetterList } from '@gateway/contracts';
+import {
+  DeadLetterListRequest,
+  DeadLetterReplayRequest,
+  formatMicros,
+  UsageRequestsRequest,
+  UsageSummaryRequest,
+  type DeadLetterList,
+} from '@gateway/contracts';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
-import { emit, table, type Io } from '../output/output';
+import { csv, emit, table, type Io } from '../output/output';
 import { adminFrom, validate, wantsJson, withJson } from './command-context';
 
 export function registerUsage(program: Command, io: Io): void {
@@ -15,19 +23,37 @@ export function registerUsage(program: Command, io: Io): void {
     // Checked in the action rather than by commander, which would demand it of the subcommands too.
     .option('--tenant <slug>', 'tenant slug (required)')
     .option('--since <iso>', 'only requests at or after this time, ISO-8601 with offset')
-    .option('--by <group>', 'group by model, key or day', 'model')
-    .action(async (options: { tenant?: string; since?: string; by: string }, command: Command) => {
+    .option('--until <iso>', 'only requests before this time, ISO-8601 with offset')
+    .option('--by <group>', 'group by model, key, day or kind', 'model')
+    .option('--csv', 'print comma-separated values, for spreadsheets')
+    .action(async (options: { tenant?: string; since?: string; until?: string; by: string; csv?: boolean }, command: Command) => {
       if (options.tenant === undefined) throw CliError.usage("required option '--tenant <slug>' not specified");
       const query = validate(
         UsageSummaryRequest,
-        { tenant: options.tenant, since: options.since, by: options.by },
-        { tenant: '--tenant', since: '--since', by: '--by' },
+        { tenant: options.tenant, since: options.since, until: options.until, by: options.by },
+        { tenant: '--tenant', since: '--since', until: '--until', by: '--by' },
       );
       const summary = await adminFrom(command).usage(query);
+      // Seconds, images and tasks only when something metered them: a chat-only tenant reads tokens and cost.
+      const units = summary.rows.some((r) => r.seconds || r.images || r.tasks);
+      const header = [summary.by, 'requests', 'prompt_tokens', 'completion_tokens', ...(units ? ['seconds', 'images', 'tasks'] : []), 'cost'];
+      const rows = summary.rows.map((r) => [
+        r.group,
+        String(r.requests),
+        String(r.promptTokens),
+        String(r.completionTokens),
+        ...(units ? [String(r.seconds ?? 0), String(r.images ?? 0), String(r.tasks ?? 0)] : []),
+        r.cost,
+      ]);
+      if (options.csv) return io.out(`${csv([header, ...rows])}\n`);
       emit(io, wantsJson(command), summary, () => {
         if (summary.rows.length === 0) return `no usage for ${summary.tenant}${summary.since ? ` since ${summary.since}` : ''}`;
-        const header = [summary.by, 'requests', 'prompt_tokens', 'completion_tokens', 'cost'];
-        return table([header, ...summary.rows.map((r) => [r.group, String(r.requests), String(r.promptTokens), String(r.completionTokens), r.cost])]);
+        const total = summary.rows.reduce((sum, r) => sum + BigInt(r.costMicros), 0n);
+        const windows = (summary.plan ?? []).map((w) => {
+          const amount = (value: string) => (w.unit === 'micros' ? formatMicros(BigInt(value)) : `${value} requests`);
+          return `plan window ${w.windowStart} – ${w.windowEnd}: used ${amount(w.used)} of ${amount(w.limit)}, ${amount(w.left)} left`;
+        });
+        return [`${table([header, ...rows])}`, `total cost ${formatMicros(total)}`, ...windows].join('\n');
       });
     });
   registerRequests(usage, io);
@@ -36,31 +62,34 @@ export function registerUsage(program: Command, io: Io): void {
 
 function registerRequests(usage: Command, io: Io): void {
   withJson(usage.command('requests'))
-    .description("a tenant's usage rows by the x-request-id its client sent (or the gateway's request id), newest first")
+    .description("a tenant's usage rows by the x-request-id its client sent, the gateway's request id, or a task, batch or run id, newest first")
     .option('--client-request-id <id>', 'the x-request-id the client sent (echoed back as x-client-request-id)')
     .option('--request-id <id>', "the gateway's own request id (the response's x-request-id)")
+    .option('--id <id>', 'a media or music task id, a batch id or an assistants run id: every record that belongs to it')
     .option('--limit <n>', 'at most this many', '50')
-    .action(async (options: { clientRequestId?: string; requestId?: string; limit: string }, command: Command) => {
+    .action(async (options: { clientRequestId?: string; requestId?: string; id?: string; limit: string }, command: Command) => {
       // --tenant is the parent `usage` command's option (commander reads it wherever it stands).
       const { tenant } = command.optsWithGlobals<{ tenant?: string }>();
       if (tenant === undefined) throw CliError.usage("required option '--tenant <slug>' not specified");
       const query = validate(
         UsageRequestsRequest,
-        { tenant, clientRequestId: options.clientRequestId, requestId: options.requestId, limit: options.limit },
-        { tenant: '--tenant', clientRequestId: '--client-request-id', requestId: '--request-id', limit: '--limit' },
+        { tenant, clientRequestId: options.clientRequestId, requestId: options.requestId, subjectId: options.id, limit: options.limit },
+        { tenant: '--tenant', clientRequestId: '--client-request-id', requestId: '--request-id', subjectId: '--id', limit: '--limit' },
       );
       const found = await adminFrom(command).usageRequests(query);
       emit(io, wantsJson(command), found, () => {
         if (found.rows.length === 0) return `no usage rows for ${found.tenant} with that id`;
-        const header = ['REQUEST_ID', 'CLIENT_REQUEST_ID', 'MODEL', 'ROUTE', 'PROMPT', 'COMPLETION', 'OUTCOME', 'STATUS', 'AT', 'COST'];
+        const header = ['REQUEST_ID', 'KIND', 'OF', 'CLIENT_REQUEST_ID', 'MODEL', 'ROUTE', 'PROMPT', 'COMPLETION', 'OUTCOME', 'STATUS', 'AT', 'COST'];
         const rows = found.rows.map((r) => [
           r.requestId,
+          r.kind ?? '-',
+          r.subjectId ?? '-',
           r.clientRequestId ?? '-',
           r.modelId,
           r.route,
           String(r.promptTokens),
           String(r.completionTokens),
-          r.outcome,
+          r.result ?? r.outcome,
           String(r.status),
           r.at,
           r.cost,

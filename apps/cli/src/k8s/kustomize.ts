@@ -86,9 +86,12 @@ export function strategicMerge(base: unknown, patch: unknown, field = ''): unkno
   return out;
 }
 
+/** The pod specs of a workload: its template's, or a CronJob's job template's. */
 function podSpecsOf(object: K8sObject): Record<string, unknown>[] {
-  const spec = object.spec as { template?: { spec?: Record<string, unknown> } } | undefined;
-  return spec?.template?.spec ? [spec.template.spec] : [];
+  type Template = { template?: { spec?: Record<string, unknown> } };
+  const spec = object.spec as (Template & { jobTemplate?: { spec?: Template } }) | undefined;
+  const pod = spec?.template?.spec ?? spec?.jobTemplate?.spec?.template?.spec;
+  return pod ? [pod] : [];
 }
 
 function setImages(object: K8sObject, images: z.infer<typeof Kustomization>['images']): void {

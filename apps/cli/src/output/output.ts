@@ -27,3 +27,9 @@ export function table(rows: string[][]): string {
     )
     .join('\n');
 }
+
+/** Comma-separated values (RFC 4180 quoting), for spreadsheets. */
+export function csv(rows: string[][]): string {
+  const cell = (value: string) => (/[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+  return rows.map((row) => row.map(cell).join(',')).join('\n');
+}

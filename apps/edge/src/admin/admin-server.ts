@@ -6,6 +6,7 @@ import { toGatewayError } from '../errors/error-dialect';
 import { httpStatusOf } from '../errors/error-status';
 import { hostNameOf, isLoopbackHost } from './admin-exposure';
 import { registerAdminRoutes } from './admin-routes';
+import { registerMoneyRoutes } from './money-routes';
 import { registerUsageRoutes } from './usage-routes';
 import { registerWebhookRoutes } from './webhook-routes';
 
@@ -91,6 +92,7 @@ export function createAdminServer(bus: NatsBus, adminToken: string | undefined, 
   );
   registerAdminRoutes(fastify, bus);
   registerUsageRoutes(fastify, bus);
+  registerMoneyRoutes(fastify, bus);
   registerWebhookRoutes(fastify, bus);
   return fastify;
 }

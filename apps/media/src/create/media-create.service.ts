@@ -1,4 +1,4 @@
-import { TaskBilling } from '@gateway/billing';
+import { TaskBilling, TaskUsagePublisher, type TaskHold } from '@gateway/billing';
 import { GatewayError, MediaCreatePayload, parseOrThrow, type BillingMode } from '@gateway/contracts';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
 import { UrlSigner } from '@gateway/storage';
@@ -51,6 +51,7 @@ export class MediaCreateService {
     private readonly signer: UrlSigner,
     @Inject(SIGNED_URL_TTL) private readonly ttlSeconds: number,
     @Inject(MEDIA_ENV) private readonly env: MediaEnv,
+    private readonly usage: TaskUsagePublisher,
   ) {}
 
   async create(payload: unknown): Promise<Record<string, unknown>> {
@@ -77,7 +78,7 @@ export class MediaCreateService {
       quantity,
       holdTtlMs: deadlineMs + HOLD_SLACK_MS,
     });
-    let task: MediaTask;
+    let task: MediaTask | null = null;
     try {
       const { channel, result } = await this.upstream.submit(channels, job);
       task = await this.tasks.create({
@@ -106,9 +107,20 @@ export class MediaCreateService {
       }
     } catch (error) {
       if (hold) await this.billing.release(hold, 'media submit failed');
+      if (!task) await this.recordRefused(start, id, model.id, hold);
       throw error;
     }
     return task;
+  }
+
+  /** A submit the upstream refused leaves no task row: its usage record says it failed, nothing charged. */
+  private async recordRefused(start: TaskStart, id: string, modelId: string, hold: TaskHold | null): Promise<void> {
+    const { tenantId, keyId, family, route } = start;
+    const kind = route === 'oaic.images.generations' ? 'images' : 'media_task';
+    const ended = { id, kind, tenantId, keyId, modelId, channelId: null, family, route, result: 'failed', status: 502 } as const;
+    await this.usage
+      .record({ ...ended, produced: { tasks: 0 }, charged: null, hold, createdAt: new Date() })
+      .catch((error: unknown) => this.logger.warn(`media task ${id}: usage record not stored: ${(error as Error).message}`));
   }
 
   /** A synchronous upstream answer: the task ends here, and a failure to store its files fails the request. */

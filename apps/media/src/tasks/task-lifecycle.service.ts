@@ -1,10 +1,11 @@
-import { TaskBilling } from '@gateway/billing';
+import { TaskBilling, TaskUsagePublisher } from '@gateway/billing';
 import { MEDIA_SUBJECTS, type MediaTaskEndedEvent } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
 import { Injectable, Logger } from '@nestjs/common';
 import { ResultStoreService } from '../upstream/result-store.service';
 import { MediaTaskRepository, type MediaTask } from './media-task.repository';
+import { endedMediaTask } from './media-usage';
 
 /**
  * How a task ends, wherever it ends (the api role for synchronous answers, a worker's poll, the sweeper):
@@ -21,6 +22,7 @@ export class TaskLifecycleService {
     private readonly results: ResultStoreService,
     private readonly billing: TaskBilling,
     private readonly bus: NatsBus,
+    private readonly usage: TaskUsagePublisher,
   ) {}
 
   /** Stores the results and ends the task succeeded; true when this call ended it. */
@@ -61,16 +63,20 @@ export class TaskLifecycleService {
 
   /**
    * Ends an ended task's hold as its state says (settled at what it produced, or released) and marks it
-   * billed. Run by the winner of the terminal move, and again by the sweeper for a task whose worker died
-   * in between: the wallet ends a hold once, so a second run charges nothing.
+   * billed, its usage record published in between. Run by the winner of the terminal move, and again by
+   * the sweeper for a task whose worker died in between: the wallet ends a hold once, so a second run
+   * charges nothing, and the usage record is keyed by the task's id, so it is written once.
    */
   async bill(task: MediaTask): Promise<void> {
-    if (!task.hold) return;
-    if (task.state === 'succeeded') {
-      await this.billing.settle(task.hold, { seconds: task.usage?.seconds, images: task.usage?.images, tasks: 1 }, `media ${task.family}`);
-    } else {
-      await this.billing.release(task.hold, `media ${task.errorCode ?? task.state}`.slice(0, 120));
+    if (task.hold) {
+      if (task.state === 'succeeded') {
+        await this.billing.settle(task.hold, { seconds: task.usage?.seconds, images: task.usage?.images, tasks: 1 }, `media ${task.family}`);
+      } else {
+        await this.billing.release(task.hold, `media ${task.errorCode ?? task.state}`.slice(0, 120));
+      }
     }
+    await this.usage.record(endedMediaTask(task, this.billing));
+    if (!task.hold) return;
     await this.tasks.markBilled(task.id);
   }
 }

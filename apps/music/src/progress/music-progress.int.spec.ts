@@ -1,5 +1,5 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
-import { TaskBilling } from '@gateway/billing';
+import { TaskBilling, type EndedTask, type TaskUsagePublisher } from '@gateway/billing';
 import { createPrismaClient, createSqlPool, createTestDatabase, type PrismaClient, type SqlPool, type TestDatabase } from '@gateway/db';
 import { QueueFactory, queuePrefix } from '@gateway/platform';
 import type { MusicProgress } from '@gateway/providers';
@@ -46,6 +46,7 @@ describe('music callbacks owed by a move whose webhooks were never recorded', ()
   let sender: WebhookSender;
   let progress: MusicProgressService;
   let poller: MusicPollProcessor;
+  const ended: EndedTask[] = [];
 
   beforeAll(async () => {
     db = await createTestDatabase(undefined, 'music_progress');
@@ -63,7 +64,9 @@ describe('music callbacks owed by a move whose webhooks were never recorded', ()
     });
     const assets = new MusicAssetsService(new LocalObjectStore(tmpdir()), { signer: new UrlSigner(randomBytes(16).toString('hex')), ttlSeconds: 60 }, env);
     // These tasks hold nothing, so billing is never called.
-    progress = new MusicProgressService(tasks, assets, new WebhookOutbox(deliveries, delivery), new TaskBilling(null as never));
+    // Usage records go to the usage stream (covered by the e2e suite); here they are only collected.
+    const usage = { record: async (task: EndedTask) => void ended.push(task) } as unknown as TaskUsagePublisher;
+    progress = new MusicProgressService(tasks, assets, new WebhookOutbox(deliveries, delivery), new TaskBilling(null as never), usage);
     musicQueues = new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('music', prefix) });
     // The catalog and upstream are asked only about open tasks; these rounds see ended ones.
     poller = new MusicPollProcessor(musicQueues, tasks, null as never, null as never, progress, new MusicPollScheduler(musicQueues, env));

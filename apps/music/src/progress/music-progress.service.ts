@@ -7,7 +7,7 @@ import {
   type MusicTaskStatus,
   type MusicVerb,
 } from '@gateway/contracts';
-import { TaskBilling, TaskHold } from '@gateway/billing';
+import { TaskBilling, TaskHold, TaskUsagePublisher } from '@gateway/billing';
 import type { MusicProgress } from '@gateway/providers';
 import { WebhookOutbox } from '@gateway/webhooks';
 import { Injectable, Logger } from '@nestjs/common';
@@ -15,6 +15,7 @@ import { MusicAssetsService } from '../assets/music-assets.service';
 import { EMPTY_RESULT, StoredMusicResult } from '../tasks/music-result';
 import { MusicTaskRepository, type MusicTaskRow } from '../tasks/music-task.repository';
 import { callbacksOwed, isTerminal, moveFor } from '../tasks/music-task.state';
+import { endedMusicTask } from './music-usage';
 
 /** How many times a move is retried when another writer moved the task in between. */
 const CAS_ROUNDS = 4;
@@ -42,6 +43,7 @@ export class MusicProgressService {
     private readonly assets: MusicAssetsService,
     private readonly outbox: WebhookOutbox,
     private readonly billing: TaskBilling,
+    private readonly usage: TaskUsagePublisher,
   ) {}
 
   /** Whether the report moved the task; a stale, duplicate or late report changes nothing. `known`: the row as just read. */
@@ -93,13 +95,16 @@ export class MusicProgressService {
     return false;
   }
 
-  /** Settles on SUCCESS, releases on a failure; only the writer that won the terminal move calls this. */
+  /** Settles on SUCCESS, releases on a failure, then writes the task's usage record; only the writer that won the terminal move calls this. */
   private async endBilling(task: MusicTaskRow): Promise<void> {
     const hold = TaskHold.safeParse(task.hold);
-    if (!hold.success || !isTerminal(task.status as MusicTaskStatus)) return;
+    if (!isTerminal(task.status as MusicTaskStatus)) return;
     try {
-      if (task.status === 'SUCCESS') await this.billing.settle(hold.data, { tasks: 1 }, `music ${task.route}`);
-      else await this.billing.release(hold.data, `music task ${task.status}`);
+      if (hold.success) {
+        if (task.status === 'SUCCESS') await this.billing.settle(hold.data, { tasks: 1 }, `music ${task.route}`);
+        else await this.billing.release(hold.data, `music task ${task.status}`);
+      }
+      await this.usage.record(endedMusicTask(task, hold.success ? hold.data : null, this.billing));
     } catch (error) {
       // The hold's deadline still ends it: the sweeper releases what nobody settled.
       this.logger.error(`ending the billing hold of music task ${task.id} failed: ${(error as Error).message}`);

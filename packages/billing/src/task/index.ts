@@ -1,2 +1,3 @@
 export * from './task-hold';
 export * from './task-billing';
+export * from './task-usage';

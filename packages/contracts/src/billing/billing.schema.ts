@@ -80,20 +80,45 @@ export const BillingConfigureReply = z.object({
   subscription: SubscriptionProfile.nullable(),
 });
 
-export const UsageGroupBy = z.enum(['model', 'key', 'day']);
+export const UsageGroupBy = z.enum(['model', 'key', 'day', 'kind']);
 export const UsageSummaryRequest = z
-  .object({ tenant: z.string().min(1), since: z.iso.datetime({ offset: true }).optional(), by: UsageGroupBy.default('model') })
+  .object({
+    tenant: z.string().min(1),
+    since: z.iso.datetime({ offset: true }).optional(),
+    until: z.iso.datetime({ offset: true }).optional(),
+    by: UsageGroupBy.default('model'),
+  })
   .strict();
 export const UsageSummaryRow = z.object({
   group: z.string(),
   requests: z.number().int(),
   promptTokens: z.number().int(),
   completionTokens: z.number().int(),
+  /** Seconds, images and tasks metered (media and music tasks, audio). */
+  seconds: z.number().optional(),
+  images: z.number().int().optional(),
+  tasks: z.number().int().optional(),
   /** What the ledger charged these requests, in micro-units and as a decimal. */
   costMicros: MicrosString,
   cost: z.string(),
 });
-export const UsageSummary = z.object({ tenant: z.string(), since: z.string().nullable(), by: UsageGroupBy, rows: z.array(UsageSummaryRow) });
+/** A plan tenant's current quota window: what it used and has left, and what that usage would have cost. */
+export const UsagePlanWindow = z.object({
+  unit: z.enum(['micros', 'requests']),
+  used: z.string(),
+  limit: z.string(),
+  left: z.string(),
+  windowStart: z.string(),
+  windowEnd: z.string(),
+});
+export const UsageSummary = z.object({
+  tenant: z.string(),
+  since: z.string().nullable(),
+  until: z.string().nullable().optional(),
+  by: UsageGroupBy,
+  rows: z.array(UsageSummaryRow),
+  plan: z.array(UsagePlanWindow).optional(),
+});
 export type UsageSummary = z.infer<typeof UsageSummary>;
 
 /** Find usage rows by the id a client logged (its x-request-id, not unique) or by the server's request id. */
@@ -102,10 +127,15 @@ export const UsageRequestsRequest = z
     tenant: z.string().min(1),
     clientRequestId: z.string().min(1).max(128).optional(),
     requestId: z.string().min(1).max(128).optional(),
+    /** A task, batch or run id: every usage record that belongs to it. */
+    subjectId: z.string().min(1).max(128).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
   })
   .strict()
-  .refine((r) => r.clientRequestId !== undefined || r.requestId !== undefined, { message: 'give clientRequestId or requestId', path: ['clientRequestId'] });
+  .refine((r) => r.clientRequestId !== undefined || r.requestId !== undefined || r.subjectId !== undefined, {
+    message: 'give clientRequestId, requestId or subjectId',
+    path: ['clientRequestId'],
+  });
 export const UsageRequestRow = z.object({
   requestId: z.string(),
   clientRequestId: z.string().nullable(),
@@ -117,6 +147,10 @@ export const UsageRequestRow = z.object({
   outcome: z.string(),
   status: z.number().int(),
   at: z.string(),
+  /** What the record bills, how it ended in the shared vocabulary, and the task, batch or run it belongs to. */
+  kind: z.string().optional(),
+  result: z.string().optional(),
+  subjectId: z.string().nullable().optional(),
   /** What the ledger charged the request, in micro-units and as a decimal. */
   costMicros: MicrosString,
   cost: z.string(),

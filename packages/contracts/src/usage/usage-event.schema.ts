@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HoldSettlement, LeaseClose } from '../billing/billing.schema';
 import { SUBJECTS } from '../nats/subjects';
+import { UsageKind } from './usage-kind';
 
 /** One request's usage as it travels from chat through JetStream to the usage table; requestId makes writes idempotent. */
 export const UsageEvent = z.object({
@@ -26,6 +27,15 @@ export const UsageEvent = z.object({
   status: z.number().int(),
   /** ISO time the request started. */
   at: z.string(),
+  /** What the record bills; read from the route and ids when absent (see usageKindOf). */
+  kind: UsageKind.optional(),
+  /** The task, batch or run the record belongs to (a batch line's batch is read from its ids when absent). */
+  subjectId: z.string().min(1).max(128).optional(),
+  /** Images and tasks produced (media and music tasks). */
+  images: z.number().int().nonnegative().optional(),
+  tasks: z.number().int().nonnegative().optional(),
+  /** What the record's settlement charged in micro-units, when its publisher ended the hold itself (tasks). */
+  costMicros: z.string().regex(/^\d+$/).optional(),
   /** How the request's billing hold ends; absent when nothing was held (billing off). */
   settlement: HoldSettlement.optional(),
 });

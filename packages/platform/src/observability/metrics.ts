@@ -20,8 +20,14 @@ export const gatewayMetrics = {
   }),
   cost: new Counter({
     name: 'gateway_cost_micros_total',
-    help: 'Charged cost in micro-units of the balance currency, by model',
-    labelNames: ['model', 'tenant'] as const,
+    help: 'Charged cost in micro-units of the balance currency, by model and usage kind (chat, batch_line, media_task, ...)',
+    labelNames: ['model', 'tenant', 'kind'] as const,
+    registers,
+  }),
+  usageRecords: new Counter({
+    name: 'gateway_usage_records_total',
+    help: 'Usage records written, by usage kind (chat, batch_line, media_task, music_task, assistants_run, ...)',
+    labelNames: ['kind', 'tenant'] as const,
     registers,
   }),
   upstreamDuration: new Histogram({

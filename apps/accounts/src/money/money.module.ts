@@ -1,0 +1,12 @@
+// Owns the readable books: a tenant's ledger with running balances, and reconciliation of ledger,
+// stored balances, the live wallet and usage records.
+import { Module } from '@nestjs/common';
+import { TenantsModule } from '../tenants/tenants.module';
+import { LedgerViewService } from './ledger-view.service';
+import { MoneyHandler } from './money.handler';
+import { MoneyRepository } from './money.repository';
+import { ReconcileService } from './reconcile.service';
+import { WalletInspector } from './wallet-inspector';
+
+@Module({ imports: [TenantsModule], controllers: [MoneyHandler], providers: [MoneyRepository, WalletInspector, LedgerViewService, ReconcileService] })
+export class MoneyModule {}

@@ -1,0 +1,130 @@
+import type { SqlPool } from '@gateway/db';
+import { Inject, Injectable } from '@nestjs/common';
+import { SQL_POOL } from '../prisma/prisma.module';
+
+export interface LedgerViewRecord {
+  id: string;
+  created_at: Date;
+  kind: string;
+  pool: string;
+  amount_micros: string;
+  request_id: string | null;
+  note: string | null;
+  balance_micros: string | null;
+  usage_kind: string | null;
+  subject_id: string | null;
+}
+
+export interface TenantBooks {
+  tenant_id: string;
+  slug: string;
+  ledger_micros: string;
+  stored_micros: string;
+}
+
+export interface ChargeFinding {
+  tenant_id: string;
+  request_id: string;
+  entry_ids: string[];
+  charged: string;
+  usage_cost: string | null;
+  has_usage: boolean;
+}
+
+/** A page of one tenant's ledger with the running balance; the window sums the balance pool from the tenant's first entry. */
+const LEDGER_PAGE = `
+  WITH entries AS (
+    SELECT l.id, l.created_at, l.kind, l.pool, l.amount_micros, l.request_id, l.note,
+           CASE WHEN l.pool = 'balance'
+                THEN sum(CASE WHEN l.pool = 'balance' THEN l.amount_micros ELSE 0 END) OVER (ORDER BY l.id) END AS balance_micros
+      FROM ledger_entries l
+     WHERE l.tenant_id = $1::uuid
+  )
+  SELECT e.id::text, e.created_at, e.kind, e.pool, e.amount_micros::text, e.request_id, e.note, e.balance_micros::text,
+         u.kind AS usage_kind, u.subject_id
+    FROM entries e
+    LEFT JOIN usage_records u ON u.request_id = e.request_id AND u.tenant_id = $1::uuid
+   WHERE ($2::bigint IS NULL OR e.id > $2::bigint)
+     AND ($3::timestamp IS NULL OR e.created_at >= $3::timestamp)
+     AND ($4::text[] IS NULL OR e.kind = ANY($4::text[]))
+   ORDER BY e.id
+   LIMIT $5`;
+
+/** Per tenant: Σ of its balance-pool ledger entries and its stored balance (one aggregate over the ledger). */
+const BOOKS = `
+  SELECT t.id::text AS tenant_id, t.slug, coalesce(l.micros, 0)::text AS ledger_micros, coalesce(b.micros, 0)::text AS stored_micros
+    FROM tenants t
+    LEFT JOIN (SELECT tenant_id, sum(amount_micros) AS micros FROM ledger_entries
+                WHERE pool = 'balance' AND ($1::uuid IS NULL OR tenant_id = $1::uuid) GROUP BY tenant_id) l ON l.tenant_id = t.id
+    LEFT JOIN balances b ON b.tenant_id = t.id
+   WHERE ($1::uuid IS NULL OR t.id = $1::uuid)
+   ORDER BY t.slug`;
+
+/**
+ * Charges and usage records that do not match: a request whose hold ended (or that drew from a lease)
+ * and was charged with no usage record, and a record that says what its settlement charged when the
+ * ledger says otherwise. Requests with a hold still open are the hold check's, not this one's.
+ */
+const CHARGES = `
+  WITH charges AS (
+    SELECT tenant_id, request_id, -sum(amount_micros) AS charged, array_agg(id::text ORDER BY id) AS entry_ids,
+           count(*) FILTER (WHERE kind <> 'reserve') AS ends, bool_or(kind = 'reserve') AS held
+      FROM ledger_entries
+     WHERE request_id IS NOT NULL AND kind <> 'plan_grant' AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
+     GROUP BY tenant_id, request_id
+  )
+  SELECT c.tenant_id::text, c.request_id, c.entry_ids, c.charged::text, u.cost_micros::text AS usage_cost, u.request_id IS NOT NULL AS has_usage
+    FROM charges c
+    LEFT JOIN usage_records u ON u.request_id = c.request_id
+   WHERE (c.ends > 0 OR NOT c.held)
+     AND ((u.request_id IS NULL AND c.charged <> 0) OR (u.cost_micros IS NOT NULL AND u.cost_micros <> c.charged))
+  UNION ALL
+  SELECT u.tenant_id::text, u.request_id, ARRAY[]::text[], '0', u.cost_micros::text, true
+    FROM usage_records u
+   WHERE u.cost_micros > 0 AND ($1::uuid IS NULL OR u.tenant_id = $1::uuid)
+     AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.request_id = u.request_id)
+   LIMIT 10000`;
+
+/** Entries no request explains and no operator top-up is: written by hand, or by a writer that names no request. */
+const UNEXPLAINED = `
+  SELECT tenant_id::text, id::text, kind, amount_micros::text
+    FROM ledger_entries
+   WHERE request_id IS NULL AND kind <> 'topup' AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
+   ORDER BY id
+   LIMIT 10000`;
+
+export interface UnexplainedEntry {
+  tenant_id: string;
+  id: string;
+  kind: string;
+  amount_micros: string;
+}
+
+/** Reads the books for the ledger view and reconciliation: aggregates by index, never a query per row. */
+@Injectable()
+export class MoneyRepository {
+  constructor(@Inject(SQL_POOL) private readonly pool: SqlPool) {}
+
+  async ledgerPage(tenantId: string, query: { cursor?: string; since?: Date; kinds?: string[]; limit: number }): Promise<LedgerViewRecord[]> {
+    const result = await this.pool.query<LedgerViewRecord>(LEDGER_PAGE, [
+      tenantId,
+      query.cursor ?? null,
+      query.since ?? null,
+      query.kinds ?? null,
+      query.limit,
+    ]);
+    return result.rows;
+  }
+
+  async books(tenantId: string | null): Promise<TenantBooks[]> {
+    return (await this.pool.query<TenantBooks>(BOOKS, [tenantId])).rows;
+  }
+
+  async unexplained(tenantId: string | null): Promise<UnexplainedEntry[]> {
+    return (await this.pool.query<UnexplainedEntry>(UNEXPLAINED, [tenantId])).rows;
+  }
+
+  async chargeFindings(tenantId: string | null): Promise<ChargeFinding[]> {
+    return (await this.pool.query<ChargeFinding>(CHARGES, [tenantId])).rows;
+  }
+}

@@ -1,0 +1,84 @@
+import { WalletKeys } from '@gateway/billing';
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { z } from 'zod';
+import { WALLET_REDIS } from '../billing/wallet.module';
+
+/** What reconciliation reads of a wallet event not yet in the ledger: whose, which pool, how much. */
+const PendingEvent = z.object({ tenant: z.string().min(1), pool: z.string(), amount: z.string().regex(/^-?\d+$/) });
+
+/** An open hold as the wallet keeps it. */
+export interface OpenHold {
+  id: string;
+  tenantId: string;
+  amount: bigint;
+  mode: string;
+  ledgered: boolean;
+  deadlineMs: number;
+}
+
+/** What the live wallet says of the tenants being reconciled, read in a few pipelined round trips. */
+export interface WalletView {
+  balances: Map<string, bigint | null>;
+  holds: OpenHold[];
+  /** Per tenant: balance-pool amounts of wallet events not yet written to the ledger. */
+  pending: Map<string, bigint>;
+}
+
+const CHUNK = 1000;
+
+/** Reads the live wallet in Redis for reconciliation; it writes nothing. */
+@Injectable()
+export class WalletInspector {
+  constructor(
+    @Inject(WALLET_REDIS) private readonly redis: Redis,
+    @Inject(WalletKeys) private readonly keys: WalletKeys,
+  ) {}
+
+  async view(tenantIds: readonly string[]): Promise<WalletView> {
+    const [balances, holds, pending] = await Promise.all([this.balances(tenantIds), this.holds(), this.pending()]);
+    return { balances, holds, pending };
+  }
+
+  private async balances(tenantIds: readonly string[]): Promise<Map<string, bigint | null>> {
+    const balances = new Map<string, bigint | null>();
+    for (let i = 0; i < tenantIds.length; i += CHUNK) {
+      const chunk = tenantIds.slice(i, i + CHUNK);
+      const values = chunk.length ? await this.redis.mget(...chunk.map((id) => this.keys.balance(id))) : [];
+      chunk.forEach((id, index) => balances.set(id, values[index] == null ? null : BigInt(values[index]!)));
+    }
+    return balances;
+  }
+
+  private async holds(): Promise<OpenHold[]> {
+    const holds: OpenHold[] = [];
+    const entries = await this.redis.zrange(this.keys.holds, 0, -1, 'WITHSCORES');
+    for (let i = 0; i < entries.length; i += 2 * CHUNK) {
+      const chunk: Array<{ id: string; deadlineMs: number }> = [];
+      for (let j = i; j < Math.min(entries.length, i + 2 * CHUNK); j += 2) chunk.push({ id: entries[j]!, deadlineMs: Number(entries[j + 1]) });
+      const pipeline = this.redis.pipeline();
+      for (const { id } of chunk) pipeline.hmget(this.keys.hold(id), 'tenant', 'amount', 'mode', 'ledger');
+      const replies = (await pipeline.exec()) ?? [];
+      chunk.forEach(({ id, deadlineMs }, index) => {
+        const [tenant, amount, mode, ledger] = (replies[index]?.[1] ?? []) as Array<string | null>;
+        if (!tenant) return;
+        holds.push({ id, tenantId: tenant, amount: BigInt(amount ?? '0'), mode: mode ?? 'balance', ledgered: ledger === '1', deadlineMs });
+      });
+    }
+    return holds;
+  }
+
+  private async pending(): Promise<Map<string, bigint>> {
+    const pending = new Map<string, bigint>();
+    const entries = (await this.redis.xrange(this.keys.events, '-', '+')) as Array<[string, string[]]>;
+    for (const [, fields] of entries) {
+      const record: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) record[fields[i]!] = fields[i + 1]!;
+      // Any kind counts by its signed amount, one this version does not know included.
+      const event = PendingEvent.safeParse(record);
+      if (!event.success || event.data.pool !== 'balance') continue;
+      pending.set(event.data.tenant, (pending.get(event.data.tenant) ?? 0n) + BigInt(event.data.amount));
+    }
+    return pending;
+  }
+}

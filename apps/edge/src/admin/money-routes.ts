@@ -1,0 +1,19 @@
+import { LedgerPage, LedgerRequest, MONEY_SUBJECTS, parseOrThrow, ReconcileReport, ReconcileRequest } from '@gateway/contracts';
+import type { NatsBus } from '@gateway/platform';
+import type { FastifyInstance } from 'fastify';
+
+/** Reconciling every tenant reads the whole ledger once: it may take longer than a page. */
+const TIMEOUT = { timeoutMs: 120_000 };
+
+/** Admin routes of the books: a tenant's ledger with running balances, and reconciliation of one tenant or all. */
+export function registerMoneyRoutes(fastify: FastifyInstance, bus: NatsBus): void {
+  fastify.get('/admin/ledger', async (request) => {
+    const query = parseOrThrow(LedgerRequest, request.query ?? {});
+    return bus.request(MONEY_SUBJECTS.ledger, query, LedgerPage, TIMEOUT);
+  });
+
+  fastify.post('/admin/reconcile', async (request) => {
+    const body = parseOrThrow(ReconcileRequest, request.body ?? {});
+    return bus.request(MONEY_SUBJECTS.reconcile, body, ReconcileReport, TIMEOUT);
+  });
+}
