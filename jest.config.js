@@ -1,4 +1,4 @@
-// `npm test`: every workspace's unit (*.spec.ts) and integration (*.int.spec.ts) specs, then the
+// Every workspace's unit (*.spec.ts) and integration (*.int.spec.ts) specs, and the
 // end-to-end suite (apps/edge/test/e2e), which starts its own stack in its global setup.
 module.exports = {
   projects: ['<rootDir>/packages/*/jest.config.js', '<rootDir>/apps/*/jest.config.js', '<rootDir>/apps/edge/test/e2e/jest.config.js'],
