@@ -45,11 +45,21 @@ export async function newPerson(browser: Browser): Promise<{ context: BrowserCon
 /** axe-core's serious and critical findings on the page as it stands, as readable lines (empty: none). */
 export async function seriousViolations(page: Page): Promise<string[]> {
   // A dialog fading in has its colours half-way: contrast is judged once every transition has ended.
-  await page.waitForFunction("document.getAnimations().every((animation) => animation.playState !== 'running')");
+  await transitionsEnded(page);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** Waits (up to 5 s) until no CSS transition of the page is running (a spinner's endless animation is not waited for). */
+async function transitionsEnded(page: Page): Promise<void> {
+  const running = () =>
+    page.evaluate(() => {
+      const { document } = globalThis as unknown as { document: { getAnimations(): { playState: string; transitionProperty?: string }[] } };
+      return document.getAnimations().some((animation) => animation.transitionProperty !== undefined && animation.playState === 'running');
+    });
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline && (await running());) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 /** Saves the page as docs/console/<name>.png when CONSOLE_SCREENSHOTS_DIR is set; otherwise nothing. */
