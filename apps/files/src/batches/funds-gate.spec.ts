@@ -26,13 +26,18 @@ describe('FundsGate: when a batch line refused for funds waits', () => {
     await holder;
   });
 
-  it('waits once a line of the tenant was served while it waited, and forgets the tenant when no line is left', async () => {
-    const gate = new FundsGate();
-    const waiting = gate.wait('t', 20);
+  it('waits for a while after a line of the tenant was served, its hold ending once its usage is booked, then forgets it', async () => {
+    let now = 1_000;
+    const gate = new FundsGate(() => now, 15_000);
     await gate.attempt('t', async () => served);
+    // The served line's call has returned and no line of the tenant is in a call or waiting.
     await gate.attempt('t', async () => refused);
     expect(gate.othersMayHold('t')).toBe(true);
-    await waiting;
+    now += 14_999;
+    expect(gate.othersMayHold('t')).toBe(true);
+    now += 1;
+    expect(gate.othersMayHold('t')).toBe(false);
+    await gate.attempt('t', async () => refused);
     expect(gate.othersMayHold('t')).toBe(false);
   });
 
