@@ -11,6 +11,7 @@ import { KeysModule } from './keys/keys.module';
 import { LedgerModule } from './ledger/ledger.module';
 import { MoneyModule } from './money/money.module';
 import { PrismaModule } from './prisma/prisma.module';
+import { QueuesModule } from './queues/queues.module';
 import { SubscriptionsModule } from './subscriptions/subscriptions.module';
 import { TenantsModule } from './tenants/tenants.module';
 import { UsageModule } from './usage/usage.module';
@@ -39,6 +40,7 @@ export class AccountsModule {
         UsageModule,
         ConsoleModule,
         MoneyModule,
+        QueuesModule,
       ],
     };
   }

@@ -1,6 +1,8 @@
 import { LedgerEvent, WalletKeys } from '@gateway/billing';
 import {
   usageStreamNames,
+  type ConsoleDeadLetter,
+  type ConsoleDeadLetterPage,
   type DeadLetterConsumer,
   type DeadLetterList,
   type DeadLetterListRequest,
@@ -60,6 +62,23 @@ export class DeadLetterService implements OnModuleInit {
   async list(request: DeadLetterListRequest): Promise<DeadLetterList> {
     const stored = await this.stream.list(request.limit, request.consumer);
     return { data: stored.map(view), stored: await this.stream.counts(), deadLettered: { ...this.deadLettered } };
+  }
+
+  /** A page of dead letters for the operator console: `limit` after the id `after`, and the id the next page starts after. */
+  async page(request: { consumer?: DeadLetterConsumer; after?: string; limit: number }): Promise<ConsoleDeadLetterPage> {
+    const from = request.after === undefined ? 1 : Number(request.after) + 1;
+    // One more than asked tells whether a next page exists.
+    const stored = await this.stream.list(request.limit + 1, request.consumer, from);
+    const data = stored.slice(0, request.limit).map(view);
+    return { data, next: stored.length > request.limit ? data[data.length - 1]!.id : null, stored: await this.stream.counts() };
+  }
+
+  /** One dead letter in full, or null when it is not (or no longer) stored. */
+  async get(id: string): Promise<ConsoleDeadLetter | null> {
+    const stored = await this.stream.get(id);
+    if (!stored) return null;
+    const { payload, error, ...rest } = stored.letter;
+    return { id: stored.id, ...rest, error: printable(error), payload: printable(payload) };
   }
 
   async replay(request: DeadLetterReplayRequest): Promise<DeadLetterReplayReply> {

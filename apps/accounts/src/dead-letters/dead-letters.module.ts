@@ -3,6 +3,7 @@
 import { Module } from '@nestjs/common';
 import { DeadLetterService } from './dead-letter.service';
 import { DeadLettersHandler } from './dead-letters.handler';
+import { DeadLettersConsoleHandler } from './dead-letters-console.handler';
 
-@Module({ controllers: [DeadLettersHandler], providers: [DeadLetterService], exports: [DeadLetterService] })
+@Module({ controllers: [DeadLettersHandler, DeadLettersConsoleHandler], providers: [DeadLetterService], exports: [DeadLetterService] })
 export class DeadLettersModule {}

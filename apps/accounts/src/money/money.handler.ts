@@ -3,12 +3,14 @@ import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { LedgerViewService } from './ledger-view.service';
 import { ReconcileService } from './reconcile.service';
+import { ReconcileStatusService } from './reconcile-status.service';
 
 @Controller()
 export class MoneyHandler {
   constructor(
     @Inject(LedgerViewService) private readonly ledger: LedgerViewService,
     @Inject(ReconcileService) private readonly reconciler: ReconcileService,
+    @Inject(ReconcileStatusService) private readonly status: ReconcileStatusService,
   ) {}
 
   @MessagePattern(MONEY_SUBJECTS.ledger)
@@ -17,7 +19,11 @@ export class MoneyHandler {
   }
 
   @MessagePattern(MONEY_SUBJECTS.reconcile)
-  reconcile(@Payload() payload: unknown): Promise<ReconcileReport> {
-    return this.reconciler.reconcile(parseOrThrow(ReconcileRequest, payload));
+  async reconcile(@Payload() payload: unknown): Promise<ReconcileReport> {
+    const request = parseOrThrow(ReconcileRequest, payload);
+    const report = await this.reconciler.reconcile(request);
+    // A run over every tenant is the one the operator console shows as the last.
+    if (request.all) await this.status.keep(report);
+    return report;
   }
 }

@@ -6,7 +6,13 @@ import { LedgerViewService } from './ledger-view.service';
 import { MoneyHandler } from './money.handler';
 import { MoneyRepository } from './money.repository';
 import { ReconcileService } from './reconcile.service';
+import { ReconcileStatusHandler } from './reconcile-status.handler';
+import { ReconcileStatusService } from './reconcile-status.service';
 import { WalletInspector } from './wallet-inspector';
 
-@Module({ imports: [TenantsModule], controllers: [MoneyHandler], providers: [MoneyRepository, WalletInspector, LedgerViewService, ReconcileService] })
+@Module({
+  imports: [TenantsModule],
+  controllers: [MoneyHandler, ReconcileStatusHandler],
+  providers: [MoneyRepository, WalletInspector, LedgerViewService, ReconcileService, ReconcileStatusService],
+})
 export class MoneyModule {}

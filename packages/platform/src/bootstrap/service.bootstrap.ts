@@ -7,6 +7,7 @@ import { connectNats } from '../nats/connect';
 import { NatsBus } from '../nats/nats-bus';
 import { NatsModule } from '../nats/nats.module';
 import { NatsRpcTransport } from '../nats/nats-rpc.transport';
+import { answerChannelHealth } from '../nats/channel-health-responder';
 import { answerProcessStats } from '../nats/process-stats-responder';
 import { createLogger, useLoggerForNest } from '../observability/logger';
 import { collectProcessMetrics, setTenantLabel } from '../observability/metrics';
@@ -60,6 +61,7 @@ export async function bootstrapService(service: ServiceName, module: Type | Dyna
   app.enableShutdownHooks();
   await app.listen();
   answerProcessStats(connection, env.NATS_PREFIX, service);
+  answerChannelHealth(connection, env.NATS_PREFIX, service);
   let ops: OpsServer | undefined;
   if (env.METRICS_PORT !== undefined) {
     collectProcessMetrics();

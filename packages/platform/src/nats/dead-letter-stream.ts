@@ -60,11 +60,11 @@ export class DeadLetterStream {
     return String(ack.seq);
   }
 
-  /** Up to `limit` dead letters, oldest first, of one consumer or all. */
-  async list(limit: number, consumer?: DeadLetterConsumer): Promise<StoredDeadLetter[]> {
+  /** Up to `limit` dead letters, oldest first, of one consumer or all; from the sequence `from` on. */
+  async list(limit: number, consumer?: DeadLetterConsumer, from = 1): Promise<StoredDeadLetter[]> {
     const filter = consumer ? this.names.subject(consumer) : this.names.subjects;
     const found: StoredDeadLetter[] = [];
-    let seq = 1;
+    let seq = from;
     while (found.length < limit) {
       const stored = await this.nextFrom(seq, filter);
       if (!stored) break;

@@ -15,3 +15,4 @@ export * from './dead-letter-stream';
 export * from './process-stats-responder';
 export * from './reconnects';
 export * from './reply-claims';
+export * from './channel-health-responder';

@@ -4,3 +4,4 @@ export * from './tracing';
 export * from './reply-note';
 export * from './ops-server';
 export * from './readiness-checks';
+export * from './channel-counters';

@@ -1,2 +1,3 @@
 export * from './queue-prefix';
 export * from './queue-factory';
+export * from './queue-depths';

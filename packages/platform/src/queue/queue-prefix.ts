@@ -5,7 +5,12 @@
  * runs and deployments sharing a Redis never share a queue.
  */
 export function queuePrefix(service: string, natsPrefix = ''): string {
-  const namespace = natsPrefix.replace(/\.$/, '').replace(/[^A-Za-z0-9_-]/g, '_') || 'default';
+  const namespace = queueNamespace(natsPrefix);
   if (!/^[A-Za-z0-9_-]+$/.test(service)) throw new Error(`queue service name ${JSON.stringify(service)} is not [A-Za-z0-9_-]+`);
   return `{q:${namespace}:${service}}`;
+}
+
+/** The namespace part of every queue prefix of one NATS_PREFIX. */
+export function queueNamespace(natsPrefix = ''): string {
+  return natsPrefix.replace(/\.$/, '').replace(/[^A-Za-z0-9_-]/g, '_') || 'default';
 }

@@ -1,0 +1,50 @@
+import type { ChannelCounters } from '@gateway/contracts';
+import { gatewayMetrics } from './metrics';
+
+interface Sample {
+  labels: Partial<Record<string, string | number>>;
+  value: number;
+  metricName?: string;
+}
+
+/**
+ * This process's upstream series (gateway_upstream_duration_seconds, _errors_total, _failovers_total)
+ * read from its own registry and grouped by channel: what the channel-health broadcast answers.
+ */
+export async function readChannelCounters(): Promise<ChannelCounters[]> {
+  const [duration, errors, failovers] = await Promise.all([
+    gatewayMetrics.upstreamDuration.get(),
+    gatewayMetrics.upstreamErrors.get(),
+    gatewayMetrics.upstreamFailovers.get(),
+  ]);
+  const byChannel = new Map<string, ChannelCounters>();
+  const of = (channel: string): ChannelCounters => {
+    let counters = byChannel.get(channel);
+    if (!counters) {
+      counters = { channel, answered: 0, errors: 0, unanswered: 0, failovers: 0, latencySumSeconds: 0, buckets: [] };
+      byChannel.set(channel, counters);
+    }
+    return counters;
+  };
+  for (const sample of duration.values as Sample[]) {
+    const channel = String(sample.labels.channel ?? '');
+    const counters = of(channel);
+    if (sample.metricName?.endsWith('_count')) counters.answered += sample.value;
+    else if (sample.metricName?.endsWith('_sum')) counters.latencySumSeconds += sample.value;
+    else if (sample.metricName?.endsWith('_bucket')) {
+      const le = sample.labels.le === '+Inf' ? Number.POSITIVE_INFINITY : Number(sample.labels.le);
+      const bucket = counters.buckets.find((b) => b.le === le);
+      if (bucket) bucket.count += sample.value;
+      else counters.buckets.push({ le, count: sample.value });
+    }
+  }
+  for (const sample of errors.values as Sample[]) {
+    const counters = of(String(sample.labels.channel ?? ''));
+    counters.errors += sample.value;
+    if (sample.labels.status === 'error') counters.unanswered += sample.value;
+  }
+  for (const sample of failovers.values as Sample[]) of(String(sample.labels.channel ?? '')).failovers += sample.value;
+  // JSON has no Infinity: the +Inf bucket equals the count, which the reader has already.
+  for (const counters of byChannel.values()) counters.buckets = counters.buckets.filter((b) => Number.isFinite(b.le)).sort((a, b) => a.le - b.le);
+  return [...byChannel.values()];
+}
