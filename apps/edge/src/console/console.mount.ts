@@ -6,6 +6,7 @@ import { ConsoleSessionCache } from './console-session.cache';
 import { ConsoleEdgeEnv } from './console.env';
 import { registerConsoleStatic } from './console-static.routes';
 import { registerOperatorConsole } from './operator.routes';
+import { registerOperatorPages } from './operator-pages.routes';
 import { registerConsolePeopleRoutes } from './people-admin.routes';
 import { registerTenantPages } from './tenant-pages.routes';
 import { registerTenantSignIn } from './tenant-sign-in.routes';
@@ -42,6 +43,7 @@ export function mountConsole(listeners: { public: FastifyInstance; admin: Fastif
   const operator = new ConsoleRoutes(listeners.admin, new ConsoleGuard(sessions, 'operator', env.CONSOLE_ALLOWED_ORIGINS));
   registerConsoleStatic(listeners.admin, env.CONSOLE_DIST_DIR, 'operator');
   registerOperatorConsole(operator, bus, sessions, { adminToken, failuresPerMinute: env.CONSOLE_OPERATOR_FAILURES_PER_MINUTE });
+  registerOperatorPages(operator, bus);
   operator.unknownPaths();
   registerConsolePeopleRoutes(listeners.admin, bus, () => env.PUBLIC_BASE_URL ?? listenerOrigin(listeners.public));
 

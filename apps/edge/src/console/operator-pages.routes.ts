@@ -1,0 +1,101 @@
+import {
+  BalanceView,
+  BILLING_SUBJECTS,
+  BillingProfile,
+  CONSOLE_OPERATOR_SUBJECTS,
+  ConsoleCatalogPage,
+  ConsoleCatalogRequest,
+  ConsoleDeadLetter,
+  ConsoleDeadLetterId,
+  ConsoleDeadLetterPage,
+  ConsoleDeadLettersRequest,
+  ConsoleQueuePage,
+  ConsoleQueuesRequest,
+  ConsoleReconcileRequest,
+  ConsoleReconcileStatus,
+  ConsoleSubscriptionRequest,
+  DEAD_LETTER_SUBJECTS,
+  DeadLetterReplayReply,
+  DeadLetterReplayRequest,
+  parseOrThrow,
+  SubscriptionView,
+  SUBJECTS,
+  TenantGetRequest,
+  TenantView,
+  UsageSummary,
+  type ConsoleCatalogHealthPage,
+  type ConsoleTenantDetail,
+} from '@gateway/contracts';
+import type { NatsBus } from '@gateway/platform';
+import { gatherChannelHealth, NO_CALLS, summarizeChannels } from './channel-health.collector';
+import type { ConsoleRoutes } from './console-routes';
+
+const TIMEOUT = { timeoutMs: 15_000 };
+/** Reconciling every tenant reads the whole ledger once. */
+const RECONCILE_TIMEOUT = { timeoutMs: 120_000 };
+
+/** The first instant of this month, UTC. */
+function monthStart(now = new Date()): string {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)).toISOString();
+}
+
+/**
+ * The operator console's pages past the tenants list: a tenant's detail (spend this month, subscription),
+ * the catalog with its channels' live health, dead letters, queue depths and reconciliation.
+ */
+export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void {
+  routes.signedIn('GET', '/console/api/tenants/:slug', 'console.tenant-detail', null, async (request): Promise<ConsoleTenantDetail> => {
+    const { slug } = parseOrThrow(TenantGetRequest, request.params);
+    const since = monthStart();
+    const tenant = await bus.request(SUBJECTS.accounts.tenants.get, { slug }, TenantView, TIMEOUT);
+    const [balance, profile, byKind, byModel] = await Promise.all([
+      bus.request(SUBJECTS.accounts.balance.show, { tenant: slug }, BalanceView, TIMEOUT),
+      bus.request(BILLING_SUBJECTS.profile, { tenantId: tenant.id }, BillingProfile, TIMEOUT),
+      bus.request(BILLING_SUBJECTS.usageSummary, { tenant: slug, since, by: 'kind' }, UsageSummary, TIMEOUT),
+      bus.request(BILLING_SUBJECTS.usageSummary, { tenant: slug, since, by: 'model' }, UsageSummary, TIMEOUT),
+    ]);
+    return { tenant, balance, subscription: profile.subscription, since, byKind: byKind.rows, byModel: byModel.rows, plan: byKind.plan };
+  });
+
+  routes.signedIn('PUT', '/console/api/tenants/:slug/subscription', 'console.tenant-subscription', null, async (request) => {
+    const { slug } = parseOrThrow(TenantGetRequest, request.params);
+    const { expires } = parseOrThrow(ConsoleSubscriptionRequest, request.body ?? {});
+    return bus.request(SUBJECTS.accounts.subscriptions.set, { tenant: slug, expires }, SubscriptionView, TIMEOUT);
+  });
+
+  routes.signedIn('GET', '/console/api/catalog', 'console.catalog', null, async (request): Promise<ConsoleCatalogHealthPage> => {
+    const query = parseOrThrow(ConsoleCatalogRequest, request.query ?? {});
+    const [page, readings] = await Promise.all([bus.request(CONSOLE_OPERATOR_SUBJECTS.catalog, query, ConsoleCatalogPage, TIMEOUT), gatherChannelHealth(bus)]);
+    const health = summarizeChannels(readings);
+    return {
+      ...page,
+      data: page.data.map((model) => ({ ...model, channels: model.channels.map((channel) => ({ ...channel, health: health.get(channel.id) ?? NO_CALLS })) })),
+      processes: readings.map(({ app, pid }) => ({ app, pid })).sort((a, b) => a.app.localeCompare(b.app) || a.pid - b.pid),
+    };
+  });
+
+  routes.signedIn('GET', '/console/api/dead-letters', 'console.dead-letters', null, async (request) =>
+    bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetters, parseOrThrow(ConsoleDeadLettersRequest, request.query ?? {}), ConsoleDeadLetterPage, TIMEOUT),
+  );
+
+  routes.signedIn('GET', '/console/api/dead-letters/:id', 'console.dead-letter', null, async (request) =>
+    bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetter, parseOrThrow(ConsoleDeadLetterId, request.params), ConsoleDeadLetter, TIMEOUT),
+  );
+
+  routes.signedIn('POST', '/console/api/dead-letters/replay', 'console.dead-letters-replay', null, async (request) => {
+    const body = parseOrThrow(DeadLetterReplayRequest, request.body ?? {});
+    return bus.request(DEAD_LETTER_SUBJECTS.replay, body, DeadLetterReplayReply, TIMEOUT);
+  });
+
+  routes.signedIn('GET', '/console/api/queues', 'console.queues', null, async (request) =>
+    bus.request(CONSOLE_OPERATOR_SUBJECTS.queues, parseOrThrow(ConsoleQueuesRequest, request.query ?? {}), ConsoleQueuePage, TIMEOUT),
+  );
+
+  routes.signedIn('GET', '/console/api/reconciliation', 'console.reconciliation', null, async (request) =>
+    bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileLast, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, TIMEOUT),
+  );
+
+  routes.signedIn('POST', '/console/api/reconciliation', 'console.reconciliation-run', null, async (request) =>
+    bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileRun, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, RECONCILE_TIMEOUT),
+  );
+}
