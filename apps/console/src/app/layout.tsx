@@ -11,7 +11,13 @@ const TENANT_PAGES = [
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/models', label: 'Models' },
 ] as const;
-const OPERATOR_PAGES = [{ to: '/tenants', label: 'Tenants' }] as const;
+const OPERATOR_PAGES = [
+  { to: '/tenants', label: 'Tenants' },
+  { to: '/catalog', label: 'Catalog' },
+  { to: '/dead-letters', label: 'Dead letters' },
+  { to: '/queues', label: 'Queues' },
+  { to: '/reconciliation', label: 'Reconciliation' },
+] as const;
 
 function ColorSchemeToggle() {
   const { setColorScheme } = useMantineColorScheme();

@@ -77,10 +77,47 @@ const tenantsRoute = createRoute({
   component: lazyRouteComponent(() => import('../pages/tenants.page'), 'TenantsPage'),
 });
 
+const tenantDetailRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'tenants/$slug',
+  beforeLoad: onlyOn('operator'),
+  component: lazyRouteComponent(() => import('../pages/tenant-detail.page'), 'TenantDetailPage'),
+});
+
+const catalogRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'catalog',
+  beforeLoad: onlyOn('operator'),
+  component: lazyRouteComponent(() => import('../pages/catalog.page'), 'CatalogPage'),
+});
+
+const deadLettersRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'dead-letters',
+  beforeLoad: onlyOn('operator'),
+  component: lazyRouteComponent(() => import('../pages/dead-letters.page'), 'DeadLettersPage'),
+});
+
+const queuesRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'queues',
+  beforeLoad: onlyOn('operator'),
+  component: lazyRouteComponent(() => import('../pages/queues.page'), 'QueuesPage'),
+});
+
+const reconciliationRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'reconciliation',
+  beforeLoad: onlyOn('operator'),
+  component: lazyRouteComponent(() => import('../pages/reconciliation.page'), 'ReconciliationPage'),
+});
+
+const operatorRoutes = [tenantDetailRoute, catalogRoute, deadLettersRoute, queuesRoute, reconciliationRoute];
+
 const routeTree = rootRoute.addChildren([
   signInRoute,
   setPasswordRoute,
-  appRoute.addChildren([indexRoute, keysRoute, webhooksRoute, modelsRoute, tenantsRoute]),
+  appRoute.addChildren([indexRoute, keysRoute, webhooksRoute, modelsRoute, tenantsRoute, ...operatorRoutes]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/console', defaultPreload: 'intent', scrollRestoration: true });

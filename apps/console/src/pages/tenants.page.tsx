@@ -1,7 +1,8 @@
 import type { ConsoleTenantRow } from '@gateway/contracts/console';
-import { Alert, Button, Group, Modal, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Modal, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { createTenant, tenantsQuery, topUp, type NewTenant } from '../api/operator.api';
 import { ErrorAlert } from '../components/error-alert';
@@ -157,9 +158,14 @@ export function TenantsPage() {
                 {result.data.map((tenant) => (
                   <Table.Tr key={tenant.slug} data-testid="tenant-row">
                     <Table.Td>
-                      <Text fw={600} size="sm">
+                      <Anchor
+                        fw={600}
+                        size="sm"
+                        aria-label={`Details of ${tenant.slug}`}
+                        renderRoot={(props) => <Link to="/tenants/$slug" params={{ slug: tenant.slug }} {...props} />}
+                      >
                         {tenant.slug}
-                      </Text>
+                      </Anchor>
                       {tenant.name !== tenant.slug && <Text size="sm">{tenant.name}</Text>}
                     </Table.Td>
                     <Table.Td>
