@@ -1,6 +1,8 @@
 import { type CatalogChannel, GatewayError } from '@gateway/contracts';
+import { recordUpstreamAttempts } from '@gateway/platform';
 import {
   executeWithFailover,
+  FailoverError,
   isRetryableStatus,
   type MediaAsset,
   type MediaJob,
@@ -39,13 +41,19 @@ export class MediaUpstreamService {
   async submit(channels: readonly CatalogChannel[], job: MediaJob): Promise<{ channel: CatalogChannel; result: MediaSubmitResult }> {
     const usable = orderChannels(channels.filter((channel) => mediaVendorOf(channel.protocol) !== null));
     if (usable.length === 0) throw new GatewayError('unavailable', 'No channel of this model speaks a media protocol.');
-    const { channel, response } = await executeWithFailover(
-      usable,
-      (c) => sendUpstream(vendorOf(c).submitRequest(c, job), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }),
-      {
+    // Each attempt lands in the upstream series: the operator console's channel health reads them.
+    const protocolOf = (id: string) => usable.find((c) => c.id === id)?.protocol ?? '';
+    let outcome;
+    try {
+      outcome = await executeWithFailover(usable, (c) => sendUpstream(vendorOf(c).submitRequest(c, job), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }), {
         toError: (status, bodyText, c) => vendorOf(c).toError(status, bodyText, c),
-      },
-    );
+      });
+    } catch (error) {
+      if (error instanceof FailoverError) recordUpstreamAttempts(error.attempts, protocolOf);
+      throw error;
+    }
+    recordUpstreamAttempts(outcome.attempts, protocolOf);
+    const { channel, response } = outcome;
     return { channel, result: vendorOf(channel).parseSubmit(await readBodyJson(response.body), channel) };
   }
 

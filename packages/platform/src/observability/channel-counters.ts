@@ -48,3 +48,27 @@ export async function readChannelCounters(): Promise<ChannelCounters[]> {
   for (const counters of byChannel.values()) counters.buckets = counters.buckets.filter((b) => Number.isFinite(b.le)).sort((a, b) => a.le - b.le);
   return [...byChannel.values()];
 }
+
+/** One upstream attempt of a failover, as the providers' failover loop reports it. */
+export interface UpstreamAttemptRecord {
+  channelId: string;
+  status?: number;
+  error?: string;
+  ms: number;
+}
+
+/**
+ * Counts a request's upstream attempts, after the fact, in the upstream series (for callers that do not
+ * watch each attempt as it happens): an attempt after another is a failover away from the one before.
+ */
+export function recordUpstreamAttempts(attempts: readonly UpstreamAttemptRecord[], systemOf: (channelId: string) => string): void {
+  attempts.forEach((attempt, index) => {
+    if (index > 0) gatewayMetrics.upstreamFailovers.inc({ channel: attempts[index - 1]!.channelId });
+    if (attempt.status === undefined) {
+      gatewayMetrics.upstreamErrors.inc({ channel: attempt.channelId, status: 'error' });
+      return;
+    }
+    gatewayMetrics.upstreamDuration.observe({ channel: attempt.channelId, system: systemOf(attempt.channelId) }, attempt.ms / 1000);
+    if (attempt.status >= 400) gatewayMetrics.upstreamErrors.inc({ channel: attempt.channelId, status: String(attempt.status) });
+  });
+}
