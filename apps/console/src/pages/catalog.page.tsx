@@ -6,22 +6,14 @@ import { Fragment, useState } from 'react';
 import { catalogQuery } from '../api/operator-pages.api';
 import { PAGE_SIZE, Pager } from '../components/paged';
 import { QueryState } from '../components/query-state';
+import { StatusDot } from '../components/status-dot';
 
 /** Green under 5 % errors, yellow under 25 %, red above; the words say it too, not the colour alone. */
 function HealthBadge({ health }: { health: ChannelHealth }) {
-  if (health.errorRate === null) {
-    return (
-      <Badge color="gray" variant="light">
-        no calls yet
-      </Badge>
-    );
-  }
-  const [color, word] = health.errorRate < 0.05 ? ['green', 'healthy'] : health.errorRate < 0.25 ? ['yellow', 'degraded'] : ['red', 'failing'];
-  return (
-    <Badge color={color} variant="light">
-      {word}
-    </Badge>
-  );
+  if (health.errorRate === null) return <StatusDot color="gray" label="no calls yet" />;
+  if (health.errorRate < 0.05) return <StatusDot color="green" label="healthy" />;
+  if (health.errorRate < 0.25) return <StatusDot color="yellow" label="degraded" />;
+  return <StatusDot color="red" label="failing" />;
 }
 
 const ms = (value: number | null) => (value === null ? '–' : `${value < 10 ? value.toFixed(1) : Math.round(value)} ms`);

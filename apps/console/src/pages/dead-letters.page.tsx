@@ -1,5 +1,5 @@
 import type { ConsoleDeadLetterRow } from '@gateway/contracts/console';
-import { Alert, Button, Code, Group, Modal, NativeSelect, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Code, Group, Modal, NativeSelect, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { deadLetterQuery, deadLettersQuery, replayDeadLetters } from '../api/operator-pages.api';
@@ -24,11 +24,9 @@ function Inspect({ id, onClose, onReplay }: { id: string | null; onClose: () => 
               <Text fw={600}>Error</Text>
               <Code block>{data.error}</Code>
               <Text fw={600}>Payload (what a replay puts back)</Text>
-              <ScrollArea.Autosize mah={320} type="auto">
-                <Code block data-testid="dead-letter-payload">
-                  {data.payload}
-                </Code>
-              </ScrollArea.Autosize>
+              <Code block data-testid="dead-letter-payload" tabIndex={0} role="region" aria-label="Payload" style={{ maxHeight: 320, overflow: 'auto' }}>
+                {data.payload}
+              </Code>
               <Group justify="flex-end">
                 <Button variant="default" onClick={onClose}>
                   Close

@@ -1,5 +1,5 @@
 import type { ConsoleReconcileStatus } from '@gateway/contracts/console';
-import { Alert, Badge, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { reconciliationQuery, runReconciliation } from '../api/operator-pages.api';
@@ -7,6 +7,7 @@ import { ErrorAlert } from '../components/error-alert';
 import { micros } from '../components/micros';
 import { PAGE_SIZE, Pager } from '../components/paged';
 import { QueryState } from '../components/query-state';
+import { StatusDot } from '../components/status-dot';
 
 type LastRun = NonNullable<ConsoleReconcileStatus['last']>;
 
@@ -17,9 +18,7 @@ function Summary({ last }: { last: LastRun }) {
         <Text size="sm" c="dimmed">
           Result
         </Text>
-        <Badge color={last.ok ? 'green' : 'red'} variant="light" size="lg">
-          {last.ok ? 'every tenant holds' : `${last.failingTotal} tenant(s) do not hold`}
-        </Badge>
+        <StatusDot color={last.ok ? 'green' : 'red'} label={last.ok ? 'every tenant holds' : `${last.failingTotal} tenant(s) do not hold`} />
       </Stack>
       <Stack gap={0}>
         <Text size="sm" c="dimmed">
