@@ -4,7 +4,7 @@
  * a chat request, the catalog's channel health, a dead letter inspected and replayed, queue depths and
  * reconciliation, and that session held to its own listener. axe-core checks every page.
  */
-import { ConsoleCatalogHealthPage, ConsoleReconcileStatus, sampleUsageEvent, usageStreamNames } from '@gateway/contracts';
+import { ConsoleCatalogHealthPage, ConsoleMe, ConsoleReconcileStatus, sampleUsageEvent, usageStreamNames } from '@gateway/contracts';
 import { connectNats, DeadLetterStream } from '@gateway/platform';
 import type { NatsConnection } from 'nats';
 import type { Browser, Page } from 'playwright-core';
@@ -144,7 +144,9 @@ describe('operator console in a browser', () => {
     await row.waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'operator-dead-letters');
-    await row.getByRole('button', { name: `Inspect dead letter ${id}` }).click();
+    // By keyboard: the row's button takes focus and Enter opens the dialog.
+    await row.getByRole('button', { name: `Inspect dead letter ${id}` }).focus();
+    await page.keyboard.press('Enter');
     const dialog = page.getByRole('dialog', { name: `Dead letter ${id}` });
     await dialog.getByText('refused before the fix').waitFor();
     expect(await dialog.getByTestId('dead-letter-payload').textContent()).toContain(fixed.requestId);
@@ -189,6 +191,30 @@ describe('operator console in a browser', () => {
     expect(stored.last!.failing.map((t) => t.tenant)).not.toContain(slug);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'operator-reconciliation');
+    // Dark mode keeps every page readable: checked here on the last page, then switched back.
+    await page.getByRole('button', { name: 'Switch to dark mode' }).click();
+    await page.getByRole('button', { name: 'Switch to light mode' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Catalog' }).click();
+    await page.getByTestId('catalog-table').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Switch to light mode' }).click();
+  });
+
+  it("refuses the operator pages' state-changing calls without the CSRF token or from another origin", async () => {
+    const cookie = await cookieHeader(page.context(), `${admin()}/console`);
+    // An id no dead letter of this run has: a served replay changes nothing another spec relies on.
+    const ABSENT = '999999999';
+    const replay = (headers: Record<string, string>) =>
+      http('POST', `${admin()}/console/api/dead-letters/replay`, { headers: { cookie, ...headers }, json: { ids: [ABSENT] } });
+    expect((await replay({ origin: admin() })).status).toBe(403);
+    expect((await replay({ origin: admin(), 'x-csrf-token': 'A'.repeat(43) })).status).toBe(403);
+    const csrf = ConsoleMe.parse((await consoleGet('/session')).body).csrfToken;
+    expect(await replay({ origin: 'https://attacker.example', 'x-csrf-token': csrf })).toMatchObject({ status: 403, body: { error: { param: 'origin' } } });
+    const run = await http('POST', `${admin()}/console/api/reconciliation`, { headers: { cookie, origin: admin() } });
+    expect(run).toMatchObject({ status: 403, body: { error: { param: 'x-csrf-token' } } });
+    // With the token the replay is served: a dead letter no longer stored is reported missing.
+    expect(await replay({ origin: admin(), 'x-csrf-token': csrf })).toMatchObject({ status: 200, body: { replayed: [], missing: [ABSENT] } });
   });
 
   it('keeps the operator session on the admin listener: the public console and the admin routes do not take it', async () => {
