@@ -9,6 +9,7 @@ import {
   toMusicRecordInfoRequest,
   type MusicProgress,
 } from '@gateway/providers';
+import { recordUpstreamAttempts } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { MUSIC_ENV, type MusicEnv } from '../config/music-env';
 
@@ -31,7 +32,18 @@ export class MusicUpstreamClient {
       callBackUrl,
       sourceUpstreamTaskId,
     });
-    const response = await sendUpstream(request, { timeoutMs: this.env.UPSTREAM_TIMEOUT_MS });
+    // The submit lands in the upstream series: the operator console's channel health reads them.
+    const started = performance.now();
+    const ms = () => performance.now() - started;
+    const systemOf = () => channel.protocol;
+    let response;
+    try {
+      response = await sendUpstream(request, { timeoutMs: this.env.UPSTREAM_TIMEOUT_MS });
+    } catch (error) {
+      recordUpstreamAttempts([{ channelId: channel.id, error: 'upstream_error', ms: ms() }], systemOf);
+      throw error;
+    }
+    recordUpstreamAttempts([{ channelId: channel.id, status: response.status, ms: ms() }], systemOf);
     const json = await readBodyJson(response.body, 1_000_000);
     return parseMusicCreateAnswer(response.status, json);
   }
