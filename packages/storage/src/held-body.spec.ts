@@ -1,4 +1,4 @@
-import { PassThrough, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { heldBody } from './held-body';
@@ -15,6 +15,22 @@ describe('heldBody', () => {
     source.destroy(new Error('Part terminated early'));
     await sleep(10);
     await expect(pipeline(held, drain())).rejects.toThrow('Part terminated early');
+  });
+
+  it('fails when its source is ended, then destroyed before its end was read (a parser giving up on a part)', async () => {
+    const source = new Readable({ read: () => undefined });
+    const held = heldBody(source);
+    source.push(Buffer.alloc(64 * 1024));
+    source.push(null);
+    source.destroy();
+    const outcome = await Promise.race([
+      pipeline(held, drain()).then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      ),
+      sleep(2000).then(() => 'still waiting'),
+    ]);
+    expect(outcome).toBe('the upload stream closed before its end');
   });
 
   it('passes the bytes of a source that ends well', async () => {

@@ -10,6 +10,11 @@ export function heldBody(body: Readable | Buffer): Readable {
   if (Buffer.isBuffer(body)) return Readable.from([body]);
   // As much as the drivers buffer on their side (LocalObjectStore's write stream): the hop adds no extra pause.
   const held = new PassThrough({ highWaterMark: 1024 * 1024 });
+  // A source ended and then destroyed before its end was read (a multipart parser giving up on a part)
+  // never ends nor fails a pipeline, which waits for that end: closing without it fails the upload.
+  body.once('close', () => {
+    if (!body.readableEnded) held.destroy(new Error('the upload stream closed before its end'));
+  });
   pipeline(body, held).catch((error: unknown) => held.destroy(error instanceof Error ? error : new Error(String(error))));
   return held;
 }

@@ -3,6 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
+import { lingerThenClose } from '../routing/linger';
+import { lingerOnClose } from '../routing/refused-body';
 import { familyOfPath, toDialectError } from './error-dialect';
 import { sendError } from './error-reply';
 
@@ -49,23 +51,9 @@ function errorOf(error: ClientError, head: string | null): GatewayError {
   }
 }
 
-/** How long a refused connection still reads (and drops) what its client sends, so the client can read the answer. */
-const LINGER_MS = 2000;
-
 /** Connections already answered: the parser reports its error again for every later chunk. */
 const answered = new WeakSet<Socket>();
 
-/**
- * Ends a connection whose client may still be writing (a body behind headers too large): the answer and
- * a FIN go out, what still arrives is dropped for LINGER_MS, then the socket closes. Closing at once would
- * reset the connection while the client writes, and the client would never read the answer.
- */
-function lingerThenClose(socket: Socket): void {
-  socket.end();
-  const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  socket.once('close', () => clearTimeout(timer));
-  socket.resume();
-}
 
 /**
  * Failures of Node's HTTP parser, before Fastify sees a request: answered in the dialect of the path
@@ -82,6 +70,8 @@ export function answerClientError(error: ClientError, socket: Socket): void {
       `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
     );
   }
+  // The parser has let go of the socket: what the client still sends flows here and is dropped.
+  socket.resume();
   lingerThenClose(socket);
 }
 
@@ -91,6 +81,8 @@ interface FrameworkError extends Error {
 
 /** Fastify's own refusals before routing (a bad URL, an over-long path parameter), in the path's dialect. */
 export function answerFrameworkError(error: FrameworkError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  // Answered before routing, so before the hooks that let a connection with an unread body linger.
+  if (!request.raw.complete) lingerOnClose(request.raw.socket);
   const family = familyOfPath(request.url);
   switch (error.code) {
     case 'FST_ERR_BAD_URL':

@@ -6,7 +6,7 @@ import type { IncomingMessage } from 'node:http';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
 import { callerOf } from '../oaic/oaic-relay.service';
-import { failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { failWithConnection, onCutShort, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
 import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 import { EDGE_FILES_ENV, FILES_OBJECT_STORE, type EdgeFilesEnv } from './files-env';
@@ -104,7 +104,7 @@ export class FileUploadService {
             continue;
           }
           counter.take(part);
-          part.file.once('error', (error: Error) => (cutShort = error));
+          onCutShort(part.file, (error) => (cutShort ??= error));
           const filename = (part.filename || 'file').slice(0, 1024);
           const unwatch = failWithConnection(incoming, part.file);
           const info = await this.store.put(key, part.file, safeContentType(part.mimetype)).finally(unwatch);

@@ -14,7 +14,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { MultipartFile } from '@fastify/multipart';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
-import { failWithConnection, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
+import { failWithConnection, onCutShort, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
 import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 import { OAIC_ENV, OAIC_OBJECT_STORE, type OaicEnv } from './oaic-env';
@@ -107,7 +107,7 @@ export class OaicAudioService {
             continue;
           }
           taken = true;
-          part.file.once('error', (error: Error) => (cutShort = error));
+          onCutShort(part.file, (error) => (cutShort ??= error));
           const filename = part.filename || 'audio';
           const key = objectKey('uploads', request.key.tenantId, request.requestId, keySegmentOf(filename, 'audio'));
           const unwatch = failWithConnection(request.raw.raw, part.file);

@@ -136,3 +136,14 @@ export function failWithConnection(raw: IncomingMessage, file: Readable): () => 
   else socket.once('close', onClose);
   return () => socket.off('close', onClose);
 }
+
+/**
+ * Calls `onCut` when a file part is cut short: with its own error, or when it closes before its end
+ * (the parser gave up on a form that ended early, without an error of its own).
+ */
+export function onCutShort(file: Readable, onCut: (error: Error) => void): void {
+  file.once('error', onCut);
+  file.once('close', () => {
+    if (!file.readableEnded) onCut(new Error('the form ended before its file part did'));
+  });
+}

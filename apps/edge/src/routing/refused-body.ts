@@ -1,23 +1,16 @@
 import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-
-/** The most of a refused request's remaining body read and dropped before its connection is closed instead. */
-export const MAX_DROPPED_BODY_BYTES = 16 * 1024 * 1024;
-
-/** How long a connection that ends after the answer still reads what its client sends. */
-export const LINGER_MS = 2000;
+import { lingerThenClose, MAX_DROPPED_BODY_BYTES } from './linger';
 
 /**
- * When the answer ends the connection (the client asked for `connection: close`), Node destroys the
- * socket as soon as the answer is written, which resets it under a client still writing its body. This
- * socket ends instead: the answer and a FIN go out, and it closes once the client does or after LINGER_MS.
+ * When the answer ends the connection (the client asked for `connection: close`, or the body was left
+ * unread), Node destroys the socket as soon as the answer is written, which resets it under a client
+ * still writing. This socket lingers instead (lingerThenClose).
  */
 export function lingerOnClose(socket: Socket): void {
   socket.destroySoon = function lingeringDestroySoon(this: Socket) {
-    this.end();
-    const timer = setTimeout(() => this.destroy(), LINGER_MS).unref();
-    this.once('close', () => clearTimeout(timer));
+    lingerThenClose(this);
   };
 }
 

@@ -13,7 +13,8 @@
  */
 import { BUILT_ROUTES, type RouteDef } from '@gateway/contracts';
 import fc from 'fast-check';
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Agent, errors, request } from 'undici';
 import { z } from 'zod';
 import { storedBalance } from './support/billing-fixtures';
@@ -128,6 +129,15 @@ function violationOf(route: RouteDef, fuzzCase: FuzzCase, answer: Answer): strin
   return null;
 }
 
+/** Where each violating case is written whole (FUZZ_DUMP_DIR), to be sent again byte for byte. */
+const DUMP_DIR = process.env.FUZZ_DUMP_DIR;
+
+function dumpCase(route: RouteDef, fuzzCase: FuzzCase, kind: string): void {
+  const body = fuzzCase.body === undefined ? undefined : Buffer.from(fuzzCase.body).toString('base64');
+  const file = join(DUMP_DIR!, `${route.id}-${kind}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}.json`);
+  writeFileSync(file, JSON.stringify({ method: fuzzCase.method, path: fuzzCase.path, headers: fuzzCase.headers, body }));
+}
+
 async function fuzzRoute(route: RouteDef, keys: FuzzKeys, tally: RouteTally): Promise<void> {
   const seed = seedOf(route)!;
   const property = fc.asyncProperty(fuzzCaseArbitrary(route, seed, keys), async (fuzzCase) => {
@@ -142,6 +152,7 @@ async function fuzzRoute(route: RouteDef, keys: FuzzKeys, tally: RouteTally): Pr
     const violation = violationOf(route, fuzzCase, answer);
     if (violation === null) return;
     const kind = violation.split(':')[0]!;
+    if (DUMP_DIR !== undefined) dumpCase(route, fuzzCase, kind);
     const example = `${violation}\n      case: ${String((fuzzCase as unknown as Record<symbol, () => string>)[fc.toStringMethod]!())}`;
     const known = tally.violations.get(kind);
     if (known === undefined || example.length < known.length) tally.violations.set(kind, example);

@@ -65,6 +65,32 @@ function hungRequest(head: string, body: Buffer, options: { abortAfterMs?: numbe
   });
 }
 
+/**
+ * Writes `head`, then `chunks` of the body `gapMs` apart, as a slow client does, then reads to the end;
+ * resolves with the answer's status and the first socket error (a reset under the client's writes), if any.
+ */
+function slowRequest(head: string, chunks: Buffer[], gapMs: number): Promise<{ status: number; error: string | undefined }> {
+  const url = new URL(baseUrl());
+  return new Promise((resolve) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let received = '';
+    let error: string | undefined;
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString('latin1')));
+    socket.on('error', (e: NodeJS.ErrnoException) => (error ??= e.code ?? e.message));
+    socket.on('close', () => resolve({ status: Number(received.slice(9, 12)) || 0, error }));
+    const write = async () => {
+      socket.write(head);
+      for (const chunk of chunks) {
+        if (socket.destroyed) return;
+        await new Promise<void>((done) => socket.write(chunk, () => done()));
+        await sleep(gapMs);
+      }
+      socket.end();
+    };
+    void write();
+  });
+}
+
 const BOUNDARY = 'limitsboundary';
 const field = (name: string, value: string) => `--${BOUNDARY}\r\ncontent-disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
 const fileHead = (filename: string, extraHeader = '') =>
@@ -157,6 +183,20 @@ describe('request limits at the edge', () => {
     expect(answer.text).toMatch(path.startsWith('/music/callbacks') ? /65536 bytes.*MUSIC_CALLBACK_MAX_BYTES/ : /\d+ bytes.*EDGE_BUS_BODY_MAX_BYTES/);
   });
 
+  it.each([
+    { why: 'a path segment too long (414)', path: `/genc/v1beta/models/${'x'.repeat(320)}:generateContent`, key: () => tenant.key, status: 414 },
+    { why: 'a malformed percent-encoding (400)', path: '/genc/v1beta/models/%ff:generateContent', key: () => tenant.key, status: 400 },
+    { why: 'an unknown key (401)', path: '/genc/v1beta/models/sandbox-gemini:generateContent', key: () => 'sk-unknown', status: 401 },
+    { why: 'a callback body over its limit (413)', path: `/music/callbacks/${'u'.repeat(43)}`, key: () => tenant.key, status: 413 },
+  ])('lets a client refused for $why finish writing a 4 MB body slowly, then read the answer without a reset', async ({ path, key, status }) => {
+    const url = new URL(baseUrl());
+    const chunks = Array.from({ length: 4 }, () => Buffer.alloc(MB, 0x6f));
+    const head = [`POST ${path} HTTP/1.1`, `host: ${url.host}`, `authorization: Bearer ${key()}`, 'content-type: application/json', `content-length: ${4 * MB}`, '', ''].join('\r\n');
+    // Over three seconds in all: longer than the connection stays open once the client is silent.
+    const answer = await slowRequest(head, chunks, 900);
+    expect(answer).toEqual({ status, error: undefined });
+  }, 30_000);
+
   it('takes the unauthenticated callback only up to 64 KiB: a small one is read (and names no task), a larger one is not', async () => {
     const small = await post(`/music/callbacks/${'t'.repeat(43)}`, JSON.stringify({ code: 200, data: { blob: 'c'.repeat(60 * 1024) } }), {});
     expect(small.status).toBe(404);
@@ -224,6 +264,30 @@ describe('request limits at the edge', () => {
       expect(descriptorsAfter).toBeLessThanOrEqual(descriptorsBefore);
       expect(await filesUnder(storage)).toEqual(objectsBefore);
     }, 180_000);
+
+    it('answers every upload of a form that ends without its closing boundary, fields after a 4 MB file', async () => {
+      const objectsBefore = await filesUnder(e2eEnv().GW_E2E_STORAGE_DIR);
+      const body = Buffer.concat([
+        Buffer.from(`${field('purpose', 'batch')}${field('model', 'sandbox-whisper')}${fileHead('a.jsonl')}`),
+        Buffer.alloc(4 * 1000 * 1000, 0x61),
+        Buffer.from(`\r\n${Array.from({ length: 5 }, (_, i) => field(`after${i}`, 'v')).join('')}`),
+      ]);
+      const answers = await inWaves(16, 8, async (i) => {
+        const response = await request(`${baseUrl()}${routes[i % 2]}`, {
+          method: 'POST',
+          headers: { ...bearer(), 'content-type': `multipart/form-data; boundary=${BOUNDARY}`, connection: 'close' },
+          body,
+          headersTimeout: 15_000,
+        });
+        return { status: response.statusCode, text: await response.body.text() };
+      });
+      // Whether the parser reads the whole file before it sees the form end early is a race: served or
+      // refused as unreadable are both answers (413 once the tenant's file quota is full); silence is not.
+      for (const answer of answers) expect(answer.status === 400 ? /could not be read/.test(answer.text) : [200, 413].includes(answer.status)).toBe(true);
+      const objectsAfter = await filesUnder(e2eEnv().GW_E2E_STORAGE_DIR);
+      const answeredWithObject = answers.filter((a) => a.status === 200).length;
+      expect(objectsAfter.length).toBeLessThanOrEqual(objectsBefore.length + answeredWithObject * 2);
+    }, 120_000);
 
     it('removes the object and closes its descriptor when the client goes away in the middle of the file', async () => {
       const storage = e2eEnv().GW_E2E_STORAGE_DIR;

@@ -108,6 +108,8 @@ function pathsOf(value: Json, prefix: Array<string | number> = [], out: Array<Ar
 }
 
 function setOwn(target: Record<string | number, unknown> | unknown[], key: string | number, value: unknown): void {
+  // An array's own `length` cannot be redefined: such an `add` leaves the array as it was.
+  if (Array.isArray(target) && key === 'length') return;
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
