@@ -1,13 +1,11 @@
 import { CONSOLE_TASK_STATUSES, type ConsoleTaskKind, type ConsoleTaskStatus } from '@gateway/contracts/console';
-import { Anchor, Badge, Group, Progress, SegmentedControl, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
+import { Anchor, Group, Progress, SegmentedControl, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { tasksQuery, type TaskRow } from '../api/tenant-data.api';
 import { CursorPager, useCursorPages } from '../components/cursor-pager';
 import { money } from '../components/money';
 import { QueryState } from '../components/query-state';
-
-const STATUS_COLOR: Record<ConsoleTaskStatus, string> = { queued: 'gray', running: 'blue', succeeded: 'green.9', failed: 'red.9', cancelled: 'gray' };
 
 function Charge({ task }: { task: TaskRow }) {
   if (!task.charge) return <Text size="sm">not billed</Text>;
@@ -98,9 +96,9 @@ export function TasksPage() {
                       <code>{task.model}</code>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={STATUS_COLOR[task.status]} variant="light">
+                      <Text size="sm" fw={600}>
                         {task.status}
-                      </Badge>
+                      </Text>
                     </Table.Td>
                     <Table.Td miw={100}>
                       {task.progress === null ? '—' : <Progress value={task.progress} aria-label={`Progress of task ${task.id}: ${task.progress}%`} />}

@@ -1,4 +1,4 @@
-import { Badge, Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
+import { Button, Group, Select, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { deliveriesQuery, redeliver, type DeliveryRow } from '../api/tenant-data.api';
@@ -7,7 +7,6 @@ import { ErrorAlert } from '../components/error-alert';
 import { QueryState } from '../components/query-state';
 
 type Status = 'pending' | 'delivered' | 'dead';
-const STATUS_COLOR: Record<Status, string> = { pending: 'blue', delivered: 'green.9', dead: 'red.9' };
 
 function Attempts({ delivery }: { delivery: DeliveryRow }) {
   if (delivery.history.length === 0) return <Text size="sm">not attempted yet</Text>;
@@ -87,9 +86,9 @@ export function WebhookDeliveries({ canRedeliver }: { canRedeliver: boolean }) {
                       </Text>
                     </Table.Td>
                     <Table.Td>
-                      <Badge color={STATUS_COLOR[d.status]} variant="light">
+                      <Text size="sm" fw={600}>
                         {d.status}
-                      </Badge>
+                      </Text>
                     </Table.Td>
                     <Table.Td>
                       <Attempts delivery={d} />

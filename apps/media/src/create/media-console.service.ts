@@ -48,7 +48,8 @@ export class MediaConsoleService {
         finishedAt: task.finishedAt?.toISOString() ?? null,
         error: task.errorMessage,
         results: task.state === 'succeeded' ? resultLinks(task, this.signer, query.origin, this.ttlSeconds) : [],
-        holdId: task.hold?.holdId ?? null,
+        // The hold is dropped from the row once settled; its id is the task's own.
+        holdId: task.hold?.holdId ?? task.id,
       })),
       nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
     };

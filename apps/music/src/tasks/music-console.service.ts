@@ -4,6 +4,7 @@ import { decodeCursor, encodeCursor } from '@gateway/platform';
 import { Injectable } from '@nestjs/common';
 import { MusicAssetsService } from '../assets/music-assets.service';
 import { MusicTaskRepository } from './music-task.repository';
+import { musicHoldId } from './music-task.service';
 
 /** Each music status on the console's shared words, with how far along it is. */
 const STATUS_OF: Record<MusicTaskStatus, { status: ConsoleTaskStatus; progress: number | null }> = {
@@ -54,7 +55,7 @@ export class MusicConsoleService {
           finishedAt: task.completedAt?.toISOString() ?? null,
           error: task.errorMessage,
           results: [...new Set(links)],
-          holdId: hold.success ? hold.data.holdId : null,
+          holdId: hold.success ? hold.data.holdId : musicHoldId(task.tenantId, task.id),
         };
       }),
       nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
