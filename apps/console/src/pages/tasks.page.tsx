@@ -7,6 +7,8 @@ import { CursorPager, useCursorPages } from '../components/cursor-pager';
 import { money } from '../components/money';
 import { QueryState } from '../components/query-state';
 
+const CAPTION: Record<ConsoleTaskKind, string> = { media: 'Media tasks', music: 'Music tasks', batch: 'Batches' };
+
 function Charge({ task }: { task: TaskRow }) {
   if (!task.charge) return <Text size="sm">not billed</Text>;
   return (
@@ -18,6 +20,18 @@ function Charge({ task }: { task: TaskRow }) {
 }
 
 function Results({ task }: { task: TaskRow }) {
+  if (task.results.length === 0 && task.fileIds.length > 0) {
+    return (
+      <Stack gap={0}>
+        {task.fileIds.map((id) => (
+          <Text size="sm" key={id}>
+            file <code>{id}</code>
+          </Text>
+        ))}
+        {task.error && <Text size="sm">{task.error}</Text>}
+      </Stack>
+    );
+  }
   if (task.results.length === 0) return <Text size="sm">{task.error ?? '—'}</Text>;
   return (
     <Stack gap={0}>
@@ -44,7 +58,10 @@ export function TasksPage() {
   return (
     <Stack>
       <Title order={1}>Tasks</Title>
-      <Text>Video, image and music tasks your keys started. Result links are signed and expire: reload the page for fresh ones.</Text>
+      <Text>
+        Video, image and music tasks and batches your keys started. Result links are signed and expire: reload the page for fresh ones. A batch’s output and
+        error files are read with a key through the files API.
+      </Text>
       <Group align="flex-end">
         <Stack gap={4}>
           <Text size="sm" fw={500} id="task-kind-label">
@@ -57,6 +74,7 @@ export function TasksPage() {
             data={[
               { value: 'media', label: 'Media' },
               { value: 'music', label: 'Music' },
+              { value: 'batch', label: 'Batches' },
             ]}
           />
         </Stack>
@@ -73,7 +91,7 @@ export function TasksPage() {
         {(p) => (
           <>
             <Table striped captionSide="top" data-testid="tasks">
-              <Table.Caption>{kind === 'media' ? 'Media tasks' : 'Music tasks'}, newest first</Table.Caption>
+              <Table.Caption>{CAPTION[kind]}, newest first</Table.Caption>
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">Task</Table.Th>

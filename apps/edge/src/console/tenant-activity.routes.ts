@@ -32,10 +32,14 @@ export function registerTenantActivity(routes: ConsoleRoutes, bus: NatsBus, publ
     const { tenantId } = tenantOf(call);
     const origin = publicBaseUrl ?? ownOriginOf(request);
     const page = await bus.request(CONSOLE_DATA_SUBJECTS.tasks[kind], { ...query, tenantId, origin }, ConsoleTaskServicePage, TIMEOUT);
-    const holds = page.data.flatMap((task) => (task.holdId ? [task.holdId] : []));
-    const charges = holds.length ? (await bus.request(CONSOLE_DATA_SUBJECTS.charges, { tenantId, requestIds: holds }, ConsoleCharges, TIMEOUT)).data : [];
+    // A task's charge is its hold's; a batch's, its lines' records' (each line held on its own).
+    const billingId = (task: (typeof page.data)[number]) => task.holdId ?? task.id;
+    const requestIds = page.data.flatMap((task) => (task.holdId ? [task.holdId] : []));
+    const subjectIds = page.data.flatMap((task) => (task.holdId ? [] : [task.id]));
+    const charges =
+      page.data.length > 0 ? (await bus.request(CONSOLE_DATA_SUBJECTS.charges, { tenantId, requestIds, subjectIds }, ConsoleCharges, TIMEOUT)).data : [];
     const chargeOf = new Map(charges.map((charge) => [charge.requestId, charge]));
-    return { data: page.data.map((task) => ({ ...task, charge: (task.holdId && chargeOf.get(task.holdId)) || null })), nextCursor: page.nextCursor };
+    return { data: page.data.map((task) => ({ ...task, charge: chargeOf.get(billingId(task)) ?? null })), nextCursor: page.nextCursor };
   });
 
   routes.signedIn('GET', '/console/api/webhooks/deliveries', 'console.webhook-deliveries', 'read', async (request, _reply, call) => {

@@ -49,6 +49,7 @@ export class MediaConsoleService {
         error: task.errorMessage,
         results: task.state === 'succeeded' ? resultLinks(task, this.signer, query.origin, this.ttlSeconds) : [],
         // The hold is dropped from the row once settled; its id is the task's own.
+        fileIds: [],
         holdId: task.hold?.holdId ?? task.id,
       })),
       nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,

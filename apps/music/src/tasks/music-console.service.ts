@@ -55,6 +55,7 @@ export class MusicConsoleService {
           finishedAt: task.completedAt?.toISOString() ?? null,
           error: task.errorMessage,
           results: [...new Set(links)],
+          fileIds: [],
           holdId: hold.success ? hold.data.holdId : musicHoldId(task.tenantId, task.id),
         };
       }),

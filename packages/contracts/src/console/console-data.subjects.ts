@@ -19,6 +19,7 @@ export const CONSOLE_DATA_SUBJECTS = {
   tasks: {
     media: 'media.console.tasks.list',
     music: 'music.console.tasks.list',
+    batch: 'files.console.batches.list',
   },
   webhooks: {
     deliveries: 'music.webhooks.console.deliveries',

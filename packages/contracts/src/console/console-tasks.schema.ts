@@ -3,7 +3,7 @@ import { MicrosString } from '../money';
 
 /** Shapes of the tenant console's tasks page: media and music tasks, paged on the server, with their charge and refund. */
 
-export const ConsoleTaskKind = z.enum(['media', 'music']);
+export const ConsoleTaskKind = z.enum(['media', 'music', 'batch']);
 export type ConsoleTaskKind = z.infer<typeof ConsoleTaskKind>;
 
 /** The statuses the page filters by, shared by every kind (each service maps its own words onto them). */
@@ -37,7 +37,12 @@ export const ConsoleTaskRow = z.object({
   error: z.string().nullable(),
   /** Signed links to the results, valid for a while. */
   results: z.array(z.url()),
-  /** The billing request id of the task's hold: its charge and refund are the ledger's for it. */
+  /** Files the task wrote (a batch's output and errors), read through the files API with a key. */
+  fileIds: z.array(z.string()).default([]),
+  /**
+   * The billing request id of the task's hold: its charge and refund are the ledger's for it. Null for a
+   * batch, whose lines hold and are charged one by one: its charge is that of its usage records.
+   */
   holdId: z.string().nullable(),
 });
 export type ConsoleTaskRow = z.infer<typeof ConsoleTaskRow>;
@@ -54,7 +59,12 @@ export const ConsoleCharge = z.object({
   refunded: z.string(),
 });
 export type ConsoleCharge = z.infer<typeof ConsoleCharge>;
-export const ConsoleChargesMessage = z.object({ tenantId: z.uuid(), requestIds: z.array(z.string().min(1).max(128)).max(100) });
+/** By billing request id, or (`subjectIds`) summed over the usage records of a batch, task or run. */
+export const ConsoleChargesMessage = z.object({
+  tenantId: z.uuid(),
+  requestIds: z.array(z.string().min(1).max(128)).max(100).default([]),
+  subjectIds: z.array(z.string().min(1).max(128)).max(100).default([]),
+});
 export const ConsoleCharges = z.object({ data: z.array(ConsoleCharge) });
 
 export const ConsoleTask = ConsoleTaskRow.extend({ charge: ConsoleCharge.nullable() });

@@ -40,7 +40,7 @@ export class ConsoleUsageHandler {
 
   @MessagePattern(CONSOLE_DATA_SUBJECTS.charges)
   async charges(@Payload() payload: unknown) {
-    const { tenantId, requestIds } = parseOrThrow(ConsoleChargesMessage, payload);
-    return { data: await this.usage.charges(tenantId, requestIds) };
+    const { tenantId, requestIds, subjectIds } = parseOrThrow(ConsoleChargesMessage, payload);
+    return { data: await this.usage.charges(tenantId, requestIds, subjectIds) };
   }
 }

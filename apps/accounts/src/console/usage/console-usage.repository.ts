@@ -75,6 +75,16 @@ const CHARGES = `
    WHERE tenant_id = $1::uuid AND request_id = ANY($2::text[])
    GROUP BY request_id`;
 
+/** What a batch's (or task's or run's) records were held and charged, each record's own ledger entries summed. */
+const CHARGES_BY_SUBJECT = `
+  SELECT u.subject_id AS request_id,
+         coalesce(-sum(l.amount_micros) FILTER (WHERE l.kind = 'reserve'), 0)::text AS held,
+         coalesce(-sum(l.amount_micros), 0)::text AS charged
+    FROM usage_records u
+    JOIN ledger_entries l ON l.tenant_id = u.tenant_id AND l.request_id = u.request_id
+   WHERE u.tenant_id = $1::uuid AND u.subject_id = ANY($2::text[])
+   GROUP BY u.subject_id`;
+
 const utc = (iso: string | undefined): string | null => (iso === undefined ? null : new Date(iso).toISOString().replace('T', ' ').replace('Z', ''));
 
 /** Reads the console's usage views: latency by group, records page by page, what the ledger held and charged. */
@@ -104,5 +114,11 @@ export class ConsoleUsageRepository {
   async charges(tenantId: string, requestIds: readonly string[]): Promise<ChargeRow[]> {
     if (requestIds.length === 0) return [];
     return (await this.pool.query<ChargeRow>(CHARGES, [tenantId, requestIds])).rows;
+  }
+
+  /** Rows keyed by the subject id (in `request_id`). */
+  async chargesBySubject(tenantId: string, subjectIds: readonly string[]): Promise<ChargeRow[]> {
+    if (subjectIds.length === 0) return [];
+    return (await this.pool.query<ChargeRow>(CHARGES_BY_SUBJECT, [tenantId, subjectIds])).rows;
   }
 }

@@ -115,8 +115,10 @@ export class ConsoleUsageService {
     return { record, related };
   }
 
-  async charges(tenantId: string, requestIds: readonly string[]): Promise<ConsoleCharge[]> {
-    return (await this.repository.charges(tenantId, requestIds)).map((row) => {
+  /** By billing request id, and by subject (a batch's lines summed), keyed by the id asked for. */
+  async charges(tenantId: string, requestIds: readonly string[], subjectIds: readonly string[] = []): Promise<ConsoleCharge[]> {
+    const [byRequest, bySubject] = await Promise.all([this.repository.charges(tenantId, requestIds), this.repository.chargesBySubject(tenantId, subjectIds)]);
+    return [...byRequest, ...bySubject].map((row) => {
       const held = BigInt(row.held);
       const charged = BigInt(row.charged);
       const refunded = held > charged ? held - charged : 0n;
