@@ -8,6 +8,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newPerson, screenshot, seriousViolations } from './support/browser';
 import { PASSWORD, personWithPassword } from './support/console-people';
+import { chatFile, finished, waitForBatch } from './support/batch-fixtures';
 import { fetchLink, post } from './support/media-fixtures';
 import { baseUrl, bearer, createTenantWithKey, http, openaiClient, uniqueSlug, type TenantWithKey } from './support/gateway';
 import { runCli } from './support/cli-runner';
@@ -117,6 +118,23 @@ describe('tenant console data pages in a browser', () => {
     expect(fetched.type).toBe('video/mp4');
     await noSeriousViolations(page);
     await screenshot(page, 'tasks');
+  });
+
+  it('lists a batch with its lines done, its output file and what its lines were charged', async () => {
+    const { page } = owner;
+    const client = openaiClient(tenant.key);
+    const input = await client.files.create({ file: chatFile(2, ['sandbox-gpt'], 'console'), purpose: 'batch' });
+    const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const batch = await waitForBatch(client, created.id, finished);
+    expect(batch.status).toBe('completed');
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByText('Batches', { exact: true }).click();
+    const row = page.getByTestId('task-row').filter({ hasText: batch.id });
+    await row.getByText('succeeded').waitFor();
+    expect(await row.textContent()).toContain(batch.output_file_id!);
+    expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
+    expect(Number(/charged (\d+\.\d+)/.exec((await row.textContent())!)![1])).toBeGreaterThan(0);
+    await noSeriousViolations(page);
   });
 
   it('lists webhook deliveries with every attempt, and redelivers one', async () => {

@@ -3,11 +3,12 @@ import type { SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { SQL_POOL } from '../../prisma/prisma.module';
 import type { KeysetPosition } from '@gateway/platform';
+import { LATENCY_BUCKET_SQL } from './latency-histogram';
 
 export interface LatencyRow {
   group: string;
-  p50: number | null;
-  p99: number | null;
+  bucket: number;
+  count: string;
 }
 
 export interface UsageRecordRow {
@@ -43,13 +44,11 @@ const GROUP_SQL = {
 } as const;
 
 const latencyQuery = (by: keyof typeof GROUP_SQL) => `
-  SELECT ${GROUP_SQL[by]} AS "group",
-         percentile_cont(0.5) WITHIN GROUP (ORDER BY u.latency_ms) AS p50,
-         percentile_cont(0.99) WITHIN GROUP (ORDER BY u.latency_ms) AS p99
+  SELECT ${GROUP_SQL[by]} AS "group", ${LATENCY_BUCKET_SQL} AS bucket, count(*)::text AS count
     FROM usage_records u
    WHERE u.tenant_id = $1::uuid AND ($2::timestamp IS NULL OR u.created_at >= $2::timestamp)
      AND ($3::timestamp IS NULL OR u.created_at < $3::timestamp)
-   GROUP BY 1`;
+   GROUP BY 1, 2`;
 
 /** Newest first after the cursor; the index on (tenant_id, created_at) walks it without an offset. */
 const RECORDS_PAGE = `
@@ -87,7 +86,7 @@ const CHARGES_BY_SUBJECT = `
 
 const utc = (iso: string | undefined): string | null => (iso === undefined ? null : new Date(iso).toISOString().replace('T', ' ').replace('Z', ''));
 
-/** Reads the console's usage views: latency by group, records page by page, what the ledger held and charged. */
+/** Reads the console's usage views: a latency histogram by group, records page by page, what the ledger held and charged. */
 @Injectable()
 export class ConsoleUsageRepository {
   constructor(@Inject(SQL_POOL) private readonly pool: SqlPool) {}

@@ -13,6 +13,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { BillingService } from '../../billing/billing.service';
 import { ConsoleUsageRepository } from './console-usage.repository';
+import { percentileOf, type LatencyBucket } from './latency-histogram';
 import { decodeCursor, encodeCursor } from '@gateway/platform';
 
 const DAY_MS = 86_400_000;
@@ -64,15 +65,16 @@ export class ConsoleUsageService {
       this.billing.usageSummary(query.tenant, query.since, query.by, query.until),
       this.repository.latency(query.tenantId, query.by, query.since, query.until),
     ]);
-    const latencyOf = new Map(latency.map((row) => [row.group, row]));
+    const histograms = new Map<string, LatencyBucket[]>();
+    for (const row of latency) histograms.set(row.group, [...(histograms.get(row.group) ?? []), { bucket: row.bucket, count: Number(row.count) }]);
     const total = summary.rows.reduce((sum, row) => sum + BigInt(row.costMicros), 0n);
     return {
       by: summary.by,
       since: summary.since,
       until: summary.until ?? null,
       rows: summary.rows.map((row) => {
-        const found = latencyOf.get(row.group);
-        return { ...row, latencyP50Ms: rounded(found?.p50), latencyP99Ms: rounded(found?.p99) };
+        const histogram = histograms.get(row.group) ?? [];
+        return { ...row, latencyP50Ms: rounded(percentileOf(histogram, 0.5)), latencyP99Ms: rounded(percentileOf(histogram, 0.99)) };
       }),
       totalCostMicros: total.toString(),
       totalCost: formatMicros(total),
@@ -134,7 +136,6 @@ export class ConsoleUsageService {
   }
 }
 
-function rounded(value: number | string | null | undefined): number | null {
-  if (value === null || value === undefined) return null;
-  return Math.round(Number(value));
+function rounded(value: number | null): number | null {
+  return value === null ? null : Math.round(value);
 }
