@@ -148,6 +148,14 @@ describe('tenant console data pages in a browser', () => {
     await eventually(async () => receiver.at(path).some((hit) => hit.status === 204), 20_000, 'the lyrics webhook delivered');
     const before = receiver.at(path).length;
 
+    // The music task is on the tasks page too, with what it was charged.
+    const taskId = (created.body as { data: { taskId: string } }).data.taskId;
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    await page.getByText('Music', { exact: true }).click();
+    const task = page.getByTestId('task-row').filter({ hasText: taskId });
+    await task.getByText('succeeded').waitFor();
+    expect(await task.textContent()).toMatch(/charged \d+\.\d+/);
+
     await page.getByRole('link', { name: 'Webhooks' }).click();
     const row = page.getByTestId('delivery-row').filter({ hasText: 'delivered' }).first();
     await row.waitFor();
