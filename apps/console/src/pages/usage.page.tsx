@@ -1,5 +1,6 @@
 import { USAGE_KINDS, type UsageKind } from '@gateway/contracts/console';
 import { Anchor, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { usageExportUrl, usageRecordsQuery, usageSummaryQuery } from '../api/tenant-data.api';
@@ -28,11 +29,13 @@ export function UsagePage() {
   const [untilDay, setUntilDay] = useState('');
   const [kind, setKind] = useState<UsageKind | null>(null);
   const [model, setModel] = useState('');
+  // Typing a model id asks the server once the typing pauses, not at every key.
+  const [modelFilter] = useDebouncedValue(model.trim(), 300);
   const [opened, setOpened] = useState<string | null>(null);
   const since = dayStart(sinceDay);
   const until = dayStart(untilDay, 1);
   const summary = useQuery(usageSummaryQuery({ by, since, until }));
-  const filters = { since, until, kind: kind ?? undefined, model: model.trim() || undefined };
+  const filters = { since, until, kind: kind ?? undefined, model: modelFilter || undefined };
   const pages = useCursorPages(JSON.stringify(filters));
   const records = useQuery(usageRecordsQuery({ ...filters, cursor: pages.cursor }));
 
