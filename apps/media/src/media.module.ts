@@ -8,6 +8,7 @@ import type { MediaEnv } from './config/media-env';
 import { MediaImageSyncService } from './create/image-sync.service';
 import { MediaCreateService } from './create/media-create.service';
 import { MediaQueryService } from './create/media-query.service';
+import { MediaConsoleService } from './create/media-console.service';
 import { MediaHandler } from './create/media.handler';
 import { MediaTaskRepository } from './tasks/media-task.repository';
 import { PollScheduler } from './tasks/poll-scheduler.service';
@@ -45,7 +46,7 @@ export class MediaModule {
       controllers: api ? [MediaHandler] : [],
       providers: [
         ...shared,
-        ...(api ? [MediaCreateService, MediaQueryService, MediaImageSyncService, TaskEndWaiter] : []),
+        ...(api ? [MediaCreateService, MediaQueryService, MediaImageSyncService, MediaConsoleService, TaskEndWaiter] : []),
         ...(worker ? [MediaPollService, MediaSweepService, MediaWorkerProcessor] : []),
       ],
     };

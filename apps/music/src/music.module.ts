@@ -13,6 +13,7 @@ import { MusicCallbackService } from './progress/music-callback.service';
 import { MusicPollProcessor } from './progress/music-poll.processor';
 import { MusicPollScheduler } from './progress/music-poll.scheduler';
 import { MusicProgressService } from './progress/music-progress.service';
+import { MusicConsoleService } from './tasks/music-console.service';
 import { MusicTaskHandler } from './tasks/music-task.handler';
 import { MusicTaskRepository } from './tasks/music-task.repository';
 import { MusicTaskService } from './tasks/music-task.service';
@@ -51,6 +52,7 @@ export class MusicModule implements OnApplicationBootstrap {
         MusicCatalogService,
         MusicTaskRepository,
         MusicAssetsService,
+        MusicConsoleService,
         MusicUpstreamClient,
         MusicProgressService,
         MusicPollScheduler,

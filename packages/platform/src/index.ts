@@ -7,3 +7,4 @@ export * from './batch/batch-source';
 export * from './batch/batch-consumer';
 export * from './queue';
 export * from './observability';
+export * from './paging/keyset-cursor';

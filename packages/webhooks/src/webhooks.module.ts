@@ -2,6 +2,7 @@ import { createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { Inject, Logger, Module, type DynamicModule, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { NatsBus, type QueueFactory } from '@gateway/platform';
 import { WebhookAdminHandler } from './admin/webhook-admin.handler';
+import { WebhookConsoleHandler } from './admin/webhook-console.handler';
 import { WebhookDeliveryProcessor } from './delivery/webhook-delivery.processor';
 import { WebhookDeliveryService } from './delivery/webhook-delivery.service';
 import { WebhookDeliverySweeper } from './delivery/webhook-delivery.sweeper';
@@ -49,7 +50,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
     const { env } = options;
     return {
       module: WebhooksModule,
-      controllers: [WebhookAdminHandler],
+      controllers: [WebhookAdminHandler, WebhookConsoleHandler],
       providers: [
         { provide: WEBHOOKS_OPTIONS, useValue: options },
         {

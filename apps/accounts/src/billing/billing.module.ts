@@ -6,5 +6,5 @@ import { BillingHandler } from './billing.handler';
 import { BillingRepository } from './billing.repository';
 import { BillingService } from './billing.service';
 
-@Module({ imports: [TenantsModule], controllers: [BillingHandler], providers: [BillingService, BillingRepository] })
+@Module({ imports: [TenantsModule], controllers: [BillingHandler], providers: [BillingService, BillingRepository], exports: [BillingService] })
 export class BillingModule {}

@@ -1,9 +1,11 @@
 // Owns API keys: issuing (plain key shown once, only its hash stored), rotation, revocation, and resolution for the edge.
 import { Module } from '@nestjs/common';
 import { TenantsModule } from '../tenants/tenants.module';
+import { KeyLimitsHandler } from './key-limits.handler';
+import { KeyLimitsService } from './key-limits.service';
 import { KeysHandler } from './keys.handler';
 import { KeysRepository } from './keys.repository';
 import { KeysService } from './keys.service';
 
-@Module({ imports: [TenantsModule], controllers: [KeysHandler], providers: [KeysService, KeysRepository] })
+@Module({ imports: [TenantsModule], controllers: [KeysHandler, KeyLimitsHandler], providers: [KeysService, KeysRepository, KeyLimitsService] })
 export class KeysModule {}

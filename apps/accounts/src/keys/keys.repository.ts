@@ -1,4 +1,4 @@
-import { BillingMode, PrismaClient } from '@gateway/db';
+import { BillingMode, Prisma, PrismaClient } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 
 const withTenant = { tenant: { select: { slug: true } } } as const;
@@ -34,6 +34,15 @@ export class KeysRepository {
 
   revoke(id: string) {
     return this.prisma.apiKey.update({ where: { id }, data: { status: 'revoked', revokedAt: new Date() }, include: withTenant });
+  }
+
+  /** The key with its own limits and its tenant's (tenant-wide and the default for each key). */
+  findWithLimits(id: string) {
+    return this.prisma.apiKey.findUnique({ where: { id }, select: { id: true, hash: true, limits: true, tenant: { select: { slug: true, limits: true } } } });
+  }
+
+  setLimits(id: string, limits: Prisma.InputJsonValue | typeof Prisma.DbNull) {
+    return this.prisma.apiKey.update({ where: { id }, data: { limits }, select: { id: true } });
   }
 
   listByTenant(tenantId: string) {

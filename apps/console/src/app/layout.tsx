@@ -7,6 +7,9 @@ import { SIDE, sessionQuery, startSession } from '../api/session';
 import { z } from 'zod';
 
 const TENANT_PAGES = [
+  { to: '/overview', label: 'Overview' },
+  { to: '/usage', label: 'Usage' },
+  { to: '/tasks', label: 'Tasks' },
   { to: '/keys', label: 'API keys' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/models', label: 'Models' },

@@ -4,7 +4,7 @@ import { queryClient, SIDE, sessionQuery } from '../api/session';
 import { Layout, NotFound } from './layout';
 
 /** Where a signed-in person lands on this side. */
-const HOME = SIDE === 'operator' ? '/tenants' : '/keys';
+const HOME = SIDE === 'operator' ? '/tenants' : '/overview';
 
 const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
 
@@ -77,6 +77,27 @@ const tenantsRoute = createRoute({
   component: lazyRouteComponent(() => import('../pages/tenants.page'), 'TenantsPage'),
 });
 
+const overviewRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'overview',
+  beforeLoad: onlyOn('tenant'),
+  component: lazyRouteComponent(() => import('../pages/overview.page'), 'OverviewPage'),
+});
+
+const usageRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'usage',
+  beforeLoad: onlyOn('tenant'),
+  component: lazyRouteComponent(() => import('../pages/usage.page'), 'UsagePage'),
+});
+
+const tasksRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'tasks',
+  beforeLoad: onlyOn('tenant'),
+  component: lazyRouteComponent(() => import('../pages/tasks.page'), 'TasksPage'),
+});
+
 const tenantDetailRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'tenants/$slug',
@@ -117,7 +138,7 @@ const operatorRoutes = [tenantDetailRoute, catalogRoute, deadLettersRoute, queue
 const routeTree = rootRoute.addChildren([
   signInRoute,
   setPasswordRoute,
-  appRoute.addChildren([indexRoute, keysRoute, webhooksRoute, modelsRoute, tenantsRoute, ...operatorRoutes]),
+  appRoute.addChildren([indexRoute, keysRoute, webhooksRoute, modelsRoute, tenantsRoute, overviewRoute, usageRoute, tasksRoute, ...operatorRoutes]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/console', defaultPreload: 'intent', scrollRestoration: true });

@@ -8,6 +8,7 @@ import { ErrorAlert } from '../components/error-alert';
 import { pageOf, Pager } from '../components/paged';
 import { QueryState } from '../components/query-state';
 import { SecretOnce } from '../components/secret-once';
+import { KeyLimitsDialog } from './key-limits.dialog';
 
 type Pending = { action: 'regenerate' | 'revoke'; key: KeyRow } | null;
 
@@ -21,6 +22,7 @@ export function KeysPage() {
   const [page, setPage] = useState(1);
   const [shown, setShown] = useState<KeySecret | null>(null);
   const [pending, setPending] = useState<Pending>(null);
+  const [limitsOf, setLimitsOf] = useState<KeyRow | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: keysQuery.queryKey });
 
   const create = useMutation({
@@ -74,7 +76,7 @@ export function KeysPage() {
                   <Table.Th scope="col">Key</Table.Th>
                   <Table.Th scope="col">Status</Table.Th>
                   <Table.Th scope="col">Created</Table.Th>
-                  {canManage && <Table.Th scope="col">Actions</Table.Th>}
+                  <Table.Th scope="col">Actions</Table.Th>
                 </Table.Tr>
               </Table.Thead>
               <Table.Tbody>
@@ -90,10 +92,13 @@ export function KeysPage() {
                       </Text>
                     </Table.Td>
                     <Table.Td>{new Date(key.created_at).toLocaleString()}</Table.Td>
-                    {canManage && (
-                      <Table.Td>
-                        {key.status === 'active' && (
-                          <Group gap="xs">
+                    <Table.Td>
+                      <Group gap="xs">
+                        <Button size="xs" variant="subtle" onClick={() => setLimitsOf(key)} aria-label={`Limits of key ${key.name}`}>
+                          Limits
+                        </Button>
+                        {canManage && key.status === 'active' && (
+                          <>
                             <Button
                               size="xs"
                               variant="default"
@@ -111,10 +116,10 @@ export function KeysPage() {
                             >
                               Revoke
                             </Button>
-                          </Group>
+                          </>
                         )}
-                      </Table.Td>
-                    )}
+                      </Group>
+                    </Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -136,6 +141,7 @@ export function KeysPage() {
         onCancel={() => setPending(null)}
         busy={act.isPending}
       />
+      <KeyLimitsDialog keyRow={limitsOf} canManage={canManage} onClose={() => setLimitsOf(null)} />
     </Stack>
   );
 }

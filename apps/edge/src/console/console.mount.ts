@@ -8,9 +8,11 @@ import { registerConsoleStatic } from './console-static.routes';
 import { registerOperatorConsole } from './operator.routes';
 import { registerOperatorPages } from './operator-pages.routes';
 import { registerConsolePeopleRoutes } from './people-admin.routes';
+import { registerTenantActivity } from './tenant-activity.routes';
 import { registerTenantPages } from './tenant-pages.routes';
 import { registerTenantSignIn } from './tenant-sign-in.routes';
 import { registerTenantSso } from './tenant-sso.routes';
+import { registerTenantUsage } from './tenant-usage.routes';
 
 /** The public listener's own address, for invite links when PUBLIC_BASE_URL is unset. */
 function listenerOrigin(fastify: FastifyInstance): string {
@@ -38,6 +40,8 @@ export function mountConsole(listeners: { public: FastifyInstance; admin: Fastif
   registerTenantSignIn(tenant, bus, sessions);
   registerTenantSso(listeners.public, tenant.guard, bus, sessions);
   registerTenantPages(tenant, bus);
+  registerTenantUsage(tenant, bus);
+  registerTenantActivity(tenant, bus, env.PUBLIC_BASE_URL);
   tenant.unknownPaths();
 
   const operator = new ConsoleRoutes(listeners.admin, new ConsoleGuard(sessions, 'operator', env.CONSOLE_ALLOWED_ORIGINS));

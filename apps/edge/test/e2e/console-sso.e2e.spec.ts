@@ -88,7 +88,7 @@ describe('single sign-on into the tenant console', () => {
     await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
     await page.waitForURL((url) => url.toString().startsWith(provider.issuer));
     await signInAtProvider(page, login);
-    await page.waitForURL(/\/console\/keys$/);
+    await page.waitForURL(/\/console\/overview$/);
     await page.getByText(`${login}@sso.example (developer)`).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     expect((await context.cookies(`${baseUrl()}/console`)).find((c) => c.name === 'gw_console')).toMatchObject({ httpOnly: true, sameSite: 'Strict' });

@@ -36,6 +36,8 @@ describe('tenant console in a browser', () => {
     await page.getByRole('textbox', { name: 'Email' }).fill(email);
     await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL(/\/console\/overview$/);
+    await page.getByRole('link', { name: 'API keys' }).click();
     await page.waitForURL(/\/console\/keys$/);
   }
 
@@ -79,8 +81,9 @@ describe('tenant console in a browser', () => {
     await page.getByText('The email or the password is wrong.').waitFor();
     await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.waitForURL(/\/console\/keys$/);
+    await page.waitForURL(/\/console\/overview$/);
     await page.getByText(`${ownerEmail} (owner)`).waitFor();
+    await page.getByRole('link', { name: 'API keys' }).click();
     const cookie = (await owner.context.cookies(console_())).find((c) => c.name === 'gw_console')!;
     expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/console' });
   });

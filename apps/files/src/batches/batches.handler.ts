@@ -1,6 +1,7 @@
-import { BatchCreatePayload, BatchIdPayload, BatchListPayload, SUBJECTS, parseOrThrow } from '@gateway/contracts';
+import { BatchCreatePayload, BatchIdPayload, BatchListPayload, CONSOLE_DATA_SUBJECTS, SUBJECTS, parseOrThrow } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { BatchConsoleService } from './batch-console.service';
 import { BatchesService } from './batches.service';
 
 const BATCHES = SUBJECTS.files.batches;
@@ -8,7 +9,10 @@ const BATCHES = SUBJECTS.files.batches;
 /** NATS entry points of the batches routes; each parses its payload and hands it to the service. */
 @Controller()
 export class BatchesHandler {
-  constructor(private readonly batches: BatchesService) {}
+  constructor(
+    private readonly batches: BatchesService,
+    private readonly console: BatchConsoleService,
+  ) {}
 
   @MessagePattern(BATCHES.create)
   create(@Payload() payload: unknown) {
@@ -31,5 +35,11 @@ export class BatchesHandler {
   cancel(@Payload() payload: unknown) {
     const { tenantId, batchId } = parseOrThrow(BatchIdPayload, payload);
     return this.batches.cancel(tenantId, batchId);
+  }
+
+  /** The tenant console's tasks page. */
+  @MessagePattern(CONSOLE_DATA_SUBJECTS.tasks.batch)
+  consoleList(@Payload() payload: unknown) {
+    return this.console.list(payload);
   }
 }

@@ -9,6 +9,7 @@ import { BatchProcessor } from './batch.processor';
 import { BatchRunnerService } from './batch-runner.service';
 import { BATCH_LINE_RUNNER, BATCH_QUEUES, BATCH_REDIS, NATIVE_BACKOFF, TENANT_SLOTS } from './batch-tokens';
 import { BatchesHandler } from './batches.handler';
+import { BatchConsoleService } from './batch-console.service';
 import { BatchesRepository } from './batches.repository';
 import { BatchesService } from './batches.service';
 import { NativeBatchBilling } from './native/native-batch.billing';
@@ -61,6 +62,7 @@ export class BatchesModule implements OnApplicationShutdown {
         },
         BatchesRepository,
         BatchesService,
+        ...(api ? [BatchConsoleService] : []),
         BatchFinisher,
         NativeBatchCatalog,
         NativeBatchUpstream,

@@ -74,6 +74,20 @@ export class BatchesRepository {
     return this.prisma.batch.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
   }
 
+  /** The tenant console's page: newest first, in `statuses` when given, after `after` (the last of the previous page). */
+  async pageForTenant(tenantId: string, query: { statuses?: string[]; after: { at: Date; id: string } | null; limit: number }): Promise<BatchRow[]> {
+    const after = query.after;
+    return this.prisma.batch.findMany({
+      where: {
+        tenantId,
+        ...(query.statuses ? { status: { in: query.statuses } } : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: query.limit,
+    });
+  }
+
   /**
    * Moves the batch from `from` to `to`, stamping the time `to` is entered, only if it is still in `from`:
    * of two workers (or a worker and a cancel) racing, exactly one wins. True when this call moved it.

@@ -1,7 +1,8 @@
-import { MEDIA_SUBJECTS } from '@gateway/contracts';
+import { CONSOLE_DATA_SUBJECTS, MEDIA_SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MediaImageSyncService } from './image-sync.service';
+import { MediaConsoleService } from './media-console.service';
 import { MediaCreateService } from './media-create.service';
 import { MediaQueryService } from './media-query.service';
 
@@ -12,6 +13,7 @@ export class MediaHandler {
     private readonly creates: MediaCreateService,
     private readonly queries: MediaQueryService,
     private readonly images: MediaImageSyncService,
+    private readonly console: MediaConsoleService,
   ) {}
 
   @MessagePattern(MEDIA_SUBJECTS.create)
@@ -32,5 +34,11 @@ export class MediaHandler {
   @MessagePattern(MEDIA_SUBJECTS.content)
   content(@Payload() payload: unknown) {
     return this.queries.content(payload);
+  }
+
+  /** The tenant console's tasks page. */
+  @MessagePattern(CONSOLE_DATA_SUBJECTS.tasks.media)
+  consoleTasks(@Payload() payload: unknown) {
+    return this.console.list(payload);
   }
 }

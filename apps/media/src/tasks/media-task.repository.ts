@@ -135,6 +135,21 @@ export class MediaTaskRepository {
     return row ? toTask(row) : null;
   }
 
+  /** A tenant's tasks newest first, in `states` when given, after `after` (the last of the previous page); keyset, no offset. */
+  async pageForTenant(tenantId: string, query: { states?: string[]; after: { at: Date; id: string } | null; limit: number }): Promise<MediaTask[]> {
+    const after = query.after;
+    const rows = await this.prisma.mediaTask.findMany({
+      where: {
+        tenantId,
+        ...(query.states ? { state: { in: query.states } } : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: query.limit,
+    });
+    return rows.map(toTask);
+  }
+
   /** Records a live task's progress; a task that has ended meanwhile is left alone. */
   async recordProgress(id: string, state: MediaTaskState, progress: number | null): Promise<void> {
     await this.prisma.mediaTask.updateMany({

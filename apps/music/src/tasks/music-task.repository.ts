@@ -63,6 +63,20 @@ export class MusicTaskRepository {
     return this.prisma.musicTask.findFirst({ where: { id, tenantId } });
   }
 
+  /** A tenant's tasks newest first, in `statuses` when given, after `after` (the last of the previous page); keyset, no offset. */
+  pageForTenant(tenantId: string, query: { statuses?: string[]; after: { at: Date; id: string } | null; limit: number }): Promise<MusicTaskRow[]> {
+    const after = query.after;
+    return this.prisma.musicTask.findMany({
+      where: {
+        tenantId,
+        ...(query.statuses ? { status: { in: query.statuses } } : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: query.limit,
+    });
+  }
+
   findByTokenHash(tokenHash: string): Promise<MusicTaskRow | null> {
     return this.byToken.call(tokenHash);
   }

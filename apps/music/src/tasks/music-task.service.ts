@@ -23,6 +23,8 @@ import { MusicUpstreamClient } from '../upstream/music-upstream.client';
 import { StoredMusicResult } from './music-result';
 import { MusicTaskRepository, type MusicTaskRow } from './music-task.repository';
 
+/** The billing request id of a music task's hold (its ledger entries and usage record carry it). */
+export const musicHoldId = (tenantId: string, taskId: string) => `music:${tenantId}:${taskId}`;
 /** Where the upstream's callbacks for a task are taken in: the public intake route and the task's own token. */
 export const CALLBACK_PATH = '/music/callbacks/';
 
@@ -67,7 +69,7 @@ export class MusicTaskService {
     const token = randomBytes(32).toString('base64url');
     const deadlineAt = new Date(Date.now() + this.env.MUSIC_TASK_DEADLINE_MS);
     const hold = await this.billing.hold({
-      holdId: `music:${caller.tenantId}:${id}`,
+      holdId: musicHoldId(caller.tenantId, id),
       tenantId: caller.tenantId,
       keyKind: caller.keyKind,
       model: route.model,

@@ -17,7 +17,7 @@ import { WebhookRepository, type DeliveryWithHistory } from '../store/webhook.re
 
 const iso = (date: Date | null) => (date === null ? null : date.toISOString());
 
-function viewOf(row: DeliveryWithHistory): WebhookDeliveryView {
+export function viewOf(row: DeliveryWithHistory): WebhookDeliveryView {
   return {
     id: row.id,
     taskId: row.subjectId,

@@ -131,4 +131,29 @@ describe('webhook repository statements', () => {
     expect(new Set(due.map((d) => d.id))).toEqual(new Set((await Promise.all(subjects.map((subject) => repository.headOf(subject)))).map((head) => head!.id)));
     expect((await Promise.all(subjects.map((subject) => repository.headOf(subject)))).every((head) => head!.eventType === 'complete')).toBe(true);
   });
+
+  it("pages a tenant's deliveries newest first by keyset, every one once, and finds one only for its own tenant", async () => {
+    const tenantId = randomUUID();
+    const subject = `task-${randomUUID()}`;
+    const mine = Array.from({ length: 7 }, (_, i) => ({ ...delivery(subject, `event-${i}`, i), tenantId }));
+    await repository.insertDeliveries(mine);
+    // Equal creation times for some, so the id must break the tie.
+    const at = new Date(Date.now() - 60_000);
+    await prisma.webhookDelivery.updateMany({ where: { id: { in: mine.slice(0, 4).map((d) => d.id) } }, data: { createdAt: at } });
+    await repository.insertDeliveries([delivery(`task-${randomUUID()}`, 'other', 0)]);
+    const seen: string[] = [];
+    let after: { at: Date; id: string } | null = null;
+    for (;;) {
+      const page = await repository.listForTenant(tenantId, { after, limit: 3 });
+      seen.push(...page.map((d) => d.id));
+      if (page.length < 3) break;
+      after = { at: page.at(-1)!.createdAt, id: page.at(-1)!.id };
+    }
+    const rows = await prisma.webhookDelivery.findMany({ where: { tenantId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    expect(seen).toEqual(rows.map((d) => d.id));
+    expect(new Set(seen).size).toBe(7);
+    expect(await repository.listForTenant(tenantId, { status: 'dead', after: null, limit: 10 })).toEqual([]);
+    expect(await repository.findForTenant(mine[0]!.id, tenantId)).toMatchObject({ id: mine[0]!.id, history: [] });
+    expect(await repository.findForTenant(mine[0]!.id, randomUUID())).toBeNull();
+  });
 });

@@ -104,6 +104,26 @@ export class WebhookRepository {
     });
   }
 
+  /** A tenant's deliveries with their attempts, newest first, after `after` (the last row of the previous page); keyset, no offset. */
+  listForTenant(tenantId: string, query: { status?: string; after: { at: Date; id: string } | null; limit: number }): Promise<DeliveryWithHistory[]> {
+    const after = query.after;
+    return this.prisma.webhookDelivery.findMany({
+      where: {
+        tenantId,
+        ...(query.status ? { status: query.status } : {}),
+        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
+      },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: query.limit,
+      include: { history: { orderBy: { attempt: 'asc' } } },
+    });
+  }
+
+  /** One delivery with its attempts, only when it is the tenant's. */
+  async findForTenant(id: string, tenantId: string): Promise<DeliveryWithHistory | null> {
+    return this.prisma.webhookDelivery.findFirst({ where: { id, tenantId }, include: { history: { orderBy: { attempt: 'asc' } } } });
+  }
+
   /** Records an attempt and moves the delivery on, in one statement; a delivery already ended is left alone (false). */
   recordAttempt(record: AttemptRecord, status: EndState): Promise<boolean> {
     return this.attempts.call({ record, status });

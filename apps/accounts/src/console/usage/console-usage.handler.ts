@@ -1,0 +1,46 @@
+import {
+  CONSOLE_DATA_SUBJECTS,
+  ConsoleChargesMessage,
+  ConsoleOverviewMessage,
+  ConsoleUsageMessage,
+  ConsoleUsageRecordMessage,
+  ConsoleUsageRecordsMessage,
+  parseOrThrow,
+} from '@gateway/contracts';
+import { Controller, Inject } from '@nestjs/common';
+import { MessagePattern, Payload } from '@nestjs/microservices';
+import { ConsoleUsageService } from './console-usage.service';
+
+/** The tenant console's usage subjects: overview, grouped summary, records page by page, one record, charges. */
+@Controller()
+export class ConsoleUsageHandler {
+  constructor(@Inject(ConsoleUsageService) private readonly usage: ConsoleUsageService) {}
+
+  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.overview)
+  overview(@Payload() payload: unknown) {
+    const { tenant, days } = parseOrThrow(ConsoleOverviewMessage, payload);
+    return this.usage.overview(tenant, days);
+  }
+
+  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.summary)
+  summary(@Payload() payload: unknown) {
+    return this.usage.summary(parseOrThrow(ConsoleUsageMessage, payload));
+  }
+
+  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.records)
+  records(@Payload() payload: unknown) {
+    return this.usage.records(parseOrThrow(ConsoleUsageRecordsMessage, payload));
+  }
+
+  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.record)
+  record(@Payload() payload: unknown) {
+    const { tenant, requestId } = parseOrThrow(ConsoleUsageRecordMessage, payload);
+    return this.usage.record(tenant, requestId);
+  }
+
+  @MessagePattern(CONSOLE_DATA_SUBJECTS.charges)
+  async charges(@Payload() payload: unknown) {
+    const { tenantId, requestIds, subjectIds } = parseOrThrow(ConsoleChargesMessage, payload);
+    return { data: await this.usage.charges(tenantId, requestIds, subjectIds) };
+  }
+}

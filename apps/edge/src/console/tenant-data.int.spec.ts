@@ -1,0 +1,177 @@
+import { CONSOLE_DATA_SUBJECTS as C, CONSOLE_SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { request } from 'undici';
+import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
+const token = () => randomBytes(32).toString('base64url');
+
+const record = (n: number) => ({
+  requestId: `req-${n}`,
+  clientRequestId: n === 2 ? '=HYPERLINK("x")' : null,
+  keyId: randomUUID(),
+  modelId: 'sandbox-gpt',
+  route: 'oaic.chat.completions',
+  promptTokens: n,
+  completionTokens: 2 * n,
+  outcome: 'ok',
+  status: 200,
+  at: new Date(Date.UTC(2026, 10, 27, 12, 0, 60 - n)).toISOString(),
+  kind: 'chat',
+  subjectId: null,
+  latencyMs: 10 * n,
+  costMicros: String(n),
+  cost: `0.00000${n}`,
+});
+
+const task = (id: string, holdId: string | null) => ({
+  id,
+  kind: holdId ? 'media' : 'batch',
+  route: 'oaic.videos.create',
+  model: 'sandbox-sora',
+  status: 'succeeded',
+  progress: 100,
+  createdAt: new Date().toISOString(),
+  finishedAt: null,
+  error: null,
+  results: [],
+  fileIds: [],
+  holdId,
+});
+
+/** The tenant console's data routes on an edge with fake services behind it: CSV streaming, charges joined to tasks, roles. */
+describe('console data routes on the edge (fake services)', () => {
+  let t: TestEdge;
+  const sessions = new Map<string, ConsoleSessionContext>();
+  const tenantId = randomUUID();
+  const asked: { subject: string; payload: Record<string, unknown> }[] = [];
+
+  function session(role: 'owner' | 'developer' | 'viewer') {
+    const secret = token();
+    const context: ConsoleSessionContext = {
+      sessionId: randomUUID(),
+      kind: 'tenant',
+      userId: randomUUID(),
+      email: `${role}@example.com`,
+      role,
+      tenantId,
+      tenantSlug: 'acme',
+      csrfToken: token(),
+      expiresAt: new Date(Date.now() + 3_600_000).toISOString(),
+    };
+    sessions.set(sha256(secret), context);
+    return { origin: t.edge.url, cookie: `gw_console=${secret}`, 'x-csrf-token': context.csrfToken };
+  }
+
+  async function call(method: 'GET' | 'POST' | 'PUT', path: string, headers: Record<string, string>, json?: unknown) {
+    const response = await request(`${t.edge.url}/console/api${path}`, {
+      method,
+      headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+    });
+    const text = await response.body.text();
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      text,
+      body: text.startsWith('{') ? (JSON.parse(text) as Record<string, unknown>) : undefined,
+    };
+  }
+
+  const record_ = (subject: string, answer: (payload: Record<string, unknown>) => unknown) =>
+    t.accounts.on(subject, (payload) => {
+      asked.push({ subject, payload: payload as Record<string, unknown> });
+      return answer(payload as Record<string, unknown>);
+    });
+
+  beforeAll(async () => {
+    t = await startTestEdge({ ADMIN_TOKEN: 'admin-secret' });
+    t.accounts.on(CONSOLE_SUBJECTS.sessions.resolve, (payload) => sessions.get((payload as { tokenHash: string }).tokenHash) ?? null);
+    // Five records, two a page: the export follows the cursors to the end.
+    record_(C.usage.records, (payload) => {
+      const from = payload.cursor === undefined ? 1 : Number(payload.cursor);
+      const data = [from, from + 1].filter((n) => n <= 5).map(record);
+      return { data, nextCursor: from + 2 <= 5 ? String(from + 2) : null };
+    });
+    record_(C.tasks.media, () => ({ data: [task('video_1', 'video_1'), task('video_2', 'video_2')], nextCursor: 'next' }));
+    record_(C.tasks.batch, () => ({ data: [task('batch_1', null)], nextCursor: null }));
+    record_(C.charges, (payload) => ({
+      data: [...(payload.requestIds as string[]), ...(payload.subjectIds as string[])]
+        .filter((id) => id !== 'video_2')
+        .map((id) => ({ requestId: id, heldMicros: '100', chargedMicros: '40', refundedMicros: '60', charged: '0.000040', refunded: '0.000060' })),
+    }));
+    record_(C.webhooks.redeliver, (payload) => ({
+      id: payload.id,
+      taskId: 'task',
+      eventType: 'complete',
+      url: 'https://hooks.example.com/',
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: null,
+      createdAt: new Date().toISOString(),
+      deliveredAt: null,
+      history: [],
+    }));
+    record_(C.keyLimits.set, (payload) => ({ id: payload.id, own: payload.limits, tenantDefault: null, effective: payload.limits, tenant: null }));
+  });
+
+  afterAll(() => t?.stop());
+
+  beforeEach(() => {
+    asked.length = 0;
+  });
+
+  it('streams every record as CSV, page after page, with formula-like cells defused', async () => {
+    const csv = await call('GET', '/usage/export.csv?of=records&kind=chat', session('viewer'));
+    expect(csv.status).toBe(200);
+    expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+    expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="usage-records-acme-\d{4}-\d{2}-\d{2}\.csv"$/);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines[0]).toBe('request_id,at,kind,model,key_id,route,prompt_tokens,completion_tokens,latency_ms,outcome,status,cost,subject_id,client_request_id');
+    expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['req-1', 'req-2', 'req-3', 'req-4', 'req-5']);
+    expect(lines[2]).toMatch(/,"'=HYPERLINK\(""x""\)"$/);
+    const pages = asked.filter((a) => a.subject === C.usage.records);
+    expect(pages.map((a) => a.payload.cursor)).toEqual([undefined, '3', '5']);
+    // The tenant comes from the session, never from the query.
+    expect(pages.every((a) => a.payload.tenantId === tenantId && a.payload.kind === 'chat')).toBe(true);
+  });
+
+  it('joins each task to its charge: a task by its hold, a batch by its records', async () => {
+    const media = await call('GET', '/tasks?kind=media', session('viewer'));
+    expect(media.status).toBe(200);
+    const data = media.body!.data as { id: string; charge: { chargedMicros: string } | null }[];
+    expect(data.map((d) => [d.id, d.charge?.chargedMicros ?? null])).toEqual([
+      ['video_1', '40'],
+      ['video_2', null],
+    ]);
+    expect(media.body!.nextCursor).toBe('next');
+    expect(asked.find((a) => a.subject === C.tasks.media)!.payload).toMatchObject({ tenantId, origin: t.edge.url, limit: 20 });
+    expect(asked.find((a) => a.subject === C.charges)!.payload).toEqual({ tenantId, requestIds: ['video_1', 'video_2'], subjectIds: [] });
+
+    asked.length = 0;
+    const batches = await call('GET', '/tasks?kind=batch&status=succeeded', session('viewer'));
+    expect((batches.body!.data as { charge: { refundedMicros: string } }[])[0]!.charge.refundedMicros).toBe('60');
+    expect(asked.find((a) => a.subject === C.charges)!.payload).toEqual({ tenantId, requestIds: [], subjectIds: ['batch_1'] });
+    expect((await call('GET', '/tasks?kind=nope', session('viewer'))).body).toMatchObject({ error: { code: 'invalid_request', param: 'kind' } });
+  });
+
+  it('lets owners and developers redeliver and set key limits; a viewer gets 403 and nothing is asked', async () => {
+    const keyId = randomUUID();
+    const viewer = session('viewer');
+    expect((await call('POST', '/webhooks/deliveries/msg_abc/redeliver', viewer)).status).toBe(403);
+    expect((await call('PUT', `/keys/${keyId}/limits`, viewer, { limits: { rpm: 5 } })).status).toBe(403);
+    expect(asked).toEqual([]);
+
+    const developer = session('developer');
+    const redelivered = await call('POST', '/webhooks/deliveries/msg_abc/redeliver', developer);
+    expect(redelivered).toMatchObject({ status: 200, body: { id: 'msg_abc', status: 'pending' } });
+    expect(asked.at(-1)).toEqual({ subject: C.webhooks.redeliver, payload: { id: 'msg_abc', tenantId } });
+    const set = await call('PUT', `/keys/${keyId}/limits`, developer, { limits: { rpm: 5 } });
+    expect(set).toMatchObject({ status: 200, body: { own: { rpm: 5 } } });
+    expect(asked.at(-1)).toEqual({ subject: C.keyLimits.set, payload: { tenant: 'acme', id: keyId, limits: { rpm: 5 } } });
+    expect((await call('PUT', `/keys/${keyId}/limits`, developer, { limits: { rpm: 0 } })).body).toMatchObject({ error: { code: 'invalid_request' } });
+    // Without the CSRF token, even an owner is refused.
+    const { 'x-csrf-token': _csrf, ...noCsrf } = session('owner');
+    expect((await call('POST', '/webhooks/deliveries/msg_abc/redeliver', noCsrf)).status).toBe(403);
+  });
+});
