@@ -17,8 +17,25 @@ describe('process CPU from /proc', () => {
   });
 
   it('sums each group over its pids, counting a process that started in between from zero', () => {
-    const before = new Map([['postgres', new Map([[10, 500], [11, 100]])]]);
-    const after = new Map([['postgres', new Map([[10, 800], [11, 100], [12, 50]])]]);
+    const before = new Map([
+      [
+        'postgres',
+        new Map([
+          [10, 500],
+          [11, 100],
+        ]),
+      ],
+    ]);
+    const after = new Map([
+      [
+        'postgres',
+        new Map([
+          [10, 800],
+          [11, 100],
+          [12, 50],
+        ]),
+      ],
+    ]);
     expect(cpuBetween(before, after)).toEqual(new Map([['postgres', 350]]));
   });
 });
