@@ -117,7 +117,8 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   const sink = options.sink ?? consoleSink;
   const processes: AppProcess[] = [];
   const spawned = new Map<AppProcess, () => AppProcess>();
-  const start = (app: StackApp, name: string, env: NodeJS.ProcessEnv) => {
+  const start = (app: StackApp, name: string, appEnv: NodeJS.ProcessEnv) => {
+    const env = { ...appEnv, ...options.appEnv?.[app] };
     const spawn = () => {
       const child = new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink);
       spawned.set(child, spawn);

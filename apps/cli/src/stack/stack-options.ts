@@ -30,6 +30,8 @@ export interface StackOptions {
   logLevel?: 'debug' | 'info' | 'warn' | 'error';
   /** Extra variables for every app; they win over everything else. */
   env?: Record<string, string>;
+  /** Extra variables for one app only (a profiler flag, say); they win over `env`. */
+  appEnv?: Partial<Record<StackApp, Record<string, string>>>;
   /** A subset of apps to start (default: all of them). */
   apps?: readonly StackApp[];
   sink?: LogSink;

@@ -54,7 +54,6 @@ function errorOf(error: ClientError, head: string | null): GatewayError {
 /** Connections already answered: the parser reports its error again for every later chunk. */
 const answered = new WeakSet<Socket>();
 
-
 /**
  * Failures of Node's HTTP parser, before Fastify sees a request: answered in the dialect of the path
  * when the request line was read (never echoing it), on a connection that then closes.

@@ -188,14 +188,26 @@ describe('request limits at the edge', () => {
     { why: 'a malformed percent-encoding (400)', path: '/genc/v1beta/models/%ff:generateContent', key: () => tenant.key, status: 400 },
     { why: 'an unknown key (401)', path: '/genc/v1beta/models/sandbox-gemini:generateContent', key: () => 'sk-unknown', status: 401 },
     { why: 'a callback body over its limit (413)', path: `/music/callbacks/${'u'.repeat(43)}`, key: () => tenant.key, status: 413 },
-  ])('lets a client refused for $why finish writing a 4 MB body slowly, then read the answer without a reset', async ({ path, key, status }) => {
-    const url = new URL(baseUrl());
-    const chunks = Array.from({ length: 4 }, () => Buffer.alloc(MB, 0x6f));
-    const head = [`POST ${path} HTTP/1.1`, `host: ${url.host}`, `authorization: Bearer ${key()}`, 'content-type: application/json', `content-length: ${4 * MB}`, '', ''].join('\r\n');
-    // Over three seconds in all: longer than the connection stays open once the client is silent.
-    const answer = await slowRequest(head, chunks, 900);
-    expect(answer).toEqual({ status, error: undefined });
-  }, 30_000);
+  ])(
+    'lets a client refused for $why finish writing a 4 MB body slowly, then read the answer without a reset',
+    async ({ path, key, status }) => {
+      const url = new URL(baseUrl());
+      const chunks = Array.from({ length: 4 }, () => Buffer.alloc(MB, 0x6f));
+      const head = [
+        `POST ${path} HTTP/1.1`,
+        `host: ${url.host}`,
+        `authorization: Bearer ${key()}`,
+        'content-type: application/json',
+        `content-length: ${4 * MB}`,
+        '',
+        '',
+      ].join('\r\n');
+      // Over three seconds in all: longer than the connection stays open once the client is silent.
+      const answer = await slowRequest(head, chunks, 900);
+      expect(answer).toEqual({ status, error: undefined });
+    },
+    30_000,
+  );
 
   it('takes the unauthenticated callback only up to 64 KiB: a small one is read (and names no task), a larger one is not', async () => {
     const small = await post(`/music/callbacks/${'t'.repeat(43)}`, JSON.stringify({ code: 200, data: { blob: 'c'.repeat(60 * 1024) } }), {});
