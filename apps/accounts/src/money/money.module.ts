@@ -5,8 +5,9 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { LedgerViewService } from './ledger-view.service';
 import { MoneyHandler } from './money.handler';
 import { MoneyRepository } from './money.repository';
+import { QuotaCheck } from './quota-check';
 import { ReconcileService } from './reconcile.service';
 import { WalletInspector } from './wallet-inspector';
 
-@Module({ imports: [TenantsModule], controllers: [MoneyHandler], providers: [MoneyRepository, WalletInspector, LedgerViewService, ReconcileService] })
+@Module({ imports: [TenantsModule], controllers: [MoneyHandler], providers: [MoneyRepository, WalletInspector, QuotaCheck, LedgerViewService, ReconcileService] })
 export class MoneyModule {}

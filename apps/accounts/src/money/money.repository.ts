@@ -93,6 +93,46 @@ const UNEXPLAINED = `
    ORDER BY id
    LIMIT 10000`;
 
+/** A plan tenant's quota terms, as its current window is computed from them. */
+export interface PlanQuota {
+  tenant_id: string;
+  quota_micros: string | null;
+  quota_requests: number | null;
+  period_seconds: number;
+  starts_at: Date;
+}
+
+/** What a tenant's usage records in a window drew from its quota: micro-units charged, requests served. */
+export interface WindowUsage {
+  tenant_id: string;
+  records: string;
+  charged_micros: string;
+  served: string;
+}
+
+/** Subscriptions that draw on a period quota (a payg tenant's subscription never does). */
+const PLAN_QUOTAS = `
+  SELECT s.tenant_id::text, s.quota_micros::text, s.quota_requests, s.period_seconds, s.created_at AS starts_at
+    FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id
+   WHERE t.billing <> 'payg' AND s.period_seconds IS NOT NULL AND (s.quota_micros IS NOT NULL OR s.quota_requests IS NOT NULL)
+     AND ($1::uuid IS NULL OR s.tenant_id = $1::uuid)`;
+
+/**
+ * Per window (a tenant and its current quota period): the records made in it, what the quota pool
+ * charged them (their entries but the period's grant), and how many were served, which a request
+ * quota charges one each (a chat request cut short by its client is served; a cancelled task is not).
+ */
+const WINDOW_USAGE = `
+  SELECT w.tenant_id::text, count(u.request_id)::text AS records, coalesce(-sum(q.amount), 0)::text AS charged_micros,
+         count(u.request_id) FILTER (WHERE u.outcome IN ('ok', 'succeeded')
+                                        OR (u.outcome = 'cancelled' AND u.kind NOT IN ('media_task', 'music_task', 'images')))::text AS served
+    FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS w(tenant_id, starts, ends)
+    LEFT JOIN usage_records u
+      ON u.tenant_id = w.tenant_id AND u.created_at >= (w.starts AT TIME ZONE 'UTC') AND u.created_at < (w.ends AT TIME ZONE 'UTC')
+    LEFT JOIN LATERAL (SELECT sum(l.amount_micros) AS amount FROM ledger_entries l
+                        WHERE l.tenant_id = u.tenant_id AND l.request_id = u.request_id AND l.pool = 'quota' AND l.kind <> 'plan_grant') q ON true
+   GROUP BY w.tenant_id`;
+
 export interface UnexplainedEntry {
   tenant_id: string;
   id: string;
@@ -122,6 +162,20 @@ export class MoneyRepository {
 
   async unexplained(tenantId: string | null): Promise<UnexplainedEntry[]> {
     return (await this.pool.query<UnexplainedEntry>(UNEXPLAINED, [tenantId])).rows;
+  }
+
+  async planQuotas(tenantId: string | null): Promise<PlanQuota[]> {
+    return (await this.pool.query<PlanQuota>(PLAN_QUOTAS, [tenantId])).rows;
+  }
+
+  async windowUsage(windows: ReadonlyArray<{ tenantId: string; from: Date; to: Date }>): Promise<WindowUsage[]> {
+    if (windows.length === 0) return [];
+    const result = await this.pool.query<WindowUsage>(WINDOW_USAGE, [
+      windows.map((w) => w.tenantId),
+      windows.map((w) => w.from.toISOString()),
+      windows.map((w) => w.to.toISOString()),
+    ]);
+    return result.rows;
   }
 
   async chargeFindings(tenantId: string | null): Promise<ChargeFinding[]> {
