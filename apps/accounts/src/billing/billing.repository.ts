@@ -30,12 +30,12 @@ export interface UsageRequestRecord {
   cost_micros: bigint;
 }
 
-/** What a summary groups by, in the daily rollup and in the records. */
+/** What a summary groups by, in the hourly rollup and in the records. */
 const GROUP_COLUMN = {
-  model: { daily: Prisma.sql`d.model_id`, record: Prisma.sql`u.model_id` },
-  key: { daily: Prisma.sql`d.key_id::text`, record: Prisma.sql`u.key_id::text` },
-  day: { daily: Prisma.sql`to_char(d.day, 'YYYY-MM-DD')`, record: Prisma.sql`to_char(u.created_at, 'YYYY-MM-DD')` },
-  kind: { daily: Prisma.sql`d.kind`, record: Prisma.sql`u.kind` },
+  model: { hourly: Prisma.sql`d.model_id`, record: Prisma.sql`u.model_id` },
+  key: { hourly: Prisma.sql`d.key_id::text`, record: Prisma.sql`u.key_id::text` },
+  day: { hourly: Prisma.sql`to_char(d.hour, 'YYYY-MM-DD')`, record: Prisma.sql`to_char(u.created_at, 'YYYY-MM-DD')` },
+  kind: { hourly: Prisma.sql`d.kind`, record: Prisma.sql`u.kind` },
 } as const;
 
 /** Reads what billing needs from Postgres: subscriptions, stored balances, usage with its charges. */
@@ -65,21 +65,21 @@ export class BillingRepository {
   }
 
   /**
-   * Requests, units and what the ledger charged them, grouped: whole days from the daily rollup (a few
-   * rows a day, whatever the traffic), the part days at the window's edges from the records, each
+   * Requests, units and what the ledger charged them, grouped: whole hours from the hourly rollup (a few
+   * rows an hour, whatever the traffic), the part hours at the window's edges from the records, each
    * charged minus the sum of its ledger entries.
    */
   usageSummary(tenantId: string, since: Date | null, by: keyof typeof GROUP_COLUMN, until: Date | null = null): Promise<UsageGroupRow[]> {
     const group = GROUP_COLUMN[by];
-    const { days, edges } = usageWindowOf(since, until);
+    const { hours, edges } = usageWindowOf(since, until);
     const parts: Prisma.Sql[] = [];
-    if (days) {
+    if (hours) {
       parts.push(Prisma.sql`
-        SELECT ${group.daily} AS g, d.requests, d.prompt_tokens, d.completion_tokens, d.cached_tokens, d.seconds, d.images, d.tasks, d.charged_micros AS charged
-          FROM usage_daily d
+        SELECT ${group.hourly} AS g, d.requests, d.prompt_tokens, d.completion_tokens, d.cached_tokens, d.seconds, d.images, d.tasks, d.charged_micros AS charged
+          FROM usage_hourly d
          WHERE d.tenant_id = ${tenantId}::uuid
-           AND (${days.fromDay}::timestamp IS NULL OR d.day >= ${days.fromDay}::timestamp::date)
-           AND (${days.toDay}::timestamp IS NULL OR d.day < ${days.toDay}::timestamp::date)`);
+           AND (${hours.fromHour}::timestamp IS NULL OR d.hour >= ${hours.fromHour}::timestamp)
+           AND (${hours.toHour}::timestamp IS NULL OR d.hour < ${hours.toHour}::timestamp)`);
     }
     for (const edge of edges) {
       parts.push(Prisma.sql`

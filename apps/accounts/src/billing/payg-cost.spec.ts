@@ -10,7 +10,14 @@ const chatModel: StoredModelPrices = {
   cachedInputMicrosPerMTok: 500_000n,
   cacheWriteMicrosPerMTok: null,
 };
-const imageModel: StoredModelPrices = { ...chatModel, id: 'img', inputMicrosPerMTok: 0n, outputMicrosPerMTok: 0n, perImageMicros: 40_000n, perTaskMicros: 10_000n };
+const imageModel: StoredModelPrices = {
+  ...chatModel,
+  id: 'img',
+  inputMicrosPerMTok: 0n,
+  outputMicrosPerMTok: 0n,
+  perImageMicros: 40_000n,
+  perTaskMicros: 10_000n,
+};
 const usage = (model: string, over: Partial<ModelUsage> = {}): ModelUsage => ({
   model,
   promptTokens: 0n,

@@ -5,29 +5,29 @@ export interface Span {
 }
 
 /**
- * How a summary over [since, until) reads: the whole (UTC) days inside it from the daily rollup, days
- * [fromDay, toDay) with either end open; the part days at its edges from the records themselves.
+ * How a summary over [since, until) reads: the whole (UTC) hours inside it from the hourly rollup, hours
+ * [fromHour, toHour) with either end open; the part hours at its edges from the records themselves.
  */
 export interface UsageWindow {
-  /** Null when no whole day lies inside the window. */
-  days: { fromDay: Date | null; toDay: Date | null } | null;
+  /** Null when no whole hour lies inside the window. */
+  hours: { fromHour: Date | null; toHour: Date | null } | null;
   edges: Span[];
 }
 
-const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
 
-function dayOf(at: Date): Date {
-  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+function hourOf(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / HOUR_MS) * HOUR_MS);
 }
 
 export function usageWindowOf(since: Date | null, until: Date | null): UsageWindow {
-  const first = since === null ? null : since.getTime() % DAY_MS === 0 ? since : new Date(dayOf(since).getTime() + DAY_MS);
-  const end = until === null ? null : dayOf(until);
+  const first = since === null ? null : since.getTime() % HOUR_MS === 0 ? since : new Date(hourOf(since).getTime() + HOUR_MS);
+  const end = until === null ? null : hourOf(until);
   if (since !== null && until !== null && first!.getTime() >= end!.getTime()) {
-    return { days: null, edges: since < until ? [{ from: since, to: until }] : [] };
+    return { hours: null, edges: since < until ? [{ from: since, to: until }] : [] };
   }
   const edges: Span[] = [];
   if (since !== null && since < first!) edges.push({ from: since, to: first! });
   if (until !== null && end! < until) edges.push({ from: end!, to: until });
-  return { days: { fromDay: first, toDay: end }, edges };
+  return { hours: { fromHour: first, toHour: end }, edges };
 }
