@@ -6,7 +6,7 @@ describe('splitSqlScript', () => {
   });
 
   it('keeps a dollar-quoted function body whole', () => {
-    const fn = "CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  PERFORM 1;\n  RETURN NULL;\nEND $$";
+    const fn = 'CREATE FUNCTION f() RETURNS trigger LANGUAGE plpgsql AS $$\nBEGIN\n  PERFORM 1;\n  RETURN NULL;\nEND $$';
     expect(splitSqlScript(`${fn};\nCREATE TRIGGER t AFTER INSERT ON a FOR EACH STATEMENT EXECUTE FUNCTION f();`)).toEqual([
       fn,
       'CREATE TRIGGER t AFTER INSERT ON a FOR EACH STATEMENT EXECUTE FUNCTION f()',

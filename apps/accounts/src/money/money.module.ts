@@ -9,5 +9,9 @@ import { QuotaCheck } from './quota-check';
 import { ReconcileService } from './reconcile.service';
 import { WalletInspector } from './wallet-inspector';
 
-@Module({ imports: [TenantsModule], controllers: [MoneyHandler], providers: [MoneyRepository, WalletInspector, QuotaCheck, LedgerViewService, ReconcileService] })
+@Module({
+  imports: [TenantsModule],
+  controllers: [MoneyHandler],
+  providers: [MoneyRepository, WalletInspector, QuotaCheck, LedgerViewService, ReconcileService],
+})
 export class MoneyModule {}
