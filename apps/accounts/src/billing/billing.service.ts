@@ -16,9 +16,10 @@ import { Prisma } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { InvalidationPublisher } from '../events/invalidation.publisher';
-import { planWindowOf } from '../money/plan-window';
+import { planWindowOf, type PlanWindow } from '../money/plan-window';
 import { TenantsService } from '../tenants/tenants.service';
 import { BillingRepository } from './billing.repository';
+import { paygCostOf } from './payg-cost';
 
 type SubscriptionRow = NonNullable<NonNullable<Awaited<ReturnType<BillingRepository['tenantWithSubscription']>>>['subscription']>;
 
@@ -111,23 +112,42 @@ export class BillingService {
     };
   }
 
+  /** A plan's current window: quota used and left, and what the window's usage would have cost at pay-as-you-go prices. */
+  private async planWindow(tenantId: string, window: PlanWindow) {
+    const [used, byModel] = await Promise.all([
+      this.wallet.quotaUsed(tenantId, window.periodIndex, window.unit),
+      this.billing.usageSummary(tenantId, window.windowStart, 'model', window.windowEnd),
+    ]);
+    const models = await this.billing.catalogPrices(byModel.map((row) => row.group));
+    const wouldCost = paygCostOf(
+      byModel.map((row) => ({
+        model: row.group,
+        promptTokens: row.prompt_tokens,
+        completionTokens: row.completion_tokens,
+        cachedTokens: row.cached_tokens,
+        seconds: Number(row.seconds),
+        images: row.images,
+        tasks: row.tasks,
+      })),
+      models,
+    );
+    return {
+      unit: window.unit,
+      used: used.toString(),
+      limit: window.limit.toString(),
+      left: (window.limit > used ? window.limit - used : 0n).toString(),
+      windowStart: window.windowStart.toISOString(),
+      windowEnd: window.windowEnd.toISOString(),
+      wouldCostMicros: wouldCost.toString(),
+      wouldCost: formatMicros(wouldCost),
+    };
+  }
+
   async usageSummary(tenantSlug: string, since: string | undefined, by: UsageSummary['by'], until?: string): Promise<UsageSummary> {
     const tenant = await this.tenants.requireBySlug(tenantSlug);
     const rows = await this.billing.usageSummary(tenant.id, since ? new Date(since) : null, by, until ? new Date(until) : null);
     const window = tenant.billing === 'payg' ? null : planWindowOf((await this.profile(tenant.id)).subscription);
-    const used = window ? await this.wallet.quotaUsed(tenant.id, window.periodIndex, window.unit) : 0n;
-    const plan = window
-      ? [
-          {
-            unit: window.unit,
-            used: used.toString(),
-            limit: window.limit.toString(),
-            left: (window.limit > used ? window.limit - used : 0n).toString(),
-            windowStart: window.windowStart.toISOString(),
-            windowEnd: window.windowEnd.toISOString(),
-          },
-        ]
-      : undefined;
+    const plan = window ? [await this.planWindow(tenant.id, window)] : undefined;
     return {
       tenant: tenant.slug,
       since: since ?? null,

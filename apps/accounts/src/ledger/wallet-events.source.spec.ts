@@ -29,6 +29,19 @@ describe('WalletEventSource', () => {
     expect(calls).toEqual(['claimStale 2', 'claimStale 2', 'read 2']);
   });
 
+  it('looks again, every half claimIdleMs, for what a member that died since left pending', async () => {
+    const { reader, calls, answers } = fakeReader();
+    answers.stale.push([], [entry('9')]);
+    const source = new WalletEventSource(reader, { blockMs: 500, claimIdleMs: 60 });
+    await source.pull(5);
+    await source.pull(5);
+    expect(calls).toEqual(['claimStale 5', 'read 5']);
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect((await source.pull(5)).map((m) => m.id)).toEqual(['9']);
+    await source.pull(5);
+    expect(calls).toEqual(['claimStale 5', 'read 5', 'claimStale 5', 'read 5']);
+  });
+
   it('takes retried entries back once their delay is over, and not before', async () => {
     const { reader, calls, answers } = fakeReader();
     answers.stale.push([]);

@@ -16,13 +16,20 @@ export interface WalletEventSourceOptions {
 /**
  * The wallet's Redis event stream, as one member of its consumer group, as a batch source. An entry
  * stays pending until acknowledged (then deleted); a retry keeps it pending and takes it back once its
- * delay is over. At start and after a failure, entries a dead member left pending are claimed first.
+ * delay is over. At start, after a failure and every half claimIdleMs, entries a dead member left pending
+ * are claimed first.
  */
 export class WalletEventSource implements BatchSource<WalletEventMessage> {
   /** Taken back at `retryAt`: entries to write again. */
   private retrying = new Set<string>();
   private retryAt = 0;
   private stale = true;
+  /**
+   * When to look again for entries a member left pending: one that died after this one started leaves
+   * them claimable only once they have been idle for claimIdleMs, so the look is repeated, not only made
+   * at start.
+   */
+  private staleCheckAt = 0;
 
   constructor(
     private readonly reader: WalletEventReader,
@@ -35,9 +42,10 @@ export class WalletEventSource implements BatchSource<WalletEventMessage> {
       this.retrying = new Set();
       return messages(await this.reader.reclaim(ids));
     }
-    if (this.stale) {
+    if (this.stale || Date.now() >= this.staleCheckAt) {
       const entries = await this.reader.claimStale(this.options.claimIdleMs, max);
       this.stale = entries.length === max;
+      this.staleCheckAt = Date.now() + this.options.claimIdleMs / 2;
       return messages(entries);
     }
     return messages(await this.reader.read(max, this.options.blockMs));

@@ -63,27 +63,34 @@ const BOOKS = `
 /**
  * Charges and usage records that do not match: a request whose hold ended (or that drew from a lease)
  * and was charged with no usage record, and a record that says what its settlement charged when the
- * ledger says otherwise. Requests with a hold still open are the hold check's, not this one's.
+ * ledger says otherwise. Requests with a hold still open are the hold check's, not this one's. Each
+ * request's sums come from the ledger's (tenant, request) index alone; the ids of a request's entries
+ * are gathered only for the few that are found.
  */
 const CHARGES = `
   WITH charges AS (
-    SELECT tenant_id, request_id, -sum(amount_micros) AS charged, array_agg(id::text ORDER BY id) AS entry_ids,
+    SELECT tenant_id, request_id, -sum(amount_micros) AS charged,
            count(*) FILTER (WHERE kind <> 'reserve') AS ends, bool_or(kind = 'reserve') AS held
       FROM ledger_entries
      WHERE request_id IS NOT NULL AND kind <> 'plan_grant' AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
      GROUP BY tenant_id, request_id
+  ), found AS (
+    SELECT c.tenant_id, c.request_id, c.charged, u.cost_micros AS usage_cost, u.request_id IS NOT NULL AS has_usage
+      FROM charges c
+      LEFT JOIN usage_records u ON u.request_id = c.request_id
+     WHERE (c.ends > 0 OR NOT c.held)
+       AND ((u.request_id IS NULL AND c.charged <> 0) OR (u.cost_micros IS NOT NULL AND u.cost_micros <> c.charged))
+    UNION ALL
+    SELECT u.tenant_id, u.request_id, 0, u.cost_micros, true
+      FROM usage_records u
+     WHERE u.cost_micros > 0 AND ($1::uuid IS NULL OR u.tenant_id = $1::uuid)
+       AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.request_id = u.request_id)
+     LIMIT 10000
   )
-  SELECT c.tenant_id::text, c.request_id, c.entry_ids, c.charged::text, u.cost_micros::text AS usage_cost, u.request_id IS NOT NULL AS has_usage
-    FROM charges c
-    LEFT JOIN usage_records u ON u.request_id = c.request_id
-   WHERE (c.ends > 0 OR NOT c.held)
-     AND ((u.request_id IS NULL AND c.charged <> 0) OR (u.cost_micros IS NOT NULL AND u.cost_micros <> c.charged))
-  UNION ALL
-  SELECT u.tenant_id::text, u.request_id, ARRAY[]::text[], '0', u.cost_micros::text, true
-    FROM usage_records u
-   WHERE u.cost_micros > 0 AND ($1::uuid IS NULL OR u.tenant_id = $1::uuid)
-     AND NOT EXISTS (SELECT 1 FROM ledger_entries l WHERE l.request_id = u.request_id)
-   LIMIT 10000`;
+  SELECT f.tenant_id::text, f.request_id, f.charged::text, f.usage_cost::text, f.has_usage,
+         coalesce((SELECT array_agg(l.id::text ORDER BY l.id) FROM ledger_entries l
+                    WHERE l.request_id = f.request_id AND l.kind <> 'plan_grant'), ARRAY[]::text[]) AS entry_ids
+    FROM found f`;
 
 /** Entries no request explains and no operator top-up is: written by hand, or by a writer that names no request. */
 const UNEXPLAINED = `
@@ -92,6 +99,46 @@ const UNEXPLAINED = `
    WHERE request_id IS NULL AND kind <> 'topup' AND ($1::uuid IS NULL OR tenant_id = $1::uuid)
    ORDER BY id
    LIMIT 10000`;
+
+/** A plan tenant's quota terms, as its current window is computed from them. */
+export interface PlanQuota {
+  tenant_id: string;
+  quota_micros: string | null;
+  quota_requests: number | null;
+  period_seconds: number;
+  starts_at: Date;
+}
+
+/** What a tenant's usage records in a window drew from its quota: micro-units charged, requests served. */
+export interface WindowUsage {
+  tenant_id: string;
+  records: string;
+  charged_micros: string;
+  served: string;
+}
+
+/** Subscriptions that draw on a period quota (a payg tenant's subscription never does). */
+const PLAN_QUOTAS = `
+  SELECT s.tenant_id::text, s.quota_micros::text, s.quota_requests, s.period_seconds, s.created_at AS starts_at
+    FROM subscriptions s JOIN tenants t ON t.id = s.tenant_id
+   WHERE t.billing <> 'payg' AND s.period_seconds IS NOT NULL AND (s.quota_micros IS NOT NULL OR s.quota_requests IS NOT NULL)
+     AND ($1::uuid IS NULL OR s.tenant_id = $1::uuid)`;
+
+/**
+ * Per window (a tenant and its current quota period): the records made in it, what the quota pool
+ * charged them (their entries but the period's grant), and how many were served, which a request
+ * quota charges one each (a chat request cut short by its client is served; a cancelled task is not).
+ */
+const WINDOW_USAGE = `
+  SELECT w.tenant_id::text, count(u.request_id)::text AS records, coalesce(-sum(q.amount), 0)::text AS charged_micros,
+         count(u.request_id) FILTER (WHERE u.outcome IN ('ok', 'succeeded')
+                                        OR (u.outcome = 'cancelled' AND u.kind NOT IN ('media_task', 'music_task', 'images')))::text AS served
+    FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS w(tenant_id, starts, ends)
+    LEFT JOIN usage_records u
+      ON u.tenant_id = w.tenant_id AND u.created_at >= (w.starts AT TIME ZONE 'UTC') AND u.created_at < (w.ends AT TIME ZONE 'UTC')
+    LEFT JOIN LATERAL (SELECT sum(l.amount_micros) AS amount FROM ledger_entries l
+                        WHERE l.tenant_id = u.tenant_id AND l.request_id = u.request_id AND l.pool = 'quota' AND l.kind <> 'plan_grant') q ON true
+   GROUP BY w.tenant_id`;
 
 export interface UnexplainedEntry {
   tenant_id: string;
@@ -117,14 +164,47 @@ export class MoneyRepository {
   }
 
   async books(tenantId: string | null): Promise<TenantBooks[]> {
-    return (await this.pool.query<TenantBooks>(BOOKS, [tenantId])).rows;
+    return this.scan<TenantBooks>(BOOKS, [tenantId]);
   }
 
   async unexplained(tenantId: string | null): Promise<UnexplainedEntry[]> {
     return (await this.pool.query<UnexplainedEntry>(UNEXPLAINED, [tenantId])).rows;
   }
 
+  async planQuotas(tenantId: string | null): Promise<PlanQuota[]> {
+    return (await this.pool.query<PlanQuota>(PLAN_QUOTAS, [tenantId])).rows;
+  }
+
+  async windowUsage(windows: ReadonlyArray<{ tenantId: string; from: Date; to: Date }>): Promise<WindowUsage[]> {
+    if (windows.length === 0) return [];
+    const result = await this.pool.query<WindowUsage>(WINDOW_USAGE, [
+      windows.map((w) => w.tenantId),
+      windows.map((w) => w.from.toISOString()),
+      windows.map((w) => w.to.toISOString()),
+    ]);
+    return result.rows;
+  }
+
   async chargeFindings(tenantId: string | null): Promise<ChargeFinding[]> {
-    return (await this.pool.query<ChargeFinding>(CHARGES, [tenantId])).rows;
+    return this.scan<ChargeFinding>(CHARGES, [tenantId]);
+  }
+
+  /**
+   * A read over every tenant's books: one read-only transaction without JIT compilation (which costs
+   * seconds for these plans and saves nothing on them) and with room to hash a million requests in memory.
+   */
+  private async scan<T extends object>(text: string, values: unknown[]): Promise<T[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query("BEGIN READ ONLY; SET LOCAL jit = off; SET LOCAL work_mem = '64MB'");
+      const result = await client.query<T>(text, values);
+      await client.query('COMMIT');
+      return result.rows;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 }

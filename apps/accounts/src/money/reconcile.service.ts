@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BILLING_ENV } from '../billing/wallet.module';
 import { TenantsService } from '../tenants/tenants.service';
 import { MoneyRepository, type ChargeFinding, type TenantBooks, type UnexplainedEntry } from './money.repository';
+import { QuotaCheck } from './quota-check';
 import { WalletInspector, type OpenHold, type WalletView } from './wallet-inspector';
 
 /** Ids named in one finding, at most. */
@@ -23,7 +24,8 @@ function named(ids: readonly string[]): { ids: string[]; more: string } {
  * Proves a tenant's books on demand: its balance-pool ledger entries sum to its stored balance and, with
  * the wallet events not yet written and the open leases (held, not ledgered) taken into account, to its
  * live wallet balance; every request charged has one usage record and every record that says what it
- * was charged agrees with the ledger; no hold is open past its deadline (beyond the sweeper's grace).
+ * was charged agrees with the ledger; no hold is open past its deadline (beyond the sweeper's grace);
+ * a plan's current quota counter equals what the window's usage drew from it (see QuotaCheck).
  * Every figure comes from a few aggregate queries and pipelined wallet reads, whatever the tenant count.
  */
 @Injectable()
@@ -33,6 +35,7 @@ export class ReconcileService {
     @Inject(WalletInspector) private readonly wallet: WalletInspector,
     @Inject(TenantsService) private readonly tenants: TenantsService,
     @Inject(BILLING_ENV) private readonly env: BillingEnv,
+    @Inject(QuotaCheck) private readonly quota: QuotaCheck,
   ) {}
 
   async reconcile(request: { tenant?: string; all?: boolean }, now = Date.now()): Promise<ReconcileReport> {
@@ -44,13 +47,16 @@ export class ReconcileService {
       this.money.unexplained(tenantId),
     ]);
     const wallet = await this.wallet.view(books.map((b) => b.tenant_id));
+    const quotaFindings = await this.quota.findings(tenantId, wallet.holds, now);
     const chargesOf = group(charges, (c) => c.tenant_id);
     const unexplainedOf = group(unexplained, (e) => e.tenant_id);
     const holdsOf = group(wallet.holds, (h) => h.tenantId);
     // The sweeper releases an overdue hold within its interval: only one older than that is a finding.
     const overdueBefore = now - 2 * this.env.BILLING_SWEEP_INTERVAL_MS - 5000;
     const tenants = books.map((b) =>
-      this.tenant(b, wallet, chargesOf.get(b.tenant_id) ?? [], unexplainedOf.get(b.tenant_id) ?? [], holdsOf.get(b.tenant_id) ?? [], overdueBefore),
+      this.tenant(b, wallet, chargesOf.get(b.tenant_id) ?? [], unexplainedOf.get(b.tenant_id) ?? [], holdsOf.get(b.tenant_id) ?? [], overdueBefore, [
+        ...(quotaFindings.get(b.tenant_id) ?? []),
+      ]),
     );
     return { ok: tenants.every((t) => t.ok), checked: tenants.length, tookMs: Date.now() - started, tenants };
   }
@@ -62,8 +68,8 @@ export class ReconcileService {
     unexplained: readonly UnexplainedEntry[],
     holds: readonly OpenHold[],
     overdueBefore: number,
+    findings: ReconcileFinding[],
   ): ReconcileTenant {
-    const findings: ReconcileFinding[] = [];
     const ledger = BigInt(books.ledger_micros);
     const stored = BigInt(books.stored_micros);
     const strays = unexplained.map((e) => `entry ${e.id} (${e.kind} ${formatMicros(BigInt(e.amount_micros))})`);

@@ -13,6 +13,8 @@ export interface OpenHold {
   tenantId: string;
   amount: bigint;
   mode: string;
+  /** The balance or quota counter it drew on. */
+  key: string;
   ledgered: boolean;
   deadlineMs: number;
 }
@@ -40,6 +42,21 @@ export class WalletInspector {
     return { balances, holds, pending };
   }
 
+  /** Quota counters by key (a counter never opened, or expired, reads 0). */
+  async counters(keys: readonly string[]): Promise<Map<string, bigint>> {
+    const counters = new Map<string, bigint>();
+    for (let i = 0; i < keys.length; i += CHUNK) {
+      const chunk = keys.slice(i, i + CHUNK);
+      const values = await this.redis.mget(...chunk);
+      chunk.forEach((key, index) => counters.set(key, BigInt(values[index] ?? '0')));
+    }
+    return counters;
+  }
+
+  quotaKey(tenantId: string, periodIndex: number, unit: 'micros' | 'requests'): string {
+    return this.keys.quota(tenantId, periodIndex, unit);
+  }
+
   private async balances(tenantIds: readonly string[]): Promise<Map<string, bigint | null>> {
     const balances = new Map<string, bigint | null>();
     for (let i = 0; i < tenantIds.length; i += CHUNK) {
@@ -57,12 +74,12 @@ export class WalletInspector {
       const chunk: Array<{ id: string; deadlineMs: number }> = [];
       for (let j = i; j < Math.min(entries.length, i + 2 * CHUNK); j += 2) chunk.push({ id: entries[j]!, deadlineMs: Number(entries[j + 1]) });
       const pipeline = this.redis.pipeline();
-      for (const { id } of chunk) pipeline.hmget(this.keys.hold(id), 'tenant', 'amount', 'mode', 'ledger');
+      for (const { id } of chunk) pipeline.hmget(this.keys.hold(id), 'tenant', 'amount', 'mode', 'ledger', 'key');
       const replies = (await pipeline.exec()) ?? [];
       chunk.forEach(({ id, deadlineMs }, index) => {
-        const [tenant, amount, mode, ledger] = (replies[index]?.[1] ?? []) as Array<string | null>;
+        const [tenant, amount, mode, ledger, key] = (replies[index]?.[1] ?? []) as Array<string | null>;
         if (!tenant) return;
-        holds.push({ id, tenantId: tenant, amount: BigInt(amount ?? '0'), mode: mode ?? 'balance', ledgered: ledger === '1', deadlineMs });
+        holds.push({ id, tenantId: tenant, amount: BigInt(amount ?? '0'), mode: mode ?? 'balance', key: key ?? '', ledgered: ledger === '1', deadlineMs });
       });
     }
     return holds;

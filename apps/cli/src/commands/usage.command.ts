@@ -51,7 +51,10 @@ export function registerUsage(program: Command, io: Io): void {
         const total = summary.rows.reduce((sum, r) => sum + BigInt(r.costMicros), 0n);
         const windows = (summary.plan ?? []).map((w) => {
           const amount = (value: string) => (w.unit === 'micros' ? formatMicros(BigInt(value)) : `${value} requests`);
-          return `plan window ${w.windowStart} – ${w.windowEnd}: used ${amount(w.used)} of ${amount(w.limit)}, ${amount(w.left)} left`;
+          return (
+            `plan window ${w.windowStart} – ${w.windowEnd}: used ${amount(w.used)} of ${amount(w.limit)}, ${amount(w.left)} left; ` +
+            `at pay-as-you-go prices it would have cost ${w.wouldCost}`
+          );
         });
         return [`${table([header, ...rows])}`, `total cost ${formatMicros(total)}`, ...windows].join('\n');
       });
@@ -65,7 +68,7 @@ function registerRequests(usage: Command, io: Io): void {
     .description("a tenant's usage rows by the x-request-id its client sent, the gateway's request id, or a task, batch or run id, newest first")
     .option('--client-request-id <id>', 'the x-request-id the client sent (echoed back as x-client-request-id)')
     .option('--request-id <id>', "the gateway's own request id (the response's x-request-id)")
-    .option('--id <id>', 'a media or music task id, a batch id or an assistants run id: every record that belongs to it')
+    .option('--id <id>', 'a media or music task id, a batch id, an assistants run id or the x-request-id its client sent: every record it names')
     .option('--limit <n>', 'at most this many', '50')
     .action(async (options: { clientRequestId?: string; requestId?: string; id?: string; limit: string }, command: Command) => {
       // --tenant is the parent `usage` command's option (commander reads it wherever it stands).

@@ -7,6 +7,7 @@
  * naming the tenant and the entry.
  */
 import { USAGE_KINDS, type LedgerPage, type ReconcileReport, type UsageRequests, type UsageSummary } from '@gateway/contracts';
+import Redis from 'ioredis';
 import { getGlobalDispatcher } from 'undici';
 import { eventually, withSql } from './support/billing-fixtures';
 import { chatFile, finished, waitForBatch } from './support/batch-fixtures';
@@ -98,7 +99,12 @@ describe('money: usage of every kind, the ledger and reconciliation', () => {
     ids.batch = batch.id;
 
     // Media: a video that succeeds, a task that fails after it was accepted, a submit the upstream refuses.
-    const video = await post(tenant.key, '/oaic/v1/videos', { model: 'sandbox-sora', prompt: 'paid', seconds: '4' });
+    // The video and the songs carry their client's x-request-id, which their usage records keep.
+    const clientIds = { video: uniqueSlug('client-video'), music: [uniqueSlug('client-song'), uniqueSlug('client-song')] };
+    const video = await http('POST', `${baseUrl()}/oaic/v1/videos`, {
+      headers: { ...bearer(tenant.key), 'x-request-id': clientIds.video },
+      json: { model: 'sandbox-sora', prompt: 'paid', seconds: '4' },
+    });
     expect(video.status).toBe(200);
     ids.media.push((video.body as Json).id as string);
     const failing = await post(tenant.key, '/dsc/v1/services/aigc/video-generation/video-synthesis', {
@@ -125,9 +131,10 @@ describe('money: usage of every kind, the ledger and reconciliation', () => {
     await openai.embeddings.create({ model: 'sandbox-embedding', input: 'money seven' });
 
     // Music: one song that succeeds, one whose generation fails.
-    for (const model of ['sandbox-music', 'sandbox-music-failing']) {
+    for (const [index, model] of ['sandbox-music', 'sandbox-music-failing'].entries()) {
       const song = { customMode: false, instrumental: false, model, callBackUrl: 'https://hooks.example.com/money', prompt: 'a song about ledgers' };
-      const created = await http('POST', `${baseUrl()}/music/generate`, { headers: bearer(tenant.key), json: song });
+      const headers = { ...bearer(tenant.key), 'x-request-id': clientIds.music[index]! };
+      const created = await http('POST', `${baseUrl()}/music/generate`, { headers, json: song });
       expect(created.status).toBe(200);
       ids.music.push((created.body as Json).data.taskId as string);
     }
@@ -184,6 +191,11 @@ describe('money: usage of every kind, the ledger and reconciliation', () => {
       [['music_task', 'succeeded', ids.music[0]]],
       [['music_task', 'failed', ids.music[1]]],
     ]);
+    // A task is found by the x-request-id its client sent, as a request is.
+    expect(await byId(clientIds.video)).toEqual([expect.objectContaining({ subjectId: succeeded, kind: 'media_task', clientRequestId: clientIds.video })]);
+    for (const [index, clientId] of clientIds.music.entries()) {
+      expect(await byId(clientId)).toEqual([expect.objectContaining({ subjectId: ids.music[index], kind: 'music_task', clientRequestId: clientId })]);
+    }
     expect(await byId(ids.batch!)).toHaveLength(3);
     expect(await byId(ids.run!)).toEqual([expect.objectContaining({ kind: 'assistants_run', result: 'succeeded', subjectId: ids.run })]);
 
@@ -263,7 +275,31 @@ describe('money: usage of every kind, the ledger and reconciliation', () => {
     expect(summary.plan).toEqual([expect.objectContaining({ unit: 'requests', used: '2', limit: '5', left: '3' })]);
     const window = summary.plan![0]!;
     expect(Date.parse(window.windowEnd) - Date.parse(window.windowStart)).toBe(3600_000);
+    // At the catalog's pay-as-you-go price (0.02 an image), what the window's images would have cost.
+    const images = summary.rows.reduce((sum, r) => sum + (r.images ?? 0), 0);
+    expect(images).toBeGreaterThanOrEqual(2);
+    expect(window.wouldCostMicros).toBe(String(images * 20_000));
     const human = await runCli(['usage', '--tenant', tenant.slug]);
     expect(human.stdout).toContain('used 2 requests of 5 requests, 3 requests left');
+    expect(human.stdout).toContain(`it would have cost ${window.wouldCost}`);
+
+    // The quota counter equals the window's usage; one moved by hand makes reconcile name it and the difference.
+    expect((await runCli(['reconcile', '--tenant', tenant.slug])).code).toBe(0);
+    const tenantId = await withSql(async (sql) => (await sql.query<{ id: string }>('SELECT id::text FROM tenants WHERE slug = $1', [tenant.slug])).rows[0]!.id);
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const [counter] = (await redis.scan('0', 'MATCH', `*:quota:${tenantId}:*:requests`, 'COUNT', 1_000_000))[1];
+      expect(counter).toBeDefined();
+      await redis.incrby(counter!, 3);
+      const failed = await runCli(['reconcile', '--tenant', tenant.slug]);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain(tenant.slug);
+      expect(failed.stdout).toContain(`quota counter ${counter}`);
+      expect(failed.stdout).toContain('differs by 3 requests');
+      await redis.decrby(counter!, 3);
+      expect((await runCli(['reconcile', '--tenant', tenant.slug])).code).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
   }, 60_000);
 });

@@ -31,6 +31,8 @@ export interface TaskStart {
   queryKind: string;
   /** The id's prefix: `video` (oaic videos), `img` (oaic images), `task` (the rest). */
   idPrefix: 'video' | 'img' | 'task';
+  /** The x-request-id the client sent, carried to the task's usage record. */
+  clientRequestId?: string;
 }
 
 /**
@@ -95,6 +97,7 @@ export class MediaCreateService {
         state: 'submitted',
         job,
         hold,
+        clientRequestId: start.clientRequestId ?? null,
         deadlineAt: new Date(Date.now() + deadlineMs),
       });
       if (result.kind === 'task') {
@@ -115,9 +118,9 @@ export class MediaCreateService {
 
   /** A submit the upstream refused leaves no task row: its usage record says it failed, nothing charged. */
   private async recordRefused(start: TaskStart, id: string, modelId: string, hold: TaskHold | null): Promise<void> {
-    const { tenantId, keyId, family, route } = start;
+    const { tenantId, keyId, family, route, clientRequestId } = start;
     const kind = route === 'oaic.images.generations' ? 'images' : 'media_task';
-    const ended = { id, kind, tenantId, keyId, modelId, channelId: null, family, route, result: 'failed', status: 502 } as const;
+    const ended = { id, kind, tenantId, keyId, modelId, channelId: null, family, route, result: 'failed', status: 502, clientRequestId } as const;
     await this.usage
       .record({ ...ended, produced: { tasks: 0 }, charged: null, hold, createdAt: new Date() })
       .catch((error: unknown) => this.logger.warn(`media task ${id}: usage record not stored: ${(error as Error).message}`));

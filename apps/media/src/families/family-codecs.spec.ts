@@ -26,6 +26,7 @@ const task = (overrides: Partial<MediaTask> = {}): MediaTask => ({
   errorCode: null,
   errorMessage: null,
   hold: null,
+  clientRequestId: null,
   polls: 1,
   deadlineAt: new Date(),
   createdAt: new Date('2026-01-02T03:04:05.678Z'),

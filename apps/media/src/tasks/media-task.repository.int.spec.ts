@@ -46,6 +46,7 @@ describe('MediaTaskRepository on Postgres', () => {
       imageList: [{ url: 'https://images.example.com/a\u0000.png' }],
     },
     hold: null,
+    clientRequestId: null,
     deadlineAt: new Date(Date.now() + 60_000),
   });
 

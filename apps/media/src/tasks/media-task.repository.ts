@@ -25,6 +25,8 @@ export interface MediaTask {
   errorCode: string | null;
   errorMessage: string | null;
   hold: TaskHold | null;
+  /** The x-request-id its client sent, for its usage record; null when none was sent. */
+  clientRequestId: string | null;
   polls: number;
   deadlineAt: Date;
   createdAt: Date;
@@ -47,6 +49,7 @@ export type NewMediaTask = Pick<
   | 'state'
   | 'job'
   | 'hold'
+  | 'clientRequestId'
   | 'deadlineAt'
 >;
 
@@ -94,8 +97,8 @@ export class MediaTaskRepository {
     await this.sql.query({
       name: 'media_task_insert',
       text: `INSERT INTO media_tasks (id, tenant_id, key_id, family, route, query_kind, model, channel_id, protocol, upstream_task_id, state,
-               request, billing_hold, deadline_at, created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15)`,
+               request, billing_hold, deadline_at, created_at, updated_at, client_request_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
       values: [
         task.id,
         task.tenantId,
@@ -112,6 +115,7 @@ export class MediaTaskRepository {
         task.hold ? JSON.stringify(task.hold) : null,
         task.deadlineAt.toISOString(),
         now.toISOString(),
+        pgText(task.clientRequestId),
       ],
     });
     return { ...task, progress: 0, results: [], usage: null, errorCode: null, errorMessage: null, polls: 0, createdAt: now, updatedAt: now, finishedAt: null };

@@ -34,6 +34,7 @@ export function endedMediaTask(task: MediaTask, billing: TaskBilling): EndedTask
     produced,
     charged: task.hold && result === 'succeeded' ? billing.costOf(task.hold, produced) : null,
     hold: task.hold,
+    clientRequestId: task.clientRequestId,
     createdAt: task.createdAt,
   };
 }

@@ -54,6 +54,7 @@ describe('TaskEndWaiter', () => {
       state: 'submitted',
       job: { output: 'image', nativeKind: 'generations', prompt: 'p', images: 1 },
       hold: null,
+      clientRequestId: null,
       deadlineAt: new Date(Date.now() + 60_000),
     });
 

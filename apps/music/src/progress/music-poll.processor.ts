@@ -12,8 +12,9 @@ import { MusicProgressService, verbOf } from './music-progress.service';
 /**
  * The poller: for a task still open, asks the upstream where it stands (reaching the same states as
  * callbacks would, when they are late or never come), fails it past its deadline, and schedules the next round.
- * A task's rounds end only once it has ended and the callbacks its end owes are recorded in the webhook
- * outbox: a terminal move whose publishing failed (here or at the callback intake) is published by the next round.
+ * A task's rounds end only once it has ended, its billing and usage record are done and the callbacks its
+ * end owes are recorded in the webhook outbox: a terminal move whose billing or publishing failed (here or
+ * at the callback intake, or in a process that died) is finished by the next round.
  */
 @Injectable()
 export class MusicPollProcessor {
@@ -54,13 +55,18 @@ export class MusicPollProcessor {
     else await this.polls.schedule(taskId, round + 1);
   }
 
-  /** The last round of an ended task: its owed callbacks recorded (again, harmlessly), or another round to try. */
+  /**
+   * The last round of an ended task: its billing ended and usage recorded if still owed, its owed
+   * callbacks recorded (again, harmlessly); or another round to try what failed.
+   */
   private async settle(task: MusicTaskRow, round: number): Promise<void> {
+    const billed = await this.progress.billIfOwed(task);
     try {
       await this.progress.publishOwed(task);
     } catch (error) {
       this.logger.warn(`recording the callbacks of music task ${task.id} failed, trying again next round: ${(error as Error).message}`);
-      await this.polls.schedule(task.id, round + 1);
+      return this.polls.schedule(task.id, round + 1);
     }
+    if (!billed) await this.polls.schedule(task.id, round + 1);
   }
 }

@@ -29,7 +29,8 @@ import { MusicProgressService } from './music-progress.service';
 /**
  * A task's move commits before its webhooks are recorded; when the recording never happens (the process
  * dies, Postgres or Redis fails in between), the next report of the task, or the poller's next round,
- * records them. Real Postgres and Redis; no delivery worker runs, so the queued jobs stay to be seen.
+ * records them; so with its billing and usage record. Real Postgres and Redis; no delivery worker runs,
+ * so the queued jobs stay to be seen.
  */
 jest.setTimeout(60_000);
 describe('music callbacks owed by a move whose webhooks were never recorded', () => {
@@ -47,6 +48,7 @@ describe('music callbacks owed by a move whose webhooks were never recorded', ()
   let progress: MusicProgressService;
   let poller: MusicPollProcessor;
   const ended: EndedTask[] = [];
+  let usageDown = false;
 
   beforeAll(async () => {
     db = await createTestDatabase(undefined, 'music_progress');
@@ -65,7 +67,12 @@ describe('music callbacks owed by a move whose webhooks were never recorded', ()
     const assets = new MusicAssetsService(new LocalObjectStore(tmpdir()), { signer: new UrlSigner(randomBytes(16).toString('hex')), ttlSeconds: 60 }, env);
     // These tasks hold nothing, so billing is never called.
     // Usage records go to the usage stream (covered by the e2e suite); here they are only collected.
-    const usage = { record: async (task: EndedTask) => void ended.push(task) } as unknown as TaskUsagePublisher;
+    const usage = {
+      record: async (task: EndedTask) => {
+        if (usageDown) throw new Error('the usage stream is down');
+        ended.push(task);
+      },
+    } as unknown as TaskUsagePublisher;
     progress = new MusicProgressService(tasks, assets, new WebhookOutbox(deliveries, delivery), new TaskBilling(null as never), usage);
     musicQueues = new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('music', prefix) });
     // The catalog and upstream are asked only about open tasks; these rounds see ended ones.
@@ -148,6 +155,22 @@ describe('music callbacks owed by a move whose webhooks were never recorded', ()
     await poller.poll({ taskId: task.id, round: 3 });
     expect((await recorded(task.id)).map(([type]) => type)).toEqual(['text', 'first', 'complete']);
     expect(await musicQueues.queue(POLL_QUEUE).getJob(`poll-${task.id}-4`)).toBeUndefined();
+  });
+
+  it("publishes on a later round the usage record an ended task's writer failed to publish, once", async () => {
+    const task = await movedWithoutWebhooks('SUCCESS');
+    usageDown = true;
+    await poller.poll({ taskId: task.id, round: 5 });
+    usageDown = false;
+    expect(ended.filter((e) => e.id === task.id)).toEqual([]);
+    expect((await tasks.find(task.id))!.billedAt).toBeNull();
+    expect(await musicQueues.queue(POLL_QUEUE).getJob(`poll-${task.id}-6`)).toBeDefined();
+
+    await poller.poll({ taskId: task.id, round: 6 });
+    await poller.poll({ taskId: task.id, round: 7 });
+    expect(ended.filter((e) => e.id === task.id)).toEqual([expect.objectContaining({ kind: 'music_task', result: 'succeeded' })]);
+    expect((await tasks.find(task.id))!.billedAt).toBeInstanceOf(Date);
+    expect(await musicQueues.queue(POLL_QUEUE).getJob(`poll-${task.id}-7`)).toBeUndefined();
   });
 
   it('owes nothing for a failed task', async () => {

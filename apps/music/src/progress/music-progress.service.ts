@@ -95,19 +95,35 @@ export class MusicProgressService {
     return false;
   }
 
-  /** Settles on SUCCESS, releases on a failure, then writes the task's usage record; only the writer that won the terminal move calls this. */
-  private async endBilling(task: MusicTaskRow): Promise<void> {
+  /**
+   * An ended task whose billing is still owed (its terminal move's writer died or failed before the end
+   * of it) billed now; true when nothing is owed any more. Every step is idempotent: the wallet ends a
+   * hold once and the usage record is written once under its id, however often this runs.
+   */
+  async billIfOwed(task: MusicTaskRow): Promise<boolean> {
+    if (!isTerminal(task.status as MusicTaskStatus) || task.billedAt) return true;
+    return this.endBilling(task);
+  }
+
+  /**
+   * Settles on SUCCESS, releases on a failure, writes the task's usage record, then marks it billed; the
+   * writer that won the terminal move calls this, and the poller again while the mark is missing. False
+   * when a step failed: the task's next poll round tries again (the hold's deadline ends it regardless).
+   */
+  private async endBilling(task: MusicTaskRow): Promise<boolean> {
     const hold = TaskHold.safeParse(task.hold);
-    if (!isTerminal(task.status as MusicTaskStatus)) return;
+    if (!isTerminal(task.status as MusicTaskStatus)) return true;
     try {
       if (hold.success) {
         if (task.status === 'SUCCESS') await this.billing.settle(hold.data, { tasks: 1 }, `music ${task.route}`);
         else await this.billing.release(hold.data, `music task ${task.status}`);
       }
       await this.usage.record(endedMusicTask(task, hold.success ? hold.data : null, this.billing));
+      await this.tasks.markBilled(task.id);
+      return true;
     } catch (error) {
-      // The hold's deadline still ends it: the sweeper releases what nobody settled.
-      this.logger.error(`ending the billing hold of music task ${task.id} failed: ${(error as Error).message}`);
+      this.logger.error(`ending the billing of music task ${task.id} failed, its next poll round tries again: ${(error as Error).message}`);
+      return false;
     }
   }
 

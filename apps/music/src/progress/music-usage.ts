@@ -21,6 +21,7 @@ export function endedMusicTask(task: MusicTaskRow, hold: TaskHold | null, billin
     produced,
     charged: hold && succeeded ? billing.costOf(hold, produced) : null,
     hold,
+    clientRequestId: task.clientRequestId,
     createdAt: task.createdAt,
   };
 }

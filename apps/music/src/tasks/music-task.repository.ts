@@ -17,6 +17,8 @@ export interface NewMusicTask {
   tokenHash: string;
   callBackUrl: string;
   request: unknown;
+  /** The x-request-id its client sent, for its usage record. */
+  clientRequestId?: string | null;
   deadlineAt: Date;
 }
 
@@ -51,7 +53,9 @@ export class MusicTaskRepository {
   ) {}
 
   create(task: NewMusicTask): Promise<MusicTaskRow> {
-    return this.prisma.musicTask.create({ data: { ...task, request: pgJson(task.request) as Prisma.InputJsonValue, status: 'PENDING' } });
+    return this.prisma.musicTask.create({
+      data: { ...task, clientRequestId: pgText(task.clientRequestId), request: pgJson(task.request) as Prisma.InputJsonValue, status: 'PENDING' },
+    });
   }
 
   find(id: string): Promise<MusicTaskRow | null> {
@@ -86,6 +90,11 @@ export class MusicTaskRepository {
       where: { id, upstreamTaskId: null },
       data: { upstreamTaskId: pgText(upstreamTaskId), hold: hold === null ? Prisma.DbNull : (hold as Prisma.InputJsonValue) },
     });
+  }
+
+  /** The task's hold was ended and its usage record published: nothing is left to bill. */
+  async markBilled(id: string): Promise<void> {
+    await this.prisma.musicTask.update({ where: { id }, data: { billedAt: new Date() } });
   }
 
   async setHold(id: string, hold: unknown): Promise<void> {

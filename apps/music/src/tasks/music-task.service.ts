@@ -87,6 +87,7 @@ export class MusicTaskService {
       tokenHash: tokenHashOf(token),
       callBackUrl: pgText(body.callBackUrl),
       request: body,
+      clientRequestId: caller.clientRequestId ?? null,
       deadlineAt,
     });
     if (hold) await this.tasks.setHold(id, hold);
@@ -98,6 +99,8 @@ export class MusicTaskService {
     } catch (error) {
       const refusal = error instanceof GatewayError ? error : new GatewayError('upstream_error', 'The upstream could not be reached.');
       await this.progress.fail({ ...task, hold: hold ?? null }, 'CREATE_TASK_FAILED', refusal.upstreamStatus ?? 500, refusal.message);
+      // A round of the poller finishes its billing if that failed here (it has nothing else to do for it).
+      await this.polls.schedule(id, 1).catch(() => undefined);
       throw refusal;
     }
     await this.tasks.setUpstream(id, upstreamTaskId, hold);

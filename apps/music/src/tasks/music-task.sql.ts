@@ -8,9 +8,10 @@ import { z } from 'zod';
 export const FIND_BY_TOKEN_HASHES = `
   SELECT id, tenant_id::text AS "tenantId", key_id AS "keyId", route, query_kind AS "queryKind", model, channel_id AS "channelId",
          upstream_task_id AS "upstreamTaskId", token_hash AS "tokenHash", callback_url AS "callBackUrl", status, request, result,
-         error_code AS "errorCode", error_message AS "errorMessage", hold,
+         error_code AS "errorCode", error_message AS "errorMessage", hold, client_request_id AS "clientRequestId",
          deadline_at AT TIME ZONE 'UTC' AS "deadlineAt", created_at AT TIME ZONE 'UTC' AS "createdAt",
-         updated_at AT TIME ZONE 'UTC' AS "updatedAt", completed_at AT TIME ZONE 'UTC' AS "completedAt"
+         updated_at AT TIME ZONE 'UTC' AS "updatedAt", completed_at AT TIME ZONE 'UTC' AS "completedAt",
+         billed_at AT TIME ZONE 'UTC' AS "billedAt"
     FROM music_tasks WHERE token_hash = ANY($1::text[])`;
 
 /**
@@ -54,8 +55,10 @@ export const MusicTaskSqlRow = z.object({
   errorCode: z.number().int().nullable(),
   errorMessage: z.string().nullable(),
   hold: Json.nullable(),
+  clientRequestId: z.string().nullable(),
   deadlineAt: z.date(),
   createdAt: z.date(),
   updatedAt: z.date(),
   completedAt: z.date().nullable(),
+  billedAt: z.date().nullable(),
 });

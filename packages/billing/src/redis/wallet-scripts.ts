@@ -115,6 +115,12 @@ return redis.call('INCRBY', KEYS[1], ARGV[2])
 `;
 
 /**
+ * How long a lease's draws outlive the lease: longer than a usage batch can take to be delivered again
+ * (the stream's ack wait, times its deliveries before a dead letter).
+ */
+export const DRAWS_REPLAY_SECONDS = 900;
+
+/**
  * Charges one request served under a lease (a balance hold a chat process reserves for many requests
  * and admits them against locally): charges the actual cost out of the lease as far as it reaches and
  * the rest (usage no reservation covered) out of the balance as far as the balance reaches; what lies
@@ -122,15 +128,18 @@ return redis.call('INCRBY', KEYS[1], ARGV[2])
  * keeps what each request was charged, so a replay charges nothing and answers the first draw again (its
  * ledger rows, overrun and write-off included, are written by the caller, idempotently). A lease already
  * closed and fully drawn (its draws add up to what its close said its requests cost) is deleted,
- * anything it still held going back to the balance; once a lease is gone there is nothing left to draw.
+ * anything it still held going back to the balance; once a lease is gone there is nothing left to draw,
+ * but its draws (with its tenant and pool) stay for DRAWS_REPLAY_SECONDS, so a draw replayed because its
+ * writer died before its ledger rows (which may be the draw that ended the lease) still answers.
  * KEYS: lease hold, lease draws (hash), holds. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
  * Returns {1, charged, tenant, pool, writtenOff}; {0, charged, tenant, pool, 0} for a replay; {-1} when the lease is gone.
  */
 export const DRAW_SCRIPT = `
+local before = redis.call('HMGET', KEYS[2], ARGV[1], '#tenant', '#pool')
+if before[1] and before[2] then return {0, before[1], before[2], before[3], '0'} end
 local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed')
 if not h[1] then return {-1} end
-local before = redis.call('HGET', KEYS[2], ARGV[1])
-if before then return {0, before, h[1], h[3], '0'} end
+if before[1] then return {0, before[1], h[1], h[3], '0'} end
 local left = tonumber(h[2])
 if left < 0 then left = 0 end
 local actual = tonumber(ARGV[2])
@@ -145,14 +154,15 @@ if fromBalance > 0 then
 end
 local written = actual - fromLease - fromBalance
 local charged = fromLease + fromBalance
-redis.call('HSET', KEYS[2], ARGV[1], tostring(charged))
+redis.call('HSET', KEYS[2], ARGV[1], tostring(charged), '#tenant', h[1], '#pool', h[3])
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 if fromLease > 0 then redis.call('HINCRBY', KEYS[1], 'amount', -fromLease) end
 if actual > 0 then redis.call('HINCRBY', KEYS[1], 'drawn', actual) end
 if fromBalance > 0 then redis.call('DECRBY', h[5], fromBalance) end
 if h[4] == '1' and tonumber(h[6] or '0') + actual >= tonumber(h[7] or '0') then
   if left - fromLease > 0 then redis.call('INCRBY', h[5], left - fromLease) end
-  redis.call('DEL', KEYS[1], KEYS[2])
+  redis.call('DEL', KEYS[1])
+  redis.call('EXPIRE', KEYS[2], ${DRAWS_REPLAY_SECONDS})
   redis.call('ZREM', KEYS[3], ARGV[3])
 end
 return {1, tostring(charged), h[1], h[3], tostring(written)}
@@ -162,8 +172,8 @@ return {1, tostring(charged), h[1], h[3], tostring(written)}
  * Closes a lease whose requests have all ended, `charged` being what the leasing process charged them
  * in total. What is not yet drawn of that total stays held for the draws still on their way (as much of
  * it as the lease still has; a draw beyond that comes out of the balance); the rest goes back to the
- * balance now. The lease lives until its draws add up to `charged`. Leases are not ledgered: their
- * requests' draws are.
+ * balance now. The lease lives until its draws add up to `charged` (its draws, for replays, a while
+ * longer). Leases are not ledgered: their requests' draws are.
  * KEYS: lease hold, holds, lease draws. ARGV: leaseId, charged.
  * Returns {1, returned}; {0} when the lease is gone.
  */
@@ -179,7 +189,8 @@ if pending > left then pending = left end
 local back = left - pending
 if back > 0 then redis.call('INCRBY', h[1], back) end
 if owed == 0 then
-  redis.call('DEL', KEYS[1], KEYS[3])
+  redis.call('DEL', KEYS[1])
+  redis.call('EXPIRE', KEYS[3], ${DRAWS_REPLAY_SECONDS})
   redis.call('ZREM', KEYS[2], ARGV[1])
 else
   redis.call('HSET', KEYS[1], 'amount', pending, 'closed', '1', 'owed', ARGV[2])

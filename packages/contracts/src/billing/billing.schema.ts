@@ -110,6 +110,9 @@ export const UsagePlanWindow = z.object({
   left: z.string(),
   windowStart: z.string(),
   windowEnd: z.string(),
+  /** The window's usage priced at the catalog's pay-as-you-go prices. */
+  wouldCostMicros: MicrosString,
+  wouldCost: z.string(),
 });
 export const UsageSummary = z.object({
   tenant: z.string(),
@@ -127,7 +130,7 @@ export const UsageRequestsRequest = z
     tenant: z.string().min(1),
     clientRequestId: z.string().min(1).max(128).optional(),
     requestId: z.string().min(1).max(128).optional(),
-    /** A task, batch or run id: every usage record that belongs to it. */
+    /** A task, batch or run id, or a client's x-request-id: every usage record that belongs to it or that it names. */
     subjectId: z.string().min(1).max(128).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
   })

@@ -1,0 +1,235 @@
+/**
+ * The books across crashes: chat in the three families (streamed and not), a small batch, media tasks and
+ * music tasks run while each service process (accounts, chat, files, media, music, edge) is killed with
+ * SIGKILL once, in turn, and the supervisor restarts it. Clients may see errors while a process is down;
+ * afterwards every task the gateway accepted has ended, the batch is complete and `reconcile --all`
+ * exits 0. Runs its own supervised stack (own database and NATS prefix) because it kills its processes.
+ */
+import { createTestDatabase, type TestDatabase } from '@gateway/db';
+import { AdminClient, launchStack, loadConfigFile, REPO_ROOT, type RunningStack } from '@gateway/cli';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import OpenAI from 'openai';
+import { request } from 'undici';
+import { eventually } from './support/billing-fixtures';
+import { chatFile } from './support/batch-fixtures';
+import { CLI_BIN, type CliResult } from './support/cli-runner';
+import { msgcHeaders } from './support/gateway';
+
+const KILLED = ['accounts', 'chat', 'files', 'media', 'music', 'edge'] as const;
+/** Each client call gives up after this long: a call held by a process that died fails, and the loop goes on. */
+const CALL_TIMEOUT_MS = 10_000;
+
+interface Answer {
+  status: number;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('money: the books hold while every service is killed once', () => {
+  let db: TestDatabase;
+  let stack: RunningStack;
+  let key: string;
+  const logFile = path.join(os.tmpdir(), `gateway-chaos-${Date.now().toString(36)}.log`);
+  const log = createWriteStream(logFile);
+
+  beforeAll(async () => {
+    db = await createTestDatabase(undefined, 'chaos');
+    stack = await launchStack({
+      supervise: true,
+      removeNamespaceOnStop: true,
+      natsPrefix: `chaos${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`,
+      databaseUrl: db.url,
+      storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-chaos-objects-')),
+      migrate: false,
+      // Calls a killed process held fail within seconds rather than the default minute.
+      env: { NO_COLOR: '1', CHAT_TIMEOUT_MS: '5000', MEDIA_TIMEOUT_MS: '5000', FILES_TIMEOUT_MS: '5000' },
+      sink: (app, line) => log.write(`[${app}] ${line}\n`),
+    });
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
+    await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
+    await admin.createTenant({ slug: 'chaos' });
+    await admin.topup({ tenant: 'chaos', amount: '500.00' });
+    key = (await admin.createKey({ tenant: 'chaos' })).key;
+  }, 120_000);
+
+  afterAll(async () => {
+    await stack?.stop();
+    await db?.drop();
+    log.end();
+  });
+
+  async function call(method: 'GET' | 'POST', url: string, headers: Record<string, string>, json?: unknown): Promise<Answer> {
+    try {
+      const response = await request(`${stack.baseUrl}${url}`, {
+        method,
+        headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: json === undefined ? undefined : JSON.stringify(json),
+        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
+      });
+      const text = await response.body.text();
+      let body: Answer['body'] = {};
+      try {
+        body = text.startsWith('{') ? JSON.parse(text) : {};
+      } catch {
+        body = {};
+      }
+      return { status: response.statusCode, body };
+    } catch {
+      return { status: 0, body: {} };
+    }
+  }
+
+  function cli(args: string[]): Promise<CliResult> {
+    const global = ['--admin-url', stack.adminUrl, '--admin-token', stack.adminToken];
+    return new Promise((resolve) => {
+      execFile(process.execPath, [CLI_BIN, ...global, ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
+        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+      );
+    });
+  }
+
+  it('ends every task, completes the batch and reconciles after each process was killed once', async () => {
+    const bearer = { authorization: `Bearer ${key}` };
+    const user = [{ role: 'user', content: 'chaos' }];
+    const chats: Array<() => Promise<Answer>> = [
+      () => call('POST', '/oaic/v1/chat/completions', bearer, { model: 'sandbox-gpt', messages: user, max_tokens: 16 }),
+      () => call('POST', '/oaic/v1/chat/completions', bearer, { model: 'sandbox-gpt', messages: user, max_tokens: 16, stream: true }),
+      () => call('POST', '/msgc/v1/messages', msgcHeaders(key), { model: 'sandbox-claude', max_tokens: 16, messages: user }),
+      () => call('POST', '/msgc/v1/messages', msgcHeaders(key), { model: 'sandbox-claude', max_tokens: 16, messages: user, stream: true }),
+      () => call('POST', '/genc/v1beta/models/sandbox-gemini:generateContent', bearer, { contents: [{ role: 'user', parts: [{ text: 'chaos' }] }] }),
+      () =>
+        call('POST', '/genc/v1beta/models/sandbox-gemini:streamGenerateContent?alt=sse', bearer, { contents: [{ role: 'user', parts: [{ text: 'chaos' }] }] }),
+    ];
+    const media: string[] = [];
+    const music: string[] = [];
+    let served = 0;
+    let stop = false;
+
+    // A batch of four lines, submitted before the first kill (the SDK retries a call that meets a restart).
+    const openai = new OpenAI({ apiKey: key, baseURL: `${stack.baseUrl}/oaic/v1`, maxRetries: 5, timeout: CALL_TIMEOUT_MS });
+    const input = await openai.files.create({ file: chatFile(4, ['sandbox-gpt'], 'chaos'), purpose: 'batch' });
+    const batch = await openai.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+
+    const chatLoop = async (offset: number) => {
+      for (let i = offset; !stop; i++) if ((await chats[i % chats.length]!()).status === 200) served++;
+    };
+    // Each task loop waits for its task to end (or gives up on it after a while) before creating the next.
+    const mediaLoop = async () => {
+      while (!stop) {
+        const created = await call('POST', '/oaic/v1/videos', bearer, { model: 'sandbox-sora', prompt: 'chaos', seconds: '4' });
+        if (created.status !== 200) continue;
+        media.push(created.body.id as string);
+        await ended(
+          () => call('GET', `/oaic/v1/videos/${created.body.id}`, bearer),
+          (b) => ['completed', 'failed'].includes(b.status),
+          15_000,
+        );
+      }
+    };
+    const musicLoop = async () => {
+      while (!stop) {
+        const song = { customMode: false, instrumental: true, model: 'sandbox-music', callBackUrl: 'https://hooks.example.com/chaos', prompt: 'chaos' };
+        const created = await call('POST', '/music/generate', bearer, song);
+        if (created.status !== 200 || created.body.code !== 200) continue;
+        const taskId = created.body.data.taskId as string;
+        music.push(taskId);
+        await ended(
+          () => call('GET', `/music/query/task?taskId=${taskId}`, bearer),
+          (b) => MUSIC_ENDS.includes(b.data?.status),
+          15_000,
+        );
+      }
+    };
+    const loops = [chatLoop(0), chatLoop(3), mediaLoop(), musicLoop()];
+
+    const ready = async (app: (typeof KILLED)[number]) => {
+      const url = app === 'edge' ? `${stack.baseUrl}/readyz` : `${stack.metricsUrls[app]}/readyz`;
+      const status = await request(url, { signal: AbortSignal.timeout(2000) })
+        .then(async (r) => (await r.body.text(), r.statusCode))
+        .catch(() => 0);
+      return status === 200;
+    };
+    const serving = (more: number) => {
+      const from = served;
+      return eventually(
+        `${more} more chat answers`,
+        async () => served - from,
+        (n) => n >= more,
+        30_000,
+      );
+    };
+
+    await serving(5);
+    for (const app of KILLED) {
+      const killed = stack.processes.find((p) => p.name === app)!;
+      process.kill(killed.pid!, 'SIGKILL');
+      await eventually(
+        `${app} restarted (logs: ${logFile})`,
+        async () => stack.processes.find((p) => p.name === app)!,
+        (p) => p !== killed && p.running,
+        10_000,
+      );
+      await eventually(
+        `${app} ready again (logs: ${logFile})`,
+        () => ready(app),
+        (ok) => ok,
+        30_000,
+      );
+    }
+    // Every process answers again: chat is served end to end (edge, accounts and chat).
+    await serving(5);
+    expect(media.length + music.length).toBeGreaterThan(0);
+    stop = true;
+    await Promise.all(loops);
+
+    // Every task the gateway accepted ends, and the batch completes.
+    for (const id of media) {
+      await eventually(
+        `video ${id} ends`,
+        () => call('GET', `/oaic/v1/videos/${id}`, bearer),
+        (a) => ['completed', 'failed'].includes(a.body.status),
+        30_000,
+      );
+    }
+    for (const id of music) {
+      await eventually(
+        `song ${id} ends`,
+        () => call('GET', `/music/query/task?taskId=${id}`, bearer),
+        (a) => MUSIC_ENDS.includes(a.body.data?.status),
+        30_000,
+      );
+    }
+    const done = await eventually(
+      'the batch completes',
+      () => openai.batches.retrieve(batch.id),
+      (b) => b.status === 'completed',
+      45_000,
+    );
+    expect(done.request_counts).toMatchObject({ total: 4 });
+
+    // The books: reconcile passes once the writers have caught up (a message a killed consumer had
+    // pulled comes back after JetStream's ack wait of 30 s).
+    const reconciled = await eventually(
+      `reconcile --all exits 0 (logs: ${logFile})`,
+      () => cli(['reconcile', '--all']),
+      (r) => r.code === 0,
+      60_000,
+    );
+    expect(reconciled.stdout).toMatch(/^ok: 1 tenant\(s\) reconciled/);
+  }, 240_000);
+});
+
+const MUSIC_ENDS = ['SUCCESS', 'GENERATE_AUDIO_FAILED', 'CREATE_TASK_FAILED', 'SENSITIVE_WORD_ERROR'];
+
+/** Polls until `done` says the answer is final, or gives up quietly after `timeoutMs` (the final check comes later). */
+async function ended(read: () => Promise<Answer>, done: (body: Answer['body']) => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (done((await read()).body)) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
