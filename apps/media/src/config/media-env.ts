@@ -18,7 +18,7 @@ export const MediaEnv = BaseEnv.extend({
    * The origin upstreams reach the gateway's edge on, for the callback URLs of channels with `callbacks`
    * (e.g. https://api.example.com). Unset: no callback URL is given, and those channels are polled.
    */
-  PUBLIC_BASE_URL: z.url().optional(),
+  PUBLIC_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   /** A task not finished this long after creation fails (and its hold is released). */
   MEDIA_TASK_DEADLINE_SECONDS: z.coerce.number().int().positive().default(1800),
   MEDIA_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),
