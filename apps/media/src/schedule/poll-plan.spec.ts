@@ -30,7 +30,9 @@ const input = fc.record({
   callbackSafetyNetMs: fc.option(fc.integer({ min: 1000, max: 600_000 })),
 });
 
-function planOf(v: fc.infer<typeof input>): PollPlanInput {
+type Values = typeof input extends fc.Arbitrary<infer T> ? T : never;
+
+function planOf(v: Values): PollPlanInput {
   return { ...v, startedAtMs: v.nowMs - v.elapsedMs, deadlineAtMs: v.nowMs + v.deadlineInMs };
 }
 
