@@ -1,7 +1,10 @@
 import { BillingClient, BillingClientModule, BillingEnv, TaskBilling, TaskUsagePublisher } from '@gateway/billing';
-import { loadEnv, NatsBus } from '@gateway/platform';
-import type { StorageEnv } from '@gateway/storage';
+import { loadEnv, NatsBus, QueueFactory } from '@gateway/platform';
+import { CallbackTokenSigner, type StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
+import Redis from 'ioredis';
+import { MediaCallbackHandler } from './callbacks/media-callback.handler';
+import { MediaCallbackService } from './callbacks/media-callback.service';
 import { MediaCatalogService } from './catalog/media-catalog.service';
 import { InfraModule } from './config/infra.module';
 import type { MediaEnv } from './config/media-env';
@@ -10,6 +13,8 @@ import { MediaCreateService } from './create/media-create.service';
 import { MediaQueryService } from './create/media-query.service';
 import { MediaConsoleService } from './create/media-console.service';
 import { MediaHandler } from './create/media.handler';
+import { CompletionHistoryRepository, HISTORY_KEY_PREFIX, HISTORY_REDIS } from './schedule/completion-history.repository';
+import { PollPlanner } from './schedule/poll-planner.service';
 import { MediaTaskRepository } from './tasks/media-task.repository';
 import { PollScheduler } from './tasks/poll-scheduler.service';
 import { TaskEndWaiter } from './tasks/task-end-waiter.service';
@@ -37,16 +42,30 @@ export class MediaModule {
       ResultStoreService,
       PollScheduler,
       TaskLifecycleService,
+      PollPlanner,
+      CompletionHistoryRepository,
+      { provide: HISTORY_REDIS, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) },
+      { provide: HISTORY_KEY_PREFIX, inject: [QueueFactory], useFactory: (queues: QueueFactory) => queues.prefix },
       { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
       { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },
     ];
     return {
       module: MediaModule,
       imports: [InfraModule.forRoot(env, storage), BillingClientModule.forRoot(loadEnv(BillingEnv))],
-      controllers: api ? [MediaHandler] : [],
+      controllers: api ? [MediaHandler, MediaCallbackHandler] : [],
       providers: [
         ...shared,
-        ...(api ? [MediaCreateService, MediaQueryService, MediaImageSyncService, MediaConsoleService, TaskEndWaiter] : []),
+        ...(api
+          ? [
+              MediaCreateService,
+              MediaQueryService,
+              MediaImageSyncService,
+              MediaConsoleService,
+              TaskEndWaiter,
+              MediaCallbackService,
+              { provide: CallbackTokenSigner, useFactory: () => CallbackTokenSigner.fromEnv() },
+            ]
+          : []),
         ...(worker ? [MediaPollService, MediaSweepService, MediaWorkerProcessor] : []),
       ],
     };

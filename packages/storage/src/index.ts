@@ -6,3 +6,4 @@ export * from './object-key';
 export * from './signed-url';
 export * from './stream-parts';
 export * from './served-object';
+export * from './callback-token';

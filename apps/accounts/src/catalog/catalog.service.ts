@@ -100,6 +100,7 @@ export class CatalogService {
         weight: channel.weight,
         nativeBatch: channel.nativeBatch,
         assistants: channel.assistants,
+        callbacks: channel.callbacks,
       })),
     });
   }

@@ -92,6 +92,7 @@ function planChannels(model: ModelConfig, index: number, knownProviders: Set<str
       weight: channel.weight,
       nativeBatch: channel.nativeBatch,
       assistants: channel.assistants,
+      callbacks: channel.callbacks,
     };
     const key = channelKey(desired);
     const current: ChannelRow | undefined = existing.get(key);
@@ -103,10 +104,11 @@ function planChannels(model: ModelConfig, index: number, knownProviders: Set<str
       current.priority !== desired.priority ||
       current.weight !== desired.weight ||
       current.nativeBatch !== desired.nativeBatch ||
-      current.assistants !== desired.assistants
+      current.assistants !== desired.assistants ||
+      current.callbacks !== desired.callbacks
     ) {
-      const { priority, weight, nativeBatch, assistants } = desired;
-      plan.channels.update.push({ id: current.id, priority, weight, nativeBatch, assistants });
+      const { priority, weight, nativeBatch, assistants, callbacks } = desired;
+      plan.channels.update.push({ id: current.id, priority, weight, nativeBatch, assistants, callbacks });
       labels.push(`~channel ${key}`);
     }
   }

@@ -79,8 +79,17 @@ describe('planApply', () => {
     const gpt = plan.models.create.find((m) => m.id === 'sandbox-gpt')!;
     expect(gpt).toMatchObject({ inputMicrosPerMTok: 500_000n, outputMicrosPerMTok: 1_500_000n, defaultMaxTokens: 4096, createdAt: NOW, isPublic: true });
     expect(plan.channels.create).toEqual([
-      { modelId: 'sandbox-gpt', providerId: 'sandbox', upstreamModel: 'sandbox-gpt', priority: 0, weight: 1, nativeBatch: false, assistants: false },
-      { modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-x', priority: 5, weight: 1, nativeBatch: false, assistants: false },
+      {
+        modelId: 'sandbox-gpt',
+        providerId: 'sandbox',
+        upstreamModel: 'sandbox-gpt',
+        priority: 0,
+        weight: 1,
+        nativeBatch: false,
+        assistants: false,
+        callbacks: false,
+      },
+      { modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-x', priority: 5, weight: 1, nativeBatch: false, assistants: false, callbacks: false },
     ]);
     expect(plan.plans.create).toEqual([{ name: 'starter', quotaMicros: 20_000_000n, quotaRequests: null, periodSeconds: 30 * 86400 }]);
     expect(plan.subscriptions).toEqual([{ slug: 'acme', kind: 'plan', planName: 'starter', expiresAt: new Date(NOW.getTime() + 30 * 86400_000) }]);
@@ -101,15 +110,54 @@ describe('planApply', () => {
   it('makes a model channel set exactly the listed one', () => {
     const state = afterWrite(emptyState(), planApply(fileWith(), emptyState(), NOW));
     state.channelsByModel.set('secret-gpt', [
-      { id: 'keep', modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-x', priority: 1, weight: 1, nativeBatch: false, assistants: false },
-      { id: 'stale', modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-old', priority: 0, weight: 1, nativeBatch: false, assistants: false },
+      {
+        id: 'keep',
+        modelId: 'secret-gpt',
+        providerId: 'sandbox',
+        upstreamModel: 'gpt-x',
+        priority: 1,
+        weight: 1,
+        nativeBatch: false,
+        assistants: false,
+        callbacks: false,
+      },
+      {
+        id: 'stale',
+        modelId: 'secret-gpt',
+        providerId: 'sandbox',
+        upstreamModel: 'gpt-old',
+        priority: 0,
+        weight: 1,
+        nativeBatch: false,
+        assistants: false,
+        callbacks: false,
+      },
     ]);
     const file = fileWith();
-    file.models[1]!.channels.push({ provider: 'sandbox', upstreamModel: 'gpt-y', priority: 0, weight: 3, nativeBatch: true, assistants: false });
+    file.models[1]!.channels.push({
+      provider: 'sandbox',
+      upstreamModel: 'gpt-y',
+      priority: 0,
+      weight: 3,
+      nativeBatch: true,
+      assistants: false,
+      callbacks: false,
+    });
     const plan = planApply(file, state, NOW);
     expect(plan.channels).toEqual({
-      create: [{ modelId: 'secret-gpt', providerId: 'sandbox', upstreamModel: 'gpt-y', priority: 0, weight: 3, nativeBatch: true, assistants: false }],
-      update: [{ id: 'keep', priority: 5, weight: 1, nativeBatch: false, assistants: false }],
+      create: [
+        {
+          modelId: 'secret-gpt',
+          providerId: 'sandbox',
+          upstreamModel: 'gpt-y',
+          priority: 0,
+          weight: 3,
+          nativeBatch: true,
+          assistants: false,
+          callbacks: false,
+        },
+      ],
+      update: [{ id: 'keep', priority: 5, weight: 1, nativeBatch: false, assistants: false, callbacks: false }],
       delete: ['stale'],
     });
     expect(plan.result.changes).toEqual(['model secret-gpt: updated (~channel sandbox/gpt-x, +channel sandbox/gpt-y, -channel sandbox/gpt-old)']);

@@ -34,6 +34,7 @@ export interface ChannelRow {
   weight: number;
   nativeBatch: boolean;
   assistants: boolean;
+  callbacks: boolean;
 }
 
 export interface PlanRow {
@@ -75,7 +76,11 @@ export interface CurrentState {
 export interface ApplyPlan {
   providers: { create: ProviderRow[]; update: ProviderRow[] };
   models: { create: ModelRow[]; update: ModelRow[] };
-  channels: { create: Omit<ChannelRow, 'id'>[]; update: Pick<ChannelRow, 'id' | 'priority' | 'weight' | 'nativeBatch' | 'assistants'>[]; delete: string[] };
+  channels: {
+    create: Omit<ChannelRow, 'id'>[];
+    update: Pick<ChannelRow, 'id' | 'priority' | 'weight' | 'nativeBatch' | 'assistants' | 'callbacks'>[];
+    delete: string[];
+  };
   plans: { create: PlanRow[]; update: PlanRow[] };
   tenants: { create: TenantRow[]; update: TenantRow[] };
   subscriptions: (SubscriptionRow & { slug: string })[];

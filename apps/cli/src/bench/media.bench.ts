@@ -7,6 +7,9 @@
  *    Redis's memory while they are all in flight, and the completion lag (upstream ready → gateway status
  *    terminal) p50/p99. Upstream ready = the task's submit + its generation time; the submit is taken as
  *    the row's creation, which follows it by the few ms of the insert, so the lag reads that much short.
+ * 3. Polls (media-polls.phase.ts): Kling-style tasks of 20–40 s, one worker, polled on the learned schedule
+ *    and then with vendor callbacks: upstream reads per task and completion lag, cold start apart.
+ * BENCH_MEDIA_PHASES (create,inflight,polls) picks the phases.
  */
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -22,11 +25,16 @@ import { AdminClient } from '../admin/admin-client';
 import { loadConfigFile } from '../config/config-file';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
+import { runPollPhase, type PollPhaseResult } from './media-polls.phase';
 
 const TASKS = Number(process.env.BENCH_MEDIA_TASKS ?? 5000);
 const CREATES = Number(process.env.BENCH_MEDIA_CREATES ?? 300);
 const POLL_MS = Number(process.env.BENCH_MEDIA_POLL_MS ?? 2000);
 const TASK_MS = Number(process.env.BENCH_MEDIA_TASK_MS ?? 30_000);
+const PHASES = new Set((process.env.BENCH_MEDIA_PHASES ?? 'create,inflight,polls').split(','));
+/** The poll phase's upstream times: from this, plus up to BENCH_MEDIA_SPREAD_MS more. */
+const SPREAD_FROM_MS = Number(process.env.BENCH_MEDIA_SPREAD_FROM_MS ?? 20_000);
+const SPREAD_MS = Number(process.env.BENCH_MEDIA_SPREAD_MS ?? 20_000);
 const MiB = 1024 * 1024;
 /** What docker-compose.yml and the Kubernetes manifests give a media worker. */
 const MEDIA_WORKER_NODE_OPTIONS = '--max-old-space-size=192';
@@ -111,7 +119,19 @@ async function main(): Promise<void> {
       upstreamModel,
       prices: { perSecond: '0.000001' },
     });
-    await admin.apply({ models: [model('bench-create', 'wan-video@task=3600000'), model('bench-video', `wan-video@task=${TASK_MS},steps=4`)] });
+    const kling = (id: string, callbacks: boolean) => ({
+      ...model(id, `sandbox-kling@task=${SPREAD_FROM_MS},spread=${SPREAD_MS}`),
+      provider: 'sandbox-kling',
+      callbacks,
+    });
+    await admin.apply({
+      models: [
+        model('bench-create', 'wan-video@task=3600000'),
+        model('bench-video', `wan-video@task=${TASK_MS},steps=4`),
+        kling('bench-kling-std', false),
+        kling('bench-klingcb-std', true),
+      ],
+    });
     const slug = `bench-${stamp}`;
     await admin.createTenant({ slug, billing: 'payg' });
     await admin.topup({ tenant: slug, amount: '100000.00' });
@@ -129,35 +149,38 @@ async function main(): Promise<void> {
         { model: 'wan-video@task=3600000', input: { prompt: `bench ${i}` }, parameters: { duration: 5 } },
       );
 
-    process.stdout.write(`create latency: ${CREATES} creates at concurrency 1 and 32, sandbox submit then gateway\n`);
-    await timed(50, 8, gatewayCreate('bench-create'));
-    await timed(50, 8, sandboxSubmit);
     const create: Record<number, { base: number[]; gateway: number[] }> = {};
-    for (const c of [1, 32]) create[c] = { base: await timed(CREATES, c, sandboxSubmit), gateway: await timed(CREATES, c, gatewayCreate('bench-create')) };
+    if (PHASES.has('create')) {
+      process.stdout.write(`create latency: ${CREATES} creates at concurrency 1 and 32, sandbox submit then gateway\n`);
+      await timed(50, 8, gatewayCreate('bench-create'));
+      await timed(50, 8, sandboxSubmit);
+      for (const c of [1, 32]) create[c] = { base: await timed(CREATES, c, sandboxSubmit), gateway: await timed(CREATES, c, gatewayCreate('bench-create')) };
+    }
     // Those tasks would run for an hour: ended here, so no worker polls them.
     await sql.query("UPDATE media_tasks SET state = 'cancelled', finished_at = now() WHERE model = 'bench-create'");
 
-    const inFlight: Record<number, { cpu: number[]; rss: number[]; redis: number; lag50: number; lag99: number; seconds: number }> = {};
-    for (const count of [1, 2]) {
-      process.stdout.write(`in flight: ${TASKS} tasks of ${TASK_MS / 1000} s, polled every ${POLL_MS / 1000} s by ${count} worker process(es)\n`);
-      const started = Array.from({ length: count }, (_, n) => {
-        const worker = spawn(process.execPath, [path.join(REPO_ROOT, 'apps', 'media', 'dist', 'main.js')], {
-          // The worker's deployment setting (docker-compose, Kubernetes): a heap cap, so its RSS follows its live set.
-          env: {
-            ...stack!.env,
-            MEDIA_ROLE: 'worker',
-            MEDIA_POLL_INTERVAL_MS: String(POLL_MS),
-            MEDIA_WORKER_CONCURRENCY: '128',
-            LOG_LEVEL: 'warn',
-            NODE_OPTIONS: process.env.BENCH_MEDIA_WORKER_NODE_OPTIONS ?? MEDIA_WORKER_NODE_OPTIONS,
-          },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        });
-        worker.stdout!.on('data', (chunk: Buffer) => log.write(`[worker-${count}-${n}] ${chunk}`));
-        worker.stderr!.on('data', (chunk: Buffer) => log.write(`[worker-${count}-${n}] ${chunk}`));
-        workers.push(worker);
-        return worker;
+    const startWorker = (name: string): ChildProcess => {
+      const worker = spawn(process.execPath, [path.join(REPO_ROOT, 'apps', 'media', 'dist', 'main.js')], {
+        // The worker's deployment setting (docker-compose, Kubernetes): a heap cap, so its RSS follows its live set.
+        env: {
+          ...stack!.env,
+          MEDIA_ROLE: 'worker',
+          MEDIA_POLL_INTERVAL_MS: String(POLL_MS),
+          MEDIA_WORKER_CONCURRENCY: '128',
+          LOG_LEVEL: 'warn',
+          NODE_OPTIONS: process.env.BENCH_MEDIA_WORKER_NODE_OPTIONS ?? MEDIA_WORKER_NODE_OPTIONS,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
+      worker.stdout!.on('data', (chunk: Buffer) => log.write(`[${name}] ${chunk}`));
+      worker.stderr!.on('data', (chunk: Buffer) => log.write(`[${name}] ${chunk}`));
+      workers.push(worker);
+      return worker;
+    };
+    const inFlight: Record<number, { cpu: number[]; rss: number[]; redis: number; lag50: number; lag99: number; seconds: number }> = {};
+    for (const count of PHASES.has('inflight') ? [1, 2] : []) {
+      process.stdout.write(`in flight: ${TASKS} tasks of ${TASK_MS / 1000} s, polled every ${POLL_MS / 1000} s by ${count} worker process(es)\n`);
+      const started = Array.from({ length: count }, (_, n) => startWorker(`worker-${count}-${n}`));
       await sleep(3000);
       const redisBefore = await redisUsed(redis);
       const phaseStart = Date.now();
@@ -201,24 +224,43 @@ async function main(): Promise<void> {
       await sql.query("DELETE FROM media_tasks WHERE model = 'bench-video'");
     }
 
+    const polls: Record<string, PollPhaseResult[]> = {};
+    for (const [mode, modelName] of PHASES.has('polls') ? [['polled', 'bench-kling'] as const, ['callbacks', 'bench-klingcb'] as const] : []) {
+      const range = `${SPREAD_FROM_MS / 1000}–${(SPREAD_FROM_MS + SPREAD_MS) / 1000} s`;
+      process.stdout.write(`polls: ${TASKS} Kling-style tasks of ${range}, ${mode}, one worker polling every ${POLL_MS / 1000} s at most\n`);
+      const worker = startWorker(`worker-polls-${mode}`);
+      await sleep(3000);
+      const phase = { sql, gatewayUrl: stack.baseUrl, sandboxUrl: stack.sandboxUrl, key, modelName, tasks: TASKS, concurrency: 32 };
+      polls[mode] = await runPollPhase({ ...phase, post, timed, percentile });
+      worker.kill('SIGTERM');
+      await new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)));
+    }
+
     const w = [40, 16, 16, 16, 24];
     const fmt = (v: number) => `${v.toFixed(2)} ms`;
-    const out = ['', row(['task create (dsc video)', 'sandbox submit', 'gateway', 'added', 'target'], w)];
-    for (const c of [1, 32]) {
+    const out: string[] = [];
+    if (PHASES.has('create')) out.push('', row(['task create (dsc video)', 'sandbox submit', 'gateway', 'added', 'target'], w));
+    for (const c of PHASES.has('create') ? [1, 32] : []) {
       const { base, gateway } = create[c]!;
       for (const p of [50, 99]) {
         const added = percentile(gateway, p) - percentile(base, p);
         out.push(row([`  c=${c} p${p}`, fmt(percentile(base, p)), fmt(percentile(gateway, p)), fmt(added), p === 50 ? '<= 2 ms added' : ''], w));
       }
     }
-    out.push('', row([`${TASKS} tasks in flight`, '1 worker', '2 workers', '', 'target'], w));
-    const both = (f: (r: (typeof inFlight)[number]) => string) => [f(inFlight[1]!), f(inFlight[2]!)];
-    out.push(row(['  worker CPU (each)', ...both((r) => r.cpu.map((c) => `${c.toFixed(0)}%`).join(' / ')), '', ''], w));
-    out.push(row(['  worker peak RSS (each)', ...both((r) => r.rss.map((b) => `${(b / MiB).toFixed(0)} MB`).join(' / ')), '', '< 300 MB'], w));
-    out.push(row(['  Redis memory while in flight', ...both((r) => `+${(r.redis / MiB).toFixed(1)} MB`), '', ''], w));
-    out.push(row(['  completion lag p50', ...both((r) => fmt(r.lag50)), '', ''], w));
-    out.push(row(['  completion lag p99', ...both((r) => fmt(r.lag99)), '', `<= ${POLL_MS + 1000} ms (1 poll + 1 s)`], w));
-    out.push(row(['  wall time of the phase', ...both((r) => `${r.seconds.toFixed(1)} s`), '', ''], w));
+    if (PHASES.has('inflight')) {
+      out.push('', row([`${TASKS} tasks in flight`, '1 worker', '2 workers', '', 'target'], w));
+      const both = (f: (r: (typeof inFlight)[number]) => string) => [f(inFlight[1]!), f(inFlight[2]!)];
+      out.push(row(['  worker CPU (each)', ...both((r) => r.cpu.map((c) => `${c.toFixed(0)}%`).join(' / ')), '', ''], w));
+      out.push(row(['  worker peak RSS (each)', ...both((r) => r.rss.map((b) => `${(b / MiB).toFixed(0)} MB`).join(' / ')), '', '< 300 MB'], w));
+      out.push(row(['  Redis memory while in flight', ...both((r) => `+${(r.redis / MiB).toFixed(1)} MB`), '', ''], w));
+      out.push(row(['  completion lag p50', ...both((r) => fmt(r.lag50)), '', ''], w));
+      out.push(row(['  completion lag p99', ...both((r) => fmt(r.lag99)), '', `<= ${POLL_MS + 1000} ms (1 poll + 1 s)`], w));
+      out.push(row(['  wall time of the phase', ...both((r) => `${r.seconds.toFixed(1)} s`), '', ''], w));
+    }
+    for (const [mode, results] of Object.entries(polls)) {
+      out.push('', row([`polls, ${mode}`, 'tasks', 'reads/task', 'lag p50', 'lag p99'], w));
+      for (const r of results) out.push(row([`  ${r.label}`, String(r.tasks), r.pollsPerTask.toFixed(2), fmt(r.lag50), fmt(r.lag99)], w));
+    }
     process.stdout.write(out.join('\n') + '\n\n');
   } finally {
     for (const worker of workers) worker.kill('SIGKILL');

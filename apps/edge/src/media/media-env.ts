@@ -7,6 +7,12 @@ export const MediaEdgeEnv = z.object({
    * https://api.example.com). Unset: the origin of each request (Host, or X-Forwarded-Host/Proto from a trusted proxy).
    */
   PUBLIC_BASE_URL: z.url().optional(),
+  /** Largest body of the unauthenticated vendor callback POST /media/callbacks/{token} (the body is not read). */
+  MEDIA_CALLBACK_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024),
   /** Longest a create call may take end to end (it waits for the upstream's accept). */
   MEDIA_TIMEOUT_MS: z.coerce.number().int().positive().default(120_000),
 });

@@ -1,4 +1,4 @@
-import { GatewayError, MEDIA_SUBJECTS, MediaContentReply, MediaTaskReply, type MediaCaller } from '@gateway/contracts';
+import { GatewayError, MEDIA_SUBJECTS, MediaCallbackReply, MediaContentReply, MediaTaskReply, type MediaCaller } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
@@ -47,6 +47,12 @@ export class MediaRelayService {
 
   get(request: RouteRequest, taskId: string): Promise<MediaTaskReply> {
     return this.send(MEDIA_SUBJECTS.get, request, { ...this.caller(request), taskId });
+  }
+
+  /** A vendor's task-end callback: the caller learns nothing beyond "not found" for a token this gateway did not issue. */
+  async callback(token: string): Promise<void> {
+    const { accepted } = await this.bus.request(MEDIA_SUBJECTS.callback, { token }, MediaCallbackReply, { timeoutMs: 10_000 });
+    if (!accepted) throw GatewayError.notFound('No task answers to this callback URL.');
   }
 
   /** The completed video's bytes, streamed from storage with the bearer key (only the caller's own tenant's objects). */

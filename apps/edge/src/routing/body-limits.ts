@@ -17,7 +17,7 @@ const CLAIM_CHECKED =
 /** The largest body a route reads, and the variable that sets it (named in its 413). */
 export interface BodyLimit {
   bytes: number;
-  variable: 'EDGE_RELAYED_BODY_MAX_BYTES' | 'EDGE_BUS_BODY_MAX_BYTES' | 'MUSIC_CALLBACK_MAX_BYTES';
+  variable: 'EDGE_RELAYED_BODY_MAX_BYTES' | 'EDGE_BUS_BODY_MAX_BYTES' | 'MUSIC_CALLBACK_MAX_BYTES' | 'MEDIA_CALLBACK_MAX_BYTES';
 }
 
 type LimitEnv = Pick<EdgeEnv, 'EDGE_RELAYED_BODY_MAX_BYTES' | 'EDGE_BUS_BODY_MAX_BYTES' | 'MUSIC_CALLBACK_MAX_BYTES'>;

@@ -51,6 +51,8 @@ export default async function globalSetup(): Promise<void> {
         MUSIC_POLL_INTERVAL_MS: '300',
         MEDIA_POLL_INTERVAL_MS: '200',
         MEDIA_SWEEP_INTERVAL_MS: '1000',
+        // Tasks of channels with vendor callbacks are polled as a safety net this often (media-polls.e2e.spec.ts).
+        MEDIA_CALLBACK_POLL_MS: '1500',
         // Runs nobody asks about again are billed within a second or two; one never ending is given up after 8 s.
         ASSISTANT_RUN_SWEEP_MS: '300',
         ASSISTANT_RUN_DEADLINE_MS: '8000',

@@ -12,6 +12,13 @@ export const MediaEnv = BaseEnv.extend({
   MEDIA_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** The longest wait between polls after upstream 429s or 5xx (backoff doubles up to it). */
   MEDIA_POLL_MAX_BACKOFF_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Between safety-net polls of a task whose upstream calls back when it ends (a channel with `callbacks`). */
+  MEDIA_CALLBACK_POLL_MS: z.coerce.number().int().min(100).default(30_000),
+  /**
+   * The origin upstreams reach the gateway's edge on, for the callback URLs of channels with `callbacks`
+   * (e.g. https://api.example.com). Unset: no callback URL is given, and those channels are polled.
+   */
+  PUBLIC_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().optional()),
   /** A task not finished this long after creation fails (and its hold is released). */
   MEDIA_TASK_DEADLINE_SECONDS: z.coerce.number().int().positive().default(1800),
   MEDIA_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).default(5000),

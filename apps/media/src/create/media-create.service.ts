@@ -11,6 +11,8 @@ import type { DecodedCreate } from '../families/family-codec';
 import { FAMILY_CODECS } from '../families/family-codecs';
 import { mediaRouteOf, type MediaFamily } from '../families/media-route';
 import { MediaTaskRepository, type MediaTask } from '../tasks/media-task.repository';
+import { MediaCallbackService } from '../callbacks/media-callback.service';
+import { PollPlanner } from '../schedule/poll-planner.service';
 import { PollScheduler } from '../tasks/poll-scheduler.service';
 import { TaskLifecycleService } from '../tasks/task-lifecycle.service';
 import { TASK_FAILURE_MESSAGES } from '../tasks/task-failure';
@@ -54,6 +56,8 @@ export class MediaCreateService {
     @Inject(SIGNED_URL_TTL) private readonly ttlSeconds: number,
     @Inject(MEDIA_ENV) private readonly env: MediaEnv,
     private readonly usage: TaskUsagePublisher,
+    private readonly planner: PollPlanner,
+    private readonly callbacks: MediaCallbackService,
   ) {}
 
   async create(payload: unknown): Promise<Record<string, unknown>> {
@@ -82,7 +86,7 @@ export class MediaCreateService {
     });
     let task: MediaTask | null = null;
     try {
-      const { channel, result } = await this.upstream.submit(channels, job);
+      const { channel, result } = await this.upstream.submit(channels, job, this.callbacks.urlFor(id));
       task = await this.tasks.create({
         id,
         tenantId: start.tenantId,
@@ -103,7 +107,11 @@ export class MediaCreateService {
       if (result.kind === 'task') {
         // The answer does not wait for the queue: the row is the task's truth, and a first poll that
         // failed to queue is put back by the sweeper's revival of tasks nobody polls.
-        this.scheduler.schedule(task.id, 1).catch((error: unknown) => this.logger.warn(`media task ${id}: first poll not queued: ${(error as Error).message}`));
+        const planned = task;
+        this.planner
+          .delayMs(planned, { progress: null, callbacks: this.planner.callbacksOn(channel) })
+          .then((delay) => this.scheduler.schedule(planned.id, 1, delay))
+          .catch((error: unknown) => this.logger.warn(`media task ${id}: first poll not queued: ${(error as Error).message}`));
       } else {
         await this.finishAtOnce(task, result.assets, result.usage);
         task = (await this.tasks.findById(task.id))!;

@@ -18,6 +18,11 @@ export class PollScheduler {
     await this.queues.queue<PollJob>(MEDIA_QUEUES.poll).add('poll', { taskId }, { delay: delayMs, jobId: `poll-${taskId}-${round}` });
   }
 
+  /** A poll now, outside the task's chain, for a callback; one per poll count however often it is repeated. */
+  async hint(taskId: string, polls: number): Promise<void> {
+    await this.queues.queue<PollJob>(MEDIA_QUEUES.poll).add('poll', { taskId, hint: true }, { jobId: `hint-${taskId}-${polls}` });
+  }
+
   /** After polls that learned nothing: doubling from the poll interval up to the cap, or the upstream's Retry-After. */
   backoffMs(failures: number, retryAfterSeconds: number | null): number {
     if (retryAfterSeconds !== null) return Math.min(this.env.MEDIA_POLL_MAX_BACKOFF_MS, Math.max(this.env.MEDIA_POLL_INTERVAL_MS, retryAfterSeconds * 1000));

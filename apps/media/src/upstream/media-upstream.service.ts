@@ -37,17 +37,22 @@ function vendorOf(channel: CatalogChannel): MediaVendor {
 export class MediaUpstreamService {
   constructor(@Inject(MEDIA_ENV) private readonly env: MediaEnv) {}
 
-  /** Submits to the model's channels in routing order; a refusal (4xx) comes back at once as a GatewayError. */
-  async submit(channels: readonly CatalogChannel[], job: MediaJob): Promise<{ channel: CatalogChannel; result: MediaSubmitResult }> {
+  /**
+   * Submits to the model's channels in routing order; a refusal (4xx) comes back at once as a GatewayError.
+   * `callbackUrl` is given to the channels that take callbacks.
+   */
+  async submit(channels: readonly CatalogChannel[], job: MediaJob, callbackUrl?: string): Promise<{ channel: CatalogChannel; result: MediaSubmitResult }> {
     const usable = orderChannels(channels.filter((channel) => mediaVendorOf(channel.protocol) !== null));
     if (usable.length === 0) throw new GatewayError('unavailable', 'No channel of this model speaks a media protocol.');
     // Each attempt lands in the upstream series: the operator console's channel health reads them.
     const protocolOf = (id: string) => usable.find((c) => c.id === id)?.protocol ?? '';
     let outcome;
     try {
-      outcome = await executeWithFailover(usable, (c) => sendUpstream(vendorOf(c).submitRequest(c, job), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }), {
-        toError: (status, bodyText, c) => vendorOf(c).toError(status, bodyText, c),
-      });
+      outcome = await executeWithFailover(
+        usable,
+        (c) => sendUpstream(vendorOf(c).submitRequest(c, job, c.callbacks ? callbackUrl : undefined), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }),
+        { toError: (status, bodyText, c) => vendorOf(c).toError(status, bodyText, c) },
+      );
     } catch (error) {
       if (error instanceof FailoverError) recordUpstreamAttempts(error.attempts, protocolOf);
       throw error;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { MediaCatalogService } from '../catalog/media-catalog.service';
+import { PollPlanner } from '../schedule/poll-planner.service';
 import { MediaTaskRepository } from '../tasks/media-task.repository';
 import { isTerminal } from '../tasks/media-task.state';
 import { PollScheduler } from '../tasks/poll-scheduler.service';
@@ -10,7 +11,9 @@ import { MediaUpstreamService } from '../upstream/media-upstream.service';
 /**
  * One poll of one task: ask the upstream, then record progress and schedule the next poll, or end the
  * task. A busy or failing upstream (429, 5xx, unreachable) leaves the task as it is and polls again
- * later with backoff. Idempotent: a poll of an ended task does nothing.
+ * later with backoff. The next poll is planned from what tasks like it took (PollPlanner). A hint poll
+ * (the upstream called back) reads and moves the task the same way but leaves the chain of polls alone.
+ * Idempotent: a poll of an ended task does nothing.
  */
 @Injectable()
 export class MediaPollService {
@@ -20,9 +23,10 @@ export class MediaPollService {
     private readonly upstream: MediaUpstreamService,
     private readonly scheduler: PollScheduler,
     private readonly lifecycle: TaskLifecycleService,
+    private readonly planner: PollPlanner,
   ) {}
 
-  async poll(taskId: string): Promise<void> {
+  async poll(taskId: string, hint = false): Promise<void> {
     const task = await this.tasks.findById(taskId);
     if (!task || isTerminal(task.state)) return;
     if (task.deadlineAt.getTime() <= Date.now()) {
@@ -39,15 +43,18 @@ export class MediaPollService {
     switch (result.state) {
       case 'deferred':
         await this.tasks.countPoll(task.id);
-        await this.scheduler.schedule(task.id, round, this.scheduler.backoffMs(task.polls + 1, result.retryAfterSeconds));
+        if (!hint) await this.scheduler.schedule(task.id, round, this.scheduler.backoffMs(task.polls + 1, result.retryAfterSeconds));
         return;
       case 'pending':
-      case 'running':
+      case 'running': {
         await this.tasks.recordProgress(task.id, result.state === 'running' ? 'running' : task.state, result.progress);
-        await this.scheduler.schedule(task.id, round);
+        if (hint) return;
+        const delay = await this.planner.delayMs(task, { progress: result.progress ?? task.progress, callbacks: this.planner.callbacksOn(channel) });
+        await this.scheduler.schedule(task.id, round, delay);
         return;
+      }
       case 'succeeded':
-        await this.lifecycle.succeed(task, result.assets, result.usage);
+        if (await this.lifecycle.succeed(task, result.assets, result.usage)) await this.planner.learn(task);
         return;
       case 'failed':
         await this.lifecycle.fail(task, result.code, upstreamFailureMessage(result.message));

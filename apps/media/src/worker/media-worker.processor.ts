@@ -17,7 +17,10 @@ export class MediaWorkerProcessor implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const lock = { lockDurationMs: this.env.MEDIA_JOB_LOCK_MS, stalledIntervalMs: Math.max(1000, Math.floor(this.env.MEDIA_JOB_LOCK_MS / 2)) };
-    this.queues.worker(MEDIA_QUEUES.poll, PollJob, (job) => this.polls.poll(job.taskId), { concurrency: this.env.MEDIA_WORKER_CONCURRENCY, ...lock });
+    this.queues.worker(MEDIA_QUEUES.poll, PollJob, (job) => this.polls.poll(job.taskId, job.hint === true), {
+      concurrency: this.env.MEDIA_WORKER_CONCURRENCY,
+      ...lock,
+    });
     this.queues.worker(MEDIA_QUEUES.sweep, SweepJob, () => this.sweeper.sweep(), { concurrency: 1, ...lock });
     // One schedule however many workers start: upserting the same scheduler id is idempotent.
     await this.queues.queue(MEDIA_QUEUES.sweep).upsertJobScheduler('sweep', { every: this.env.MEDIA_SWEEP_INTERVAL_MS }, { name: 'sweep', data: {} });

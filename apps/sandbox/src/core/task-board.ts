@@ -1,6 +1,7 @@
 // Simulated asynchronous generation shared by the media protocols: a task's state is a function of the
-// time since it was submitted, its controls taken from the model name (`model@task=ms,steps=n,
-// taskfail=submit|mid,expire=ms`), its results served at expiring temporary URLs under /_media.
+// time since it was submitted, its controls taken from the model name (`model@task=ms,spread=ms,steps=n,
+// taskfail=submit|mid,expire=ms,callback=none|duplicate|late`), its results served at expiring temporary URLs
+// under /_media.
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import { ControlError, splitModelName } from './controls';
@@ -14,6 +15,8 @@ export interface TaskControls {
   fail: 'submit' | 'mid' | null;
   /** How long a result URL works after completion. */
   expireMs: number;
+  /** Callbacks of vendors that make them: `none` never calls back, `duplicate` calls twice, `late` again a second after. */
+  callback: 'normal' | 'none' | 'duplicate' | 'late';
 }
 
 export type BoardState = 'queued' | 'running' | 'succeeded' | 'failed';
@@ -38,7 +41,7 @@ export interface TaskView {
 }
 
 const Millis = z.coerce.number().int().min(0).max(3_600_000);
-const DEFAULTS: TaskControls = { totalMs: 3000, steps: 3, fail: null, expireMs: 3_600_000 };
+const DEFAULTS: TaskControls = { totalMs: 3000, steps: 3, fail: null, expireMs: 3_600_000, callback: 'normal' };
 
 function millis(value: string | undefined, param: string, fallback: number): number {
   if (value === undefined || value === '') return fallback;
@@ -54,8 +57,14 @@ export function taskControls(model: string): TaskControls {
     throw new ControlError(`Invalid model@taskfail: "${fail}" (expected submit, mid).`, 'model@taskfail');
   const steps = Number(options.steps ?? DEFAULTS.steps);
   if (!Number.isInteger(steps) || steps < 1 || steps > 100) throw new ControlError(`Invalid model@steps: "${options.steps}".`, 'model@steps');
+  const callback = options.callback ?? 'normal';
+  if (callback !== 'normal' && callback !== 'none' && callback !== 'duplicate' && callback !== 'late')
+    throw new ControlError(`Invalid model@callback: "${callback}" (expected normal, none, duplicate, late).`, 'model@callback');
+  // `spread`: each task takes `task` plus a uniformly random part of it, as real upstream times vary.
+  const spreadMs = millis(options.spread, 'model@spread', 0);
   return {
-    totalMs: millis(options.task, 'model@task', DEFAULTS.totalMs),
+    callback,
+    totalMs: millis(options.task, 'model@task', DEFAULTS.totalMs) + Math.round(Math.random() * spreadMs),
     steps,
     fail: fail ?? null,
     expireMs: millis(options.expire, 'model@expire', DEFAULTS.expireMs),

@@ -43,6 +43,8 @@ export const CatalogChannel = z.object({
   nativeBatch: z.boolean().default(false),
   /** The upstream serves the assistants, threads and runs API. */
   assistants: z.boolean().default(false),
+  /** Media tasks pass the upstream a callback URL for their end; polls become a safety net. */
+  callbacks: z.boolean().optional(),
 });
 export type CatalogChannel = z.infer<typeof CatalogChannel>;
 

@@ -46,6 +46,8 @@ export const ChannelConfig = z
     nativeBatch: z.boolean().default(false),
     /** The upstream serves the assistants, threads and runs API. */
     assistants: z.boolean().default(false),
+    /** Media tasks pass the upstream a callback URL for their end (Kling-style `callback_url`); polls become a safety net. */
+    callbacks: z.boolean().default(false),
   })
   .strict();
 
@@ -76,6 +78,7 @@ export const ModelConfig = z
     /** Flags of the shorthand channel (see ChannelConfig). */
     nativeBatch: z.boolean().default(false),
     assistants: z.boolean().default(false),
+    callbacks: z.boolean().default(false),
     channels: z.array(ChannelConfig).optional(),
     prices: PriceConfig.default({}),
     maxOutputTokens: z.number().int().positive().default(4096),
@@ -91,10 +94,11 @@ export const ModelConfig = z
         weight: 1,
         nativeBatch: model.nativeBatch,
         assistants: model.assistants,
+        callbacks: model.callbacks,
       });
     }
     if (channels.length === 0) ctx.addIssue({ code: 'custom', message: `model "${model.id}" needs a provider or channels`, path: ['channels'] });
-    const { provider: _p, upstreamModel: _u, nativeBatch: _n, assistants: _a, ...rest } = model;
+    const { provider: _p, upstreamModel: _u, nativeBatch: _n, assistants: _a, callbacks: _c, ...rest } = model;
     return { ...rest, channels };
   });
 

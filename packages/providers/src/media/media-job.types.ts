@@ -55,7 +55,10 @@ export type MediaPollResult =
 
 /** One vendor's media protocol as pure transforms: requests out, parsed answers in. */
 export interface MediaVendor {
-  submitRequest(channel: ChannelTarget, job: MediaJob): UpstreamRequest;
+  /** `callbackUrl`: where the vendor is asked to call when the task ends (only where `takesCallbackUrl`). */
+  submitRequest(channel: ChannelTarget, job: MediaJob, callbackUrl?: string): UpstreamRequest;
+  /** The vendor calls a per-task URL when a task ends (Kling-style `callback_url`). */
+  readonly takesCallbackUrl?: boolean;
   /** A 2xx answer to the submit; throws GatewayError when it is a refusal in disguise (e.g. a non-zero `code`). */
   parseSubmit(body: unknown, channel: ChannelTarget): MediaSubmitResult;
   pollRequest(channel: ChannelTarget, upstreamTaskId: string, job: MediaJob): UpstreamRequest;

@@ -47,6 +47,17 @@ describe('media vendor transforms (no network)', () => {
     });
   });
 
+  it('Kling-style: the callback URL as callback_url, only when given', () => {
+    const kling = mediaVendorOf('kling')!;
+    const job = { output: 'video', nativeKind: 'text2video', prompt: 'p' } as const;
+    expect(kling.takesCallbackUrl).toBe(true);
+    expect(JSON.parse(kling.submitRequest(channel('kling'), job, 'https://gw.example.com/media/callbacks/t.x').body as string)).toMatchObject({
+      callback_url: 'https://gw.example.com/media/callbacks/t.x',
+    });
+    expect(JSON.parse(kling.submitRequest(channel('kling'), job).body as string)).not.toHaveProperty('callback_url');
+    expect(mediaVendorOf('dashscope')!.takesCallbackUrl).toBeUndefined();
+  });
+
   it('DashScope: async header on video, task states, a synchronous image answer as done', () => {
     const dashscope = mediaVendorOf('dashscope')!;
     const video = dashscope.submitRequest(channel('dashscope', 'sk'), { output: 'video', nativeKind: 'text2video', prompt: 'p', seconds: 5 });

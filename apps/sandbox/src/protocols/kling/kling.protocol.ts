@@ -7,6 +7,9 @@ import { z } from 'zod';
 import { ControlError } from '../../core/controls';
 import type { ProtocolDeps, SandboxProtocol } from '../../core/protocol';
 import { TASK_BOARD, viewOf, type BoardTask } from '../../core/task-board';
+import { callBackAtEnd } from './kling-callbacks';
+
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 const VIDEO_KINDS = new Set(['text2video', 'image2video', 'omni-video']);
 const IMAGE_KINDS = new Set(['generations', 'omni-image']);
@@ -25,6 +28,8 @@ const Body = z.looseObject({
   image: z.string().optional(),
   image_list: z.array(z.looseObject({ image_url: z.string() })).optional(),
   n: z.number().int().min(1).max(9).optional(),
+  /** Called with the task's data when it ends (see kling-callbacks.ts). */
+  callback_url: z.url().optional(),
 });
 
 /** A well-formed HS256 JWT with an issuer and an expiry still ahead; the signature is the vendor's to check. */
@@ -52,7 +57,7 @@ function ruleProblem(kind: string, body: z.infer<typeof Body>): string | null {
   return null;
 }
 
-function taskData(task: BoardTask, request: FastifyRequest) {
+function taskData(task: BoardTask, origin: string) {
   const view = viewOf(task);
   const data: Record<string, unknown> = {
     task_id: task.id,
@@ -62,7 +67,7 @@ function taskData(task: BoardTask, request: FastifyRequest) {
     updated_at: view.finishedAt ?? Date.now(),
   };
   if (view.state === 'succeeded') {
-    const urls = TASK_BOARD.resultUrls(task, `${request.protocol}://${request.host}`, view.finishedAt!);
+    const urls = TASK_BOARD.resultUrls(task, origin, view.finishedAt!);
     data.task_result =
       task.output === 'video'
         ? { videos: urls.map((url) => ({ id: randomUUID(), url, duration: String(task.seconds) })) }
@@ -105,12 +110,14 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, { exchange }) => {
     }
     if (task.controls.fail === 'submit')
       return reply.code(400).send({ code: 1301, message: 'Content security policy triggered. (sandbox taskfail=submit)', request_id: randomUUID() });
-    return envelope(taskData(task, request));
+    const origin = originOf(request);
+    if (body.callback_url) callBackAtEnd(task, body.callback_url, () => taskData(task, origin));
+    return envelope(taskData(task, origin));
   };
   const read = (request: FastifyRequest<{ Params: { kind: string; id: string } }>, reply: FastifyReply) => {
     const task = TASK_BOARD.get(request.params.id);
     if (!task || task.route !== request.params.kind) return reply.code(404).send(renderError(404, `task ${request.params.id} not found`));
-    return envelope(taskData(task, request));
+    return envelope(taskData(task, originOf(request)));
   };
 
   app.post<{ Params: { kind: string } }>('/v1/videos/:kind', async (request, reply) =>

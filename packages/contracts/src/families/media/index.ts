@@ -5,3 +5,4 @@ export * from './native-request.schema';
 export * from './native-rules';
 export * from './media-call.schema';
 export * from './media-answer.schema';
+export * from './media-callback.schema';

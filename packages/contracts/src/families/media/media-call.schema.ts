@@ -16,6 +16,8 @@ export const MEDIA_SUBJECTS = {
   imageGenerate: 'media.image.generate',
   /** Broadcast by whichever process moved a task to a terminal state (after billing it), for waiting replies. */
   taskEnded: 'media.task.ended',
+  /** A vendor's task-end callback, relayed by the edge's public intake (a hint: the task is polled at once). */
+  callback: 'media.task.callback',
 } as const;
 
 /**

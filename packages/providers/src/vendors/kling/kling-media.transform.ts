@@ -85,12 +85,14 @@ function taskOf(answer: unknown): z.infer<typeof TaskData> {
 }
 
 export const klingMedia: MediaVendor = {
-  submitRequest(channel: ChannelTarget, job: MediaJob): UpstreamRequest {
+  takesCallbackUrl: true,
+
+  submitRequest(channel: ChannelTarget, job: MediaJob, callbackUrl?: string): UpstreamRequest {
     return {
       method: 'POST',
       url: url(channel, `/v1/${section(job)}/${job.nativeKind}`),
       headers: headers(channel),
-      body: JSON.stringify(body(channel, job)),
+      body: JSON.stringify(callbackUrl === undefined ? body(channel, job) : { ...body(channel, job), callback_url: callbackUrl }),
       stream: false,
     };
   },
