@@ -45,8 +45,17 @@ describe('money: the books hold while every service is killed once', () => {
       databaseUrl: db.url,
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-chaos-objects-')),
       migrate: false,
-      // Calls a killed process held fail within seconds rather than the default minute.
-      env: { NO_COLOR: '1', CHAT_TIMEOUT_MS: '5000', MEDIA_TIMEOUT_MS: '5000', FILES_TIMEOUT_MS: '5000' },
+      // Calls a killed process held fail within seconds rather than the default minute, and a job a killed
+      // worker held is taken up again within seconds rather than after the default 15–30 s lock.
+      env: {
+        NO_COLOR: '1',
+        CHAT_TIMEOUT_MS: '5000',
+        MEDIA_TIMEOUT_MS: '5000',
+        FILES_TIMEOUT_MS: '5000',
+        BATCH_LOCK_MS: '3000',
+        MEDIA_JOB_LOCK_MS: '3000',
+        WEBHOOK_LOCK_MS: '3000',
+      },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
