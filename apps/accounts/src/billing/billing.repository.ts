@@ -1,6 +1,5 @@
 import { PrismaClient, Prisma } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
-import { usageWindowOf } from './usage-window';
 
 export interface UsageGroupRow {
   group: string;
@@ -32,10 +31,10 @@ export interface UsageRequestRecord {
 
 /** What a summary groups by, in the hourly rollup and in the records. */
 const GROUP_COLUMN = {
-  model: { hourly: Prisma.sql`d.model_id`, record: Prisma.sql`u.model_id` },
-  key: { hourly: Prisma.sql`d.key_id::text`, record: Prisma.sql`u.key_id::text` },
-  day: { hourly: Prisma.sql`to_char(d.hour, 'YYYY-MM-DD')`, record: Prisma.sql`to_char(u.created_at, 'YYYY-MM-DD')` },
-  kind: { hourly: Prisma.sql`d.kind`, record: Prisma.sql`u.kind` },
+  model: Prisma.sql`u.model_id`,
+  key: Prisma.sql`u.key_id::text`,
+  day: Prisma.sql`to_char(u.created_at, 'YYYY-MM-DD')`,
+  kind: Prisma.sql`u.kind`,
 } as const;
 
 /** Reads what billing needs from Postgres: subscriptions, stored balances, usage with its charges. */
@@ -64,42 +63,24 @@ export class BillingRepository {
     return this.prisma.subscription.upsert({ where: { tenantId }, create: { tenantId, kind, ...terms }, update: terms });
   }
 
-  /**
-   * Requests, units and what the ledger charged them, grouped: whole hours from the hourly rollup (a few
-   * rows an hour, whatever the traffic), the part hours at the window's edges from the records, each
-   * charged minus the sum of its ledger entries.
-   */
+  /** Requests, units and what the ledger charged them, grouped, from the records of the window. */
   usageSummary(tenantId: string, since: Date | null, by: keyof typeof GROUP_COLUMN, until: Date | null = null): Promise<UsageGroupRow[]> {
     const group = GROUP_COLUMN[by];
-    const { hours, edges } = usageWindowOf(since, until);
-    const parts: Prisma.Sql[] = [];
-    if (hours) {
-      parts.push(Prisma.sql`
-        SELECT ${group.hourly} AS g, d.requests, d.prompt_tokens, d.completion_tokens, d.cached_tokens, d.seconds, d.images, d.tasks, d.charged_micros AS charged
-          FROM usage_hourly d
-         WHERE d.tenant_id = ${tenantId}::uuid
-           AND (${hours.fromHour}::timestamp IS NULL OR d.hour >= ${hours.fromHour}::timestamp)
-           AND (${hours.toHour}::timestamp IS NULL OR d.hour < ${hours.toHour}::timestamp)`);
-    }
-    for (const edge of edges) {
-      parts.push(Prisma.sql`
-        SELECT ${group.record} AS g, 1::bigint, u.prompt_tokens, u.completion_tokens, u.cached_tokens, u.seconds, u.images, u.tasks,
-               coalesce((SELECT -sum(l.amount_micros) FROM ledger_entries l WHERE l.tenant_id = u.tenant_id AND l.request_id = u.request_id), 0)
-          FROM usage_records u
-         WHERE u.tenant_id = ${tenantId}::uuid AND u.created_at >= ${edge.from}::timestamp AND u.created_at < ${edge.to}::timestamp`);
-    }
-    if (parts.length === 0) return Promise.resolve([]);
     return this.prisma.$queryRaw<UsageGroupRow[]>`
-      SELECT r.g AS "group", sum(r.requests)::bigint AS requests,
-             coalesce(sum(r.prompt_tokens), 0)::bigint AS prompt_tokens,
-             coalesce(sum(r.completion_tokens), 0)::bigint AS completion_tokens,
-             coalesce(sum(r.cached_tokens), 0)::bigint AS cached_tokens,
-             coalesce(sum(r.seconds), 0)::float8 AS seconds,
-             coalesce(sum(r.images), 0)::bigint AS images,
-             coalesce(sum(r.tasks), 0)::bigint AS tasks,
-             coalesce(sum(r.charged), 0)::bigint AS cost_micros
-        FROM (${Prisma.join(parts, ' UNION ALL ')}) AS r (g, requests, prompt_tokens, completion_tokens, cached_tokens, seconds, images, tasks, charged)
-       GROUP BY 1 HAVING sum(r.requests) > 0 ORDER BY 1`;
+      SELECT ${group} AS "group", count(*)::bigint AS requests,
+             coalesce(sum(u.prompt_tokens), 0)::bigint AS prompt_tokens,
+             coalesce(sum(u.completion_tokens), 0)::bigint AS completion_tokens,
+             coalesce(sum(u.cached_tokens), 0)::bigint AS cached_tokens,
+             coalesce(sum(u.seconds), 0)::float8 AS seconds,
+             coalesce(sum(u.images), 0)::bigint AS images,
+             coalesce(sum(u.tasks), 0)::bigint AS tasks,
+             coalesce(sum(c.charged), 0)::bigint AS cost_micros
+        FROM usage_records u
+        LEFT JOIN (SELECT request_id, -sum(amount_micros) AS charged FROM ledger_entries WHERE tenant_id = ${tenantId}::uuid AND request_id IS NOT NULL GROUP BY request_id) c
+          ON c.request_id = u.request_id
+       WHERE u.tenant_id = ${tenantId}::uuid AND (${since}::timestamp IS NULL OR u.created_at >= ${since}::timestamp)
+         AND (${until}::timestamp IS NULL OR u.created_at < ${until}::timestamp)
+       GROUP BY 1 ORDER BY 1`;
   }
 
   /** The catalog's own prices of these models (no subscription's overrides). */

@@ -63,7 +63,7 @@ async function seed(sql: pg.Client, prefix: string, tenants: number, records: nu
     [prefix],
   );
   // What autovacuum does to a live database: statistics, and the visibility map index-only scans rely on.
-  await sql.query('VACUUM ANALYZE usage_records, ledger_entries, tenants, balances, usage_hourly');
+  await sql.query('VACUUM ANALYZE usage_records, ledger_entries, tenants, balances');
   return `${prefix}0`;
 }
 

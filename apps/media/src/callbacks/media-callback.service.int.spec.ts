@@ -40,6 +40,7 @@ describe('MediaCallbackService', () => {
       id: `task_${randomUUID().replace(/-/g, '')}`,
       tenantId: randomUUID(),
       keyId: 'k',
+      clientRequestId: null,
       family: 'nativemedia',
       route: 'nativemedia.images.generations',
       queryKind: 'images',
