@@ -51,7 +51,7 @@ export function SetPasswordPage() {
     return (
       <AuthFrame title="Set your password">
         <Center>
-          <Loader aria-label="Loading the invite" />
+          <Loader role="status" aria-label="Loading the invite" />
         </Center>
       </AuthFrame>
     );
