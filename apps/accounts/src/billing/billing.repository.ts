@@ -1,5 +1,6 @@
 import { PrismaClient, Prisma } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
+import { usageSummarySql, type UsageGroup } from './usage-summary.sql';
 
 export interface UsageGroupRow {
   group: string;
@@ -29,14 +30,6 @@ export interface UsageRequestRecord {
   cost_micros: bigint;
 }
 
-/** What a summary groups by, in the hourly rollup and in the records. */
-const GROUP_COLUMN = {
-  model: Prisma.sql`u.model_id`,
-  key: Prisma.sql`u.key_id::text`,
-  day: Prisma.sql`to_char(u.created_at, 'YYYY-MM-DD')`,
-  kind: Prisma.sql`u.kind`,
-} as const;
-
 /** Reads what billing needs from Postgres: subscriptions, stored balances, usage with its charges. */
 @Injectable()
 export class BillingRepository {
@@ -63,24 +56,18 @@ export class BillingRepository {
     return this.prisma.subscription.upsert({ where: { tenantId }, create: { tenantId, kind, ...terms }, update: terms });
   }
 
-  /** Requests, units and what the ledger charged them, grouped, from the records of the window. */
-  usageSummary(tenantId: string, since: Date | null, by: keyof typeof GROUP_COLUMN, until: Date | null = null): Promise<UsageGroupRow[]> {
-    const group = GROUP_COLUMN[by];
-    return this.prisma.$queryRaw<UsageGroupRow[]>`
-      SELECT ${group} AS "group", count(*)::bigint AS requests,
-             coalesce(sum(u.prompt_tokens), 0)::bigint AS prompt_tokens,
-             coalesce(sum(u.completion_tokens), 0)::bigint AS completion_tokens,
-             coalesce(sum(u.cached_tokens), 0)::bigint AS cached_tokens,
-             coalesce(sum(u.seconds), 0)::float8 AS seconds,
-             coalesce(sum(u.images), 0)::bigint AS images,
-             coalesce(sum(u.tasks), 0)::bigint AS tasks,
-             coalesce(sum(c.charged), 0)::bigint AS cost_micros
-        FROM usage_records u
-        LEFT JOIN (SELECT request_id, -sum(amount_micros) AS charged FROM ledger_entries WHERE tenant_id = ${tenantId}::uuid AND request_id IS NOT NULL GROUP BY request_id) c
-          ON c.request_id = u.request_id
-       WHERE u.tenant_id = ${tenantId}::uuid AND (${since}::timestamp IS NULL OR u.created_at >= ${since}::timestamp)
-         AND (${until}::timestamp IS NULL OR u.created_at < ${until}::timestamp)
-       GROUP BY 1 ORDER BY 1`;
+  /**
+   * Requests, units and what the ledger charged them, grouped: the rollup and the records it has not
+   * reached, read in one snapshot so a fold committing meanwhile is counted once.
+   */
+  usageSummary(tenantId: string, since: Date | null, by: UsageGroup, until: Date | null = null): Promise<UsageGroupRow[]> {
+    return this.prisma.$transaction(
+      async (tx) => {
+        const [fold] = await tx.$queryRaw<{ folded_xid: bigint }[]>`SELECT folded_xid FROM usage_fold WHERE id = 1`;
+        return tx.$queryRaw<UsageGroupRow[]>(usageSummarySql(tenantId, since, until, by, fold?.folded_xid ?? 0n));
+      },
+      { isolationLevel: Prisma.TransactionIsolationLevel.RepeatableRead, timeout: 60_000 },
+    );
   }
 
   /** The catalog's own prices of these models (no subscription's overrides). */

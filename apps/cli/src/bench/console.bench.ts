@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { AdminClient } from '../admin/admin-client';
+import { BENCH_USAGE_FOLD_ENV, usageFolded } from './usage-fold';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { ms } from './bench-format';
 
@@ -80,6 +81,7 @@ async function main(): Promise<void> {
       migrate: false,
       logLevel: 'warn',
       env: { NO_COLOR: '1' },
+      appEnv: { accounts: BENCH_USAGE_FOLD_ENV },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     await sql.connect();
@@ -93,6 +95,7 @@ async function main(): Promise<void> {
     const seeding = Date.now();
     await seed(sql, rows[0]!.id, keyIds);
     process.stdout.write(`seeded ${RECORDS} usage records and ${2 * RECORDS} ledger entries of one tenant in ${ms(Date.now() - seeding, 0)}\n`);
+    process.stdout.write(`the accounts service folded them into the hourly rollup in ${ms(await usageFolded(sql), 0)}\n`);
 
     const base = stack.baseUrl;
     const cookie = await signIn(admin, base, tenant);

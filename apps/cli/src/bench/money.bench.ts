@@ -17,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { AdminClient } from '../admin/admin-client';
+import { BENCH_USAGE_FOLD_ENV, usageFolded } from './usage-fold';
 import { launchStack, type RunningStack } from '../stack/stack-launcher';
 import { ms } from './bench-format';
 
@@ -110,6 +111,7 @@ async function main(): Promise<void> {
       migrate: false,
       logLevel: 'warn',
       env: { NO_COLOR: '1' },
+      appEnv: { accounts: BENCH_USAGE_FOLD_ENV },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     await sql.connect();
@@ -124,6 +126,7 @@ async function main(): Promise<void> {
     const heavySeeding = Date.now();
     const heavy = await seed(sql, `bench-money-${stamp}h-`, 1, HEAVY);
     process.stdout.write(`seeded one more tenant of ${HEAVY} usage records in ${ms(Date.now() - heavySeeding, 0)}\n`);
+    process.stdout.write(`the accounts service folded them into the hourly rollup in ${ms(await usageFolded(sql), 0)}\n`);
     const month = new Date(Date.now() - 30 * 86_400_000).toISOString();
     for (const [label, query] of [
       ['--by day', { by: 'day' }],
