@@ -63,7 +63,13 @@ describe('usage fold', () => {
           { tenant: 'fold-co', by, ...(since && { since: since.toISOString() }), ...(until && { until: until.toISOString() }) },
           UsageSummary,
         );
-        const got = summary.rows.map(({ group, requests, promptTokens, completionTokens, costMicros }) => ({ group, requests, promptTokens, completionTokens, costMicros }));
+        const got = summary.rows.map(({ group, requests, promptTokens, completionTokens, costMicros }) => ({
+          group,
+          requests,
+          promptTokens,
+          completionTokens,
+          costMicros,
+        }));
         expect({ by, since, until, rows: got }).toEqual({ by, since, until, rows: expected });
       }
     }

@@ -35,7 +35,9 @@ export function usageSummarySql(tenantId: string, since: Date | null, until: Dat
   const watermark = Prisma.sql`${folded.toString()}::bigint`;
   const record = Prisma.sql`${RECORD_GROUP[by]} AS g, 1 AS requests, u.prompt_tokens, u.completion_tokens, u.cached_tokens, u.seconds, u.images, u.tasks,
     coalesce((SELECT -sum(l.amount_micros) FROM ledger_entries l WHERE l.tenant_id = u.tenant_id AND l.request_id = u.request_id), 0) AS charged`;
-  const parts: Prisma.Sql[] = window.edges.map((edge) => Prisma.sql`SELECT ${record} FROM usage_records u WHERE u.tenant_id = ${tenant} AND ${within(Prisma.sql`u.created_at`, edge)}`);
+  const parts: Prisma.Sql[] = window.edges.map(
+    (edge) => Prisma.sql`SELECT ${record} FROM usage_records u WHERE u.tenant_id = ${tenant} AND ${within(Prisma.sql`u.created_at`, edge)}`,
+  );
   if (window.hours) {
     const hours = window.hours;
     parts.push(
