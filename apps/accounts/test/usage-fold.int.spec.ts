@@ -1,5 +1,7 @@
 import { BILLING_SUBJECTS, KeyCreated, SUBJECTS as S, TenantView, UsageSummary } from '@gateway/contracts';
 import pg from 'pg';
+import { ConsoleUsageRepository } from '../src/console/usage/console-usage.repository';
+import { LATENCY_BUCKET_SQL } from '../src/console/usage/latency-histogram';
 import { UsageFoldRepository } from '../src/usage/fold/usage-fold.repository';
 import { startAccountsHarness, type AccountsHarness } from './accounts.harness';
 
@@ -14,6 +16,12 @@ const FROM_RECORDS = (group: string) => `
       ON c.request_id = u.request_id
    WHERE u.tenant_id = $1::uuid AND ($2::timestamp IS NULL OR u.created_at >= $2::timestamp) AND ($3::timestamp IS NULL OR u.created_at < $3::timestamp)
    GROUP BY 1 ORDER BY 1`;
+/** The latency histogram read from the records alone. */
+const LATENCY_FROM_RECORDS = (group: string) => `
+  SELECT ${group} AS "group", ${LATENCY_BUCKET_SQL} AS bucket, count(*)::text AS count
+    FROM usage_records u
+   WHERE u.tenant_id = $1::uuid AND ($2::timestamp IS NULL OR u.created_at >= $2::timestamp) AND ($3::timestamp IS NULL OR u.created_at < $3::timestamp)
+   GROUP BY 1, 2 ORDER BY 1, 2`;
 const GROUPS: Record<By, string> = {
   model: 'u.model_id',
   key: 'u.key_id::text',
@@ -22,7 +30,8 @@ const GROUPS: Record<By, string> = {
 };
 
 /**
- * Usage summaries over the hourly rollup on a real Postgres: equal to the records' own sums before any
+ * Usage summaries over the hourly rollup, and the console's latency histograms over the daily one, on a
+ * real Postgres: equal to the records' own sums and counts before any
  * fold, after folds, with charges written after their record was folded, with part hours at a window's
  * ends, and with a record committed by a transaction that was still open while a fold ran.
  */
@@ -31,6 +40,7 @@ describe('usage fold', () => {
   let sql: pg.Client;
   let pool: pg.Pool;
   let folds: UsageFoldRepository;
+  let consoleUsage: ConsoleUsageRepository;
   let tenantId: string;
   let keyIds: string[];
   const hoursAgo = (hours: number) => new Date(Date.now() - hours * 3_600_000);
@@ -40,7 +50,7 @@ describe('usage fold', () => {
       `INSERT INTO usage_records (request_id, tenant_id, key_id, model_id, family, route, prompt_tokens, completion_tokens,
                                   latency_ms, outcome, status, created_at, kind)
        SELECT $1 || g, $2::uuid, ($3::uuid[])[1 + g % 2], (ARRAY['m-a', 'm-b', 'm-c'])[1 + g % 3], 'oaic', 'oaic.chat', g % 7, g % 11,
-              50, 'ok', 200, (now() AT TIME ZONE 'UTC') - ((g * 37) % ($5 * 60)) * interval '1 minute', (ARRAY['chat', 'media_task'])[1 + g % 2]
+              5 + (g * 7919) % 3000, 'ok', 200, (now() AT TIME ZONE 'UTC') - ((g * 37) % ($5 * 60)) * interval '1 minute', (ARRAY['chat', 'media_task'])[1 + g % 2]
          FROM generate_series(0, $4 - 1) g`,
       [prefix, tenantId, keyIds, count, hoursBack],
     );
@@ -71,6 +81,11 @@ describe('usage fold', () => {
           costMicros,
         }));
         expect({ by, since, until, rows: got }).toEqual({ by, since, until, rows: expected });
+        const bounds = [tenantId, since?.toISOString() ?? null, until?.toISOString() ?? null];
+        const latency = (await sql.query(LATENCY_FROM_RECORDS(GROUPS[by]), bounds)).rows;
+        const histogram = await consoleUsage.latency(tenantId, by, since?.toISOString(), until?.toISOString());
+        histogram.sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : a.bucket - b.bucket));
+        expect({ by, since, until, latency: histogram }).toEqual({ by, since, until, latency });
       }
     }
   }
@@ -80,6 +95,7 @@ describe('usage fold', () => {
     [hoursAgo(30.5), null],
     [hoursAgo(50.25), hoursAgo(3.75)],
     [hoursAgo(10.2), hoursAgo(9.9)],
+    [hoursAgo(71), hoursAgo(25)],
     [null, hoursAgo(20.5)],
   ];
 
@@ -90,6 +106,7 @@ describe('usage fold', () => {
     await sql.connect();
     pool = new pg.Pool({ connectionString: h.db.url, max: 3 });
     folds = new UsageFoldRepository(pool);
+    consoleUsage = new ConsoleUsageRepository(pool);
     tenantId = (await h.bus.request(S.accounts.tenants.create, { slug: 'fold-co', name: 'Fold Co' }, TenantView)).id;
     keyIds = [
       (await h.bus.request(S.accounts.keys.create, { tenant: 'fold-co', name: 'one' }, KeyCreated)).id,

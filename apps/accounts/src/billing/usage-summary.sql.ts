@@ -38,17 +38,17 @@ export function usageSummarySql(tenantId: string, since: Date | null, until: Dat
   const parts: Prisma.Sql[] = window.edges.map(
     (edge) => Prisma.sql`SELECT ${record} FROM usage_records u WHERE u.tenant_id = ${tenant} AND ${within(Prisma.sql`u.created_at`, edge)}`,
   );
-  if (window.hours) {
-    const hours = window.hours;
+  if (window.whole) {
+    const whole = window.whole;
     parts.push(
       Prisma.sql`SELECT ${ROLLUP_GROUP[by]} AS g, h.requests, h.prompt_tokens, h.completion_tokens, h.cached_tokens, h.seconds, h.images, h.tasks, h.charged_micros
-                   FROM usage_hourly h WHERE h.tenant_id = ${tenant} AND ${within(Prisma.sql`h.hour`, hours)}`,
+                   FROM usage_hourly h WHERE h.tenant_id = ${tenant} AND ${within(Prisma.sql`h.hour`, whole)}`,
       Prisma.sql`SELECT ${record} FROM usage_records u
-                  WHERE u.tenant_id = ${tenant} AND u.written_xid >= ${watermark} AND ${within(Prisma.sql`u.created_at`, hours)}`,
+                  WHERE u.tenant_id = ${tenant} AND u.written_xid >= ${watermark} AND ${within(Prisma.sql`u.created_at`, whole)}`,
       Prisma.sql`SELECT ${RECORD_GROUP[by]}, 0, 0, 0, 0, 0, 0, 0, -l.amount_micros
                    FROM ledger_entries l JOIN usage_records u ON u.request_id = l.request_id AND u.tenant_id = l.tenant_id
                   WHERE l.tenant_id = ${tenant} AND l.request_id IS NOT NULL AND l.written_xid >= ${watermark}
-                    AND u.written_xid < ${watermark} AND ${within(Prisma.sql`u.created_at`, hours)}`,
+                    AND u.written_xid < ${watermark} AND ${within(Prisma.sql`u.created_at`, whole)}`,
     );
   }
   return Prisma.sql`

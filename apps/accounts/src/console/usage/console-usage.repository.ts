@@ -3,7 +3,7 @@ import type { SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { SQL_POOL } from '../../prisma/prisma.module';
 import type { KeysetPosition } from '@gateway/platform';
-import { LATENCY_BUCKET_SQL } from './latency-histogram';
+import { latencySummarySql, type LatencyGroup } from './latency-summary.sql';
 
 export interface LatencyRow {
   group: string;
@@ -34,21 +34,6 @@ export interface ChargeRow {
   held: string;
   charged: string;
 }
-
-/** The same groups `gatewayctl usage --by` reads. */
-const GROUP_SQL = {
-  model: 'u.model_id',
-  key: 'u.key_id::text',
-  day: `to_char(date_trunc('day', u.created_at), 'YYYY-MM-DD')`,
-  kind: 'u.kind',
-} as const;
-
-const latencyQuery = (by: keyof typeof GROUP_SQL) => `
-  SELECT ${GROUP_SQL[by]} AS "group", ${LATENCY_BUCKET_SQL} AS bucket, count(*)::text AS count
-    FROM usage_records u
-   WHERE u.tenant_id = $1::uuid AND ($2::timestamp IS NULL OR u.created_at >= $2::timestamp)
-     AND ($3::timestamp IS NULL OR u.created_at < $3::timestamp)
-   GROUP BY 1, 2`;
 
 /** Newest first after the cursor; the index on (tenant_id, created_at) walks it without an offset. */
 const RECORDS_PAGE = `
@@ -91,8 +76,22 @@ const utc = (iso: string | undefined): string | null => (iso === undefined ? nul
 export class ConsoleUsageRepository {
   constructor(@Inject(SQL_POOL) private readonly pool: SqlPool) {}
 
-  async latency(tenantId: string, by: keyof typeof GROUP_SQL, since?: string, until?: string): Promise<LatencyRow[]> {
-    return (await this.pool.query<LatencyRow>(latencyQuery(by), [tenantId, utc(since), utc(until)])).rows;
+  /** The latency histogram by group, read with the fold's watermark in one snapshot so a fold meanwhile counts once. */
+  async latency(tenantId: string, by: LatencyGroup, since?: string, until?: string): Promise<LatencyRow[]> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const folded = (await client.query<{ xid: string }>(`SELECT folded_xid::text AS xid FROM usage_fold WHERE id = 1`)).rows[0]?.xid ?? '0';
+      const query = latencySummarySql(tenantId, by, since ? new Date(since) : null, until ? new Date(until) : null, folded);
+      const { rows } = await client.query<LatencyRow>(query.text, query.values);
+      await client.query('COMMIT');
+      return rows;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async records(query: ConsoleUsageRecordsMessage, after: KeysetPosition | null): Promise<UsageRecordRow[]> {

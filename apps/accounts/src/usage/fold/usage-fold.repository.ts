@@ -1,5 +1,6 @@
 import type { SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
+import { LATENCY_BUCKET_SQL } from '../../console/usage/latency-histogram';
 import { SQL_POOL } from '../../prisma/prisma.module';
 
 /** One lock for every accounts replica: one fold at a time; the others skip their turn. */
@@ -50,6 +51,16 @@ const FOLD = `
     tasks = d.tasks + EXCLUDED.tasks,
     charged_micros = d.charged_micros + EXCLUDED.charged_micros`;
 
+/** The same records' latencies, counted per day and histogram bucket. */
+const FOLD_LATENCY = `
+  INSERT INTO usage_daily_latency AS d (tenant_id, day, kind, model_id, key_id, bucket, count)
+  SELECT u.tenant_id, date_trunc('day', u.created_at), u.kind, u.model_id, u.key_id, ${LATENCY_BUCKET_SQL}, count(*)
+    FROM usage_records u
+   WHERE u.written_xid >= $1 AND u.written_xid < $2
+   GROUP BY 1, 2, 3, 4, 5, 6
+   ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT (tenant_id, day, kind, model_id, key_id, bucket) DO UPDATE SET count = d.count + EXCLUDED.count`;
+
 const ADVANCE = `UPDATE usage_fold SET folded_xid = $1, folded_at = now() AT TIME ZONE 'UTC' WHERE id = 1`;
 
 export interface FoldResult {
@@ -60,7 +71,7 @@ export interface FoldResult {
   rows: number;
 }
 
-/** The only writer of usage_hourly and usage_fold. */
+/** The only writer of usage_hourly, usage_daily_latency and usage_fold. */
 @Injectable()
 export class UsageFoldRepository {
   constructor(@Inject(SQL_POOL) private readonly pool: SqlPool) {}
@@ -82,6 +93,7 @@ export class UsageFoldRepository {
         return { from, to: from, rows: 0 };
       }
       const folded = await client.query(FOLD, [from.toString(), to.toString()]);
+      await client.query(FOLD_LATENCY, [from.toString(), to.toString()]);
       await client.query(ADVANCE, [to.toString()]);
       await client.query('COMMIT');
       return { from, to, rows: folded.rowCount ?? 0 };
