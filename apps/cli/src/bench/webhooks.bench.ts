@@ -148,6 +148,7 @@ async function main(): Promise<void> {
       natsPrefix: `bench${stamp}.`,
       databaseUrl: db.url,
       adminToken,
+      workers: true,
       migrate: false,
       logLevel: 'warn',
       env: {

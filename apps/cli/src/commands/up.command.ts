@@ -87,6 +87,7 @@ export function registerUp(program: Command, io: Io): void {
       for (const file of secrets.created) io.err(`[stack] generated ${file} (kept for the next start; gatewayctl reads the admin token from it)\n`);
       stack = await launchStack({
         supervise: true,
+        workers: true,
         host: env.data.HOST,
         edgePorts: range(env.data.PORT),
         adminPorts: range(env.data.ADMIN_PORT),

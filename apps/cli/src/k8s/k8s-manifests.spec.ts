@@ -7,7 +7,7 @@ import { checkManifests } from './manifest-check';
 import { kustomizeBuild, strategicMerge, type K8sObject } from './kustomize';
 
 const OVERLAYS = ['dev', 'prod'].map((name) => path.join(REPO_ROOT, 'infra', 'k8s', 'overlays', name));
-const ROLES = ['edge', 'accounts', 'chat', 'media-api', 'media-worker', 'music', 'files-api', 'files-worker'];
+const ROLES = ['edge', 'accounts', 'chat', 'media-api', 'media-worker', 'music-api', 'music-worker', 'files-api', 'files-worker'];
 
 type Container = {
   name: string;
@@ -46,15 +46,14 @@ describe.each(OVERLAYS)('the kustomize overlay %s', (overlay) => {
     }
   });
 
-  it('autoscales edge and chat on CPU and media workers on their queue, and migrates with a Job', () => {
+  it('autoscales edge and chat on CPU, media and music workers on their queues, and migrates with a Job', () => {
     for (const name of ['gateway-edge', 'gateway-chat']) {
       const hpa = index.get(`HorizontalPodAutoscaler/${name}`)!;
       expect(hpa.spec).toMatchObject({ scaleTargetRef: { kind: 'Deployment', name }, metrics: [{ resource: { name: 'cpu' } }] });
     }
-    expect(index.get('ScaledObject/gateway-media-worker')!.spec).toMatchObject({
-      scaleTargetRef: { name: 'gateway-media-worker' },
-      triggers: [{ type: 'redis' }],
-    });
+    for (const name of ['gateway-media-worker', 'gateway-music-worker']) {
+      expect(index.get(`ScaledObject/${name}`)!.spec).toMatchObject({ scaleTargetRef: { name }, triggers: [{ type: 'redis' }] });
+    }
     expect(containersOf(index.get('Job/gateway-migrate')!)[0]).toMatchObject({ args: ['migrate'] });
   });
 

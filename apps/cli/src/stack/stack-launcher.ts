@@ -15,14 +15,17 @@ import { checkInfrastructure } from './infra-check';
 import { formatLogLine } from './log-line';
 import {
   entryOf,
-  METERED_APPS,
+  isSplitApp,
+  meteredProcesses,
   REPO_ROOT,
+  ROLE_VARIABLES,
   sharedEnv,
   STACK_APPS,
   type EdgeEndpoint,
   type ResolvedStack,
   type StackApp,
   type StackOptions,
+  workerName,
 } from './stack-options';
 import { Supervisor } from './supervisor';
 
@@ -41,8 +44,9 @@ const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${for
 async function resolveStack(options: StackOptions): Promise<{ resolved: ResolvedStack; sandboxPort: number }> {
   const host = options.host ?? '127.0.0.1';
   const replicas = options.edgePorts?.length ?? options.edgeReplicas ?? 1;
-  const picked = await freePorts(replicas * 2 + 1 + METERED_APPS.length, host);
-  const metricsUrls = Object.fromEntries(METERED_APPS.map((app, i) => [app, `http://${host}:${picked[replicas * 2 + 1 + i]}`]));
+  const metered = meteredProcesses(options.workers ?? false);
+  const picked = await freePorts(replicas * 2 + 1 + metered.length, host);
+  const metricsUrls = Object.fromEntries(metered.map((name, i) => [name, `http://${host}:${picked[replicas * 2 + 1 + i]}`]));
   const ports = options.edgePorts ?? picked.slice(0, replicas);
   const adminPorts = options.adminPorts ?? picked.slice(replicas, replicas * 2);
   if (adminPorts.length !== ports.length) throw CliError.usage('one admin port per edge replica is needed');
@@ -126,9 +130,16 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
     };
     processes.push(spawn());
   };
-  const serviceEnv = (app: StackApp): NodeJS.ProcessEnv => {
-    const url = resolved.metricsUrls[app];
+  const serviceEnv = (name: string): NodeJS.ProcessEnv => {
+    const url = resolved.metricsUrls[name];
     return url ? { ...resolved.env, METRICS_HOST: resolved.host, METRICS_PORT: new URL(url).port } : resolved.env;
+  };
+  /** With `workers`, a split app's api process and its worker; `options.env` still wins (a spec pinning a role). */
+  const startService = (app: StackApp) => {
+    if (!options.workers || !isSplitApp(app)) return start(app, app, serviceEnv(app));
+    const role = ROLE_VARIABLES[app];
+    start(app, app, { ...serviceEnv(app), [role]: 'api', ...options.env });
+    start(app, workerName(app), { ...serviceEnv(workerName(app)), [role]: 'worker', ...options.env });
   };
   let supervisor: Supervisor | undefined;
   // If this process ends without stop() (a crash, process.exit), its children must not outlive it.
@@ -147,7 +158,7 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   };
   try {
     for (const app of apps) {
-      if (app !== 'edge') start(app, app, serviceEnv(app));
+      if (app !== 'edge') startService(app);
     }
     if (apps.includes('edge')) {
       for (const edge of resolved.edges) start('edge', edge.name, { ...resolved.env, PORT: String(edge.port), ADMIN_PORT: String(edge.adminPort) });

@@ -46,6 +46,11 @@ export interface StackOptions {
   signal?: AbortSignal;
   /** Restart an app that exits on its own, with backoff, until it crash-loops (`gatewayctl up`). */
   supervise?: boolean;
+  /**
+   * Run media, music and files as the deployments do: an `api` process and a `worker` process each
+   * (`media-worker`, …); otherwise each is one process playing both roles.
+   */
+  workers?: boolean;
 }
 
 export interface EdgeEndpoint {
@@ -79,6 +84,17 @@ export function entryOf(repoRoot: string, app: StackApp): string {
 
 /** The services with a metrics listener of their own (the sandbox is the upstream, the edge serves its ops routes itself). */
 export const METERED_APPS: readonly StackApp[] = ['accounts', 'chat', 'media', 'music', 'files'];
+
+/** The services with an api and a worker role, and the variable that picks it. */
+export const ROLE_VARIABLES = { media: 'MEDIA_ROLE', music: 'MUSIC_ROLE', files: 'FILES_ROLE' } as const satisfies Partial<Record<StackApp, string>>;
+export type SplitApp = keyof typeof ROLE_VARIABLES;
+export const workerName = (app: SplitApp) => `${app}-worker`;
+export const isSplitApp = (app: StackApp): app is SplitApp => app in ROLE_VARIABLES;
+
+/** Every process with a metrics listener: the metered apps, and each split app's worker when workers run apart. */
+export function meteredProcesses(workers: boolean): string[] {
+  return [...METERED_APPS, ...(workers ? (Object.keys(ROLE_VARIABLES) as SplitApp[]).map(workerName) : [])];
+}
 
 /** Every port the gateway itself listens on (public, admin, metrics): never a webhook destination. */
 function listenerPorts(resolved: Pick<ResolvedStack, 'edges' | 'metricsUrls'>): string {

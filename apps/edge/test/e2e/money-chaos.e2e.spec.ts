@@ -1,7 +1,8 @@
 /**
  * The books across crashes: chat in the three families (streamed and not), a small batch, media tasks and
- * music tasks run while each service process (accounts, chat, files, media, music, edge) is killed with
- * SIGKILL once, in turn, and the supervisor restarts it. Clients may see errors while a process is down;
+ * music tasks run while each service process of the deployed topology (accounts, chat, the api and worker
+ * processes of files, media and music, edge) is killed with SIGKILL once, in turn, and the supervisor
+ * restarts it. Clients may see errors while a process is down;
  * afterwards every task the gateway accepted has ended, the batch is complete and `reconcile --all`
  * exits 0. Runs its own supervised stack (own database and NATS prefix) because it kills its processes.
  */
@@ -20,7 +21,7 @@ import { chatFile } from './support/batch-fixtures';
 import { CLI_BIN, type CliResult } from './support/cli-runner';
 import { msgcHeaders } from './support/gateway';
 
-const KILLED = ['accounts', 'chat', 'files', 'media', 'music', 'edge'] as const;
+const KILLED = ['accounts', 'chat', 'files', 'files-worker', 'media', 'media-worker', 'music', 'music-worker', 'edge'] as const;
 /** Each client call gives up after this long: a call held by a process that died fails, and the loop goes on. */
 const CALL_TIMEOUT_MS = 10_000;
 
@@ -40,6 +41,7 @@ describe('money: the books hold while every service is killed once', () => {
     db = await createTestDatabase(undefined, 'chaos');
     stack = await launchStack({
       supervise: true,
+      workers: true,
       removeNamespaceOnStop: true,
       natsPrefix: `chaos${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`,
       databaseUrl: db.url,

@@ -1,4 +1,7 @@
-/** A local webhook receiver for the music specs: records every request, can be down for its first N attempts per path. */
+/**
+ * A local webhook receiver for the music specs: records every request as it arrives, can be down for its
+ * first N attempts per path, and can hold each answer back for a while (deliveries in flight).
+ */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -7,6 +10,8 @@ export interface ReceivedHook {
   headers: Record<string, string>;
   body: string;
   status: number;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export class WebhookReceiver {
@@ -14,6 +19,8 @@ export class WebhookReceiver {
   private readonly downFor = new Map<string, number>();
   private server: Server | null = null;
   private base = '';
+
+  constructor(private readonly answerAfterMs = 0) {}
 
   async start(): Promise<this> {
     this.server = createServer((request, response) => void this.handle(request, response.writeHead.bind(response), () => response.end()));
@@ -45,7 +52,8 @@ export class WebhookReceiver {
     const status = left > 0 ? 503 : 204;
     if (left > 0) this.downFor.set(path, left - 1);
     const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-    this.hits.push({ path, headers, body: Buffer.concat(chunks).toString(), status });
+    this.hits.push({ path, headers, body: Buffer.concat(chunks).toString(), status, at: Date.now() });
+    if (this.answerAfterMs > 0) await new Promise((resolve) => setTimeout(resolve, this.answerAfterMs));
     writeHead(status);
     end();
   }
