@@ -1,9 +1,10 @@
 /**
- * kill -9 of a task worker mid-work, then another worker. Media: every task completes and the ledger shows
+ * kill -9 of a worker mid-work, then another worker. Media: every task completes and the ledger shows
  * exactly one charge per task. Music: a worker killed while its webhook deliveries are in flight; every
- * webhook still reaches its receiver at least once, signed. Runs its own stack (own database and NATS
- * prefix) whose media and music apps only answer the API (MEDIA_ROLE=api, MUSIC_ROLE=api), so polls and
- * deliveries run on worker processes this spec starts and kills.
+ * webhook still reaches its receiver at least once, signed. Files: a batch completes with no line lost or
+ * recorded twice; a native batch's polls resume, its upstream batch created once. Runs its own stack (own
+ * database and NATS prefix) whose media, music and files apps only answer the API (`*_ROLE=api`), so the
+ * work runs on worker processes this spec starts and kills.
  */
 import { createTestDatabase, type TestDatabase } from '@gateway/db';
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT, type RunningStack } from '@gateway/cli';
@@ -15,23 +16,31 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
+import { request } from 'undici';
+import { chatFile, finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
 import { eventually, withSql } from './support/billing-fixtures';
-import { bearer, http } from './support/gateway';
+import { bearer, http, openaiClient } from './support/gateway';
 import { WebhookReceiver } from './support/webhook-receiver';
 
 const TASKS = 24;
 const MUSIC_TASKS = 10;
+const LINES = 1200;
+const CONCURRENCY = 8;
 
-describe('tasks across a worker crash', () => {
+describe('tasks and batches across a worker crash', () => {
   let db: TestDatabase;
   let stack: RunningStack;
   const workers: ChildProcess[] = [];
-  const logFile = path.join(os.tmpdir(), `gateway-media-crash-${Date.now().toString(36)}.log`);
+  const logFile = path.join(os.tmpdir(), `gateway-worker-crash-${Date.now().toString(36)}.log`);
   const log = createWriteStream(logFile);
-  const prefix = `mcrash${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`;
+  const prefix = `wcrash${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`;
 
-  const startWorker = (name: string, app: 'media' | 'music' = 'media'): ChildProcess => {
-    const roles = { media: { MEDIA_ROLE: 'worker', MEDIA_JOB_LOCK_MS: '2000', MEDIA_POLL_INTERVAL_MS: '200' }, music: { MUSIC_ROLE: 'worker' } };
+  const startWorker = (name: string, app: 'media' | 'music' | 'files' = 'media'): ChildProcess => {
+    const roles = {
+      media: { MEDIA_ROLE: 'worker', MEDIA_JOB_LOCK_MS: '2000', MEDIA_POLL_INTERVAL_MS: '200' },
+      music: { MUSIC_ROLE: 'worker' },
+      files: { FILES_ROLE: 'worker', BATCH_LOCK_MS: '2000', BATCH_CONCURRENCY: String(CONCURRENCY), NATIVE_BATCH_POLL_MS: '250' },
+    };
     const worker = spawn(process.execPath, [path.join(REPO_ROOT, 'apps', app, 'dist', 'main.js')], {
       env: { ...stack.env, ...roles[app], METRICS_PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -61,17 +70,18 @@ describe('tasks across a worker crash', () => {
     }, db.url);
 
   beforeAll(async () => {
-    db = await createTestDatabase(undefined, 'mcrash');
+    db = await createTestDatabase(undefined, 'wcrash');
     stack = await launchStack({
       removeNamespaceOnStop: true,
       natsPrefix: prefix,
       databaseUrl: db.url,
-      storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-mcrash-objects-')),
+      storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-wcrash-objects-')),
       migrate: false,
       env: {
         NO_COLOR: '1',
         MEDIA_ROLE: 'api',
         MUSIC_ROLE: 'api',
+        FILES_ROLE: 'api',
         MUSIC_POLL_INTERVAL_MS: '300',
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_LOCK_MS: '2000',
@@ -166,10 +176,10 @@ describe('tasks across a worker crash', () => {
     const receiver = await new WebhookReceiver(1000).start();
     try {
       const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
-      await admin.createTenant({ slug: 'wcrash' });
-      await admin.topup({ tenant: 'wcrash', amount: '100.00' });
-      const key = (await admin.createKey({ tenant: 'wcrash' })).key;
-      const verifier = new Webhook((await admin.rotateWebhookSecret('wcrash')).secret);
+      await admin.createTenant({ slug: 'wcrash-music' });
+      await admin.topup({ tenant: 'wcrash-music', amount: '100.00' });
+      const key = (await admin.createKey({ tenant: 'wcrash-music' })).key;
+      const verifier = new Webhook((await admin.rotateWebhookSecret('wcrash-music')).secret);
       const first = startWorker('music-worker-1', 'music');
       await ready(first);
       const ids = await Promise.all(
@@ -217,4 +227,77 @@ describe('tasks across a worker crash', () => {
       await receiver.stop();
     }
   }, 120_000);
+  it('files: a batch resumes on another worker: every line once in the output, one usage record per line', async () => {
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
+    await admin.createTenant({ slug: 'fcrash' });
+    await admin.topup({ tenant: 'fcrash', amount: '100.00' });
+    const client = openaiClient((await admin.createKey({ tenant: 'fcrash' })).key, stack.baseUrl);
+
+    const upstreamCalls = async () => ((await (await request(`${stack.sandboxUrl}/_sandbox/stats`)).body.json()) as { total: number }).total;
+    const callsBefore = await upstreamCalls();
+    const first = startWorker('files-worker-1', 'files');
+    const input = await client.files.create({ file: chatFile(LINES, ['sandbox-gpt-slow'], 'crash'), purpose: 'batch' });
+    const batch = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    const midway = await waitForBatch(client, batch.id, (b) => (b.request_counts?.completed ?? 0) >= LINES / 4, 60_000);
+    expect(midway.status).toBe('in_progress');
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+    const atKill = (await client.batches.retrieve(batch.id)).request_counts!.completed;
+    expect(atKill).toBeLessThan(LINES);
+
+    startWorker('files-worker-2', 'files');
+    const done = await waitForBatch(client, batch.id, finished, 90_000);
+    expect(done.status).toBe('completed');
+    expect(done.request_counts).toEqual({ total: LINES, completed: LINES, failed: 0 });
+    const output = await jsonlOf(client, done.output_file_id!);
+    expect(output).toHaveLength(LINES);
+    expect(new Set(output.map((line) => line.custom_id)).size).toBe(LINES);
+
+    const usageRows = () =>
+      withSql(async (sql) => Number((await sql.query('SELECT count(*) AS n FROM usage_records WHERE client_request_id = $1', [batch.id])).rows[0].n), db.url);
+    await eventually(`usage rows (logs: ${logFile})`, usageRows, (n) => n === LINES, 45_000);
+    // Lines the killed worker had in flight, or finished but not yet recorded, ran again under the same request id:
+    // the upstream saw them twice, usage and the ledger once. No recorded line ran again.
+    const calls = (await upstreamCalls()) - callsBefore;
+    expect(calls).toBeGreaterThanOrEqual(LINES);
+    expect(calls - LINES).toBeLessThanOrEqual(2 * CONCURRENCY);
+  }, 240_000);
+
+  it('files: a native batch resumes its polls on another worker: the upstream batch created once, every line once, one usage record per line', async () => {
+    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
+    await admin.createTenant({ slug: 'fcrash-native' });
+    await admin.topup({ tenant: 'fcrash-native', amount: '100.00' });
+    const client = openaiClient((await admin.createKey({ tenant: 'fcrash-native' })).key, stack.baseUrl);
+    const sandboxStats = async () =>
+      (await (await request(`${stack.sandboxUrl}/_sandbox/stats`)).body.json()) as { routes: Record<string, Record<string, number>> };
+    const before = await sandboxStats();
+    const created = (stats: typeof before) => stats.routes['POST /openai/v1/batches']?.ok ?? 0;
+    const linesRun = (stats: typeof before) => stats.routes['BATCH LINE /v1/chat/completions']?.ok ?? 0;
+
+    // Only the worker this test kills runs batches until it dies (the other specs' workers have finished).
+    for (const worker of workers) worker.kill('SIGKILL');
+    const first = startWorker('files-worker-3', 'files');
+    const NATIVE_LINES = 2000;
+    const input = await client.files.create({ file: chatFile(NATIVE_LINES, ['sandbox-gpt-batch'], 'ncrash'), purpose: 'batch' });
+    const batch = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+    // Forwarded and polled: the upstream's progress shows in the counts.
+    await waitForBatch(client, batch.id, (b) => b.status === 'in_progress' && (b.request_counts?.completed ?? 0) > 0, 60_000);
+    first.kill('SIGKILL');
+    await new Promise((resolve) => first.once('exit', resolve));
+
+    startWorker('files-worker-4', 'files');
+    const done = await waitForBatch(client, batch.id, finished, 90_000);
+    expect(done.status).toBe('completed');
+    expect(done.request_counts).toEqual({ total: NATIVE_LINES, completed: NATIVE_LINES, failed: 0 });
+    const output = await jsonlOf(client, done.output_file_id!);
+    expect(output).toHaveLength(NATIVE_LINES);
+    expect(new Set(output.map((line) => line.custom_id)).size).toBe(NATIVE_LINES);
+    const after = await sandboxStats();
+    expect(created(after) - created(before)).toBe(1);
+    expect(linesRun(after) - linesRun(before)).toBe(NATIVE_LINES);
+
+    const usageRows = () =>
+      withSql(async (sql) => Number((await sql.query('SELECT count(*) AS n FROM usage_records WHERE client_request_id = $1', [batch.id])).rows[0].n), db.url);
+    await eventually(`usage rows (logs: ${logFile})`, usageRows, (n) => n === NATIVE_LINES, 45_000);
+  }, 240_000);
 });
