@@ -42,11 +42,11 @@ describe('deployment files', () => {
   it('Prometheus scrapes every app of the compose file', () => {
     const config = parse(read('infra', 'observability', 'prometheus.yml')) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
     const hosts = config.scrape_configs.flatMap((job) => job.static_configs.flatMap((s) => s.targets.map((t) => t.split(':')[0])));
-    expect(hosts.sort()).toEqual(['accounts', 'chat', 'edge', 'files', 'media', 'music']);
+    expect(hosts.sort()).toEqual(['accounts', 'chat', 'edge', 'files', 'files-worker', 'media', 'media-worker', 'music', 'music-worker']);
     for (const host of hosts) expect(compose.services[host!]).toBeDefined();
   });
 
-  it('alert rules cover error rate, TTFT p99, consumer lag, queue age and dead letters, on exported series', () => {
+  it('alert rules cover error rate, TTFT p99, consumer lag, a stalled usage fold, queue age and dead letters, on exported series', () => {
     const rules = (
       parse(read('infra', 'observability', 'alert-rules.yml')) as { groups: Array<{ rules: Array<{ alert: string; expr: string }> }> }
     ).groups.flatMap((g) => g.rules);
@@ -55,6 +55,7 @@ describe('deployment files', () => {
         'GatewayHighErrorRate',
         'GatewayTimeToFirstTokenP99High',
         'GatewayConsumerLag',
+        'GatewayUsageFoldStale',
         'GatewayQueueOldestJobAge',
         'GatewayDeadLetters',
       ]),

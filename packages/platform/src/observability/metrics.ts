@@ -50,6 +50,12 @@ export const gatewayMetrics = {
     registers,
   }),
   holdsOpen: new Gauge({ name: 'gateway_billing_holds_open', help: 'Billing holds taken and not yet ended', registers }),
+  usageFoldedAt: new Gauge({
+    name: 'gateway_usage_fold_last_success_timestamp_seconds',
+    help: 'When the usage fold last committed (or found nothing new) on this accounts replica, Unix seconds',
+    registers,
+  }),
+  usageFoldedRows: new Counter({ name: 'gateway_usage_fold_rows_total', help: 'Rollup rows the usage fold added to or created', registers }),
   refusals: new Counter({
     name: 'gateway_refusals_total',
     help: 'Requests refused for quota or rate limits, by reason (insufficient_quota, rate_limited)',

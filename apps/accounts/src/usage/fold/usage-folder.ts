@@ -1,3 +1,4 @@
+import { gatewayMetrics } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import { USAGE_FOLD_ENV, type UsageFoldEnv } from './usage-fold.env';
 import { UsageFoldRepository, type FoldResult } from './usage-fold.repository';
@@ -30,6 +31,13 @@ export class UsageFolder implements OnApplicationBootstrap, OnApplicationShutdow
   fold(): Promise<FoldResult | null> {
     this.folding = this.folding
       .then(() => this.repository.fold())
+      .then((result) => {
+        if (result) {
+          gatewayMetrics.usageFoldedAt.set(Date.now() / 1000);
+          gatewayMetrics.usageFoldedRows.inc(result.rows);
+        }
+        return result;
+      })
       .catch((error: Error) => {
         this.logger.error(`usage fold failed: ${error.message}`);
         return null;
