@@ -17,10 +17,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import { AdminClient } from '../admin/admin-client';
-import { loadConfigFile } from '../config/config-file';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
-import { REPO_ROOT } from '../stack/stack-options';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
 
 const UPLOAD_BYTES = Number(process.env.BENCH_UPLOAD_BYTES ?? 1024 * 1024 * 1024);
 const LINES = Number(process.env.BENCH_BATCH_LINES ?? 10_000);

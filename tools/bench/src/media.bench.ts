@@ -21,10 +21,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { Agent, request } from 'undici';
-import { AdminClient } from '../admin/admin-client';
-import { loadConfigFile } from '../config/config-file';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
-import { REPO_ROOT } from '../stack/stack-options';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
 import { runPollPhase, type PollPhaseResult } from './media-polls.phase';
 
 const TASKS = Number(process.env.BENCH_MEDIA_TASKS ?? 5000);

@@ -10,10 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { AdminClient } from '../admin/admin-client';
-import { loadConfigFile } from '../config/config-file';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
-import { REPO_ROOT } from '../stack/stack-options';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
 import { pacedLoad } from './paced-load';
 
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);

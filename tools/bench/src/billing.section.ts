@@ -8,10 +8,7 @@ import { createTestDatabase, type TestDatabase } from '@gateway/db';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { AdminClient } from '../admin/admin-client';
-import { loadConfigFile } from '../config/config-file';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
-import { REPO_ROOT } from '../stack/stack-options';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
 import { signedMs } from './bench-format';
 import { closedLoad } from './closed-load';
 

@@ -15,10 +15,7 @@ import { mkdirSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { request } from 'undici';
-import { AdminClient } from '../admin/admin-client';
-import { loadConfigFile } from '../config/config-file';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
-import { REPO_ROOT, STACK_APPS, type StackApp } from '../stack/stack-options';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT, STACK_APPS, type StackApp } from '@gateway/cli';
 import { formatTable } from './translation.section';
 import { cpuBetween, pidsNamed, readCpu, type CpuGroup } from './process-cpu';
 

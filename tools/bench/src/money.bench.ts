@@ -16,8 +16,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { AdminClient } from '../admin/admin-client';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
+import { AdminClient, launchStack, type RunningStack } from '@gateway/cli';
 import { ms } from './bench-format';
 
 const RECORDS = Number(process.env.BENCH_MONEY_RECORDS ?? 1_000_000);

@@ -12,10 +12,7 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { AdminClient } from '../admin/admin-client';
-import { loadConfigFile } from '../config/config-file';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
-import { REPO_ROOT } from '../stack/stack-options';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
 import { ms } from './bench-format';
 
 const TASKS = Number(process.env.BENCH_WEBHOOKS ?? 1000);

@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
-import type { AdminClient } from '../admin/admin-client';
+import type { AdminClient } from '@gateway/cli';
 
 export type RequestKind = 'oaic' | 'oaic-stream' | 'msgc' | 'msgc-stream' | 'genc' | 'genc-stream' | 'bad-body' | 'bad-key';
 

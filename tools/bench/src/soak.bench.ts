@@ -18,10 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { request } from 'undici';
 import { z } from 'zod';
-import { AdminClient } from '../admin/admin-client';
-import { loadConfigFile } from '../config/config-file';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
-import { REPO_ROOT } from '../stack/stack-options';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
 import { compareFigures, FLAT, readRss, sampleWindow, slopePerMinute, type AppFigures } from './soak-stats';
 import { churnKeys, emptyTally, runTraffic, type TrafficTally } from './soak-traffic';
 
