@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROCESS_STATS_SUBJECT, ProcessStats, type ProcessStatsRequest } from '@gateway/contracts';
+import { ProcessStats, SUBJECTS, type ProcessStatsRequest } from '@gateway/contracts';
 import { decodeJson, encodeJson } from '@gateway/platform';
 import type { NatsConnection } from 'nats';
 import { request } from 'undici';
@@ -25,7 +25,7 @@ async function readOnce(nats: NatsConnection, prefix: string, sandboxUrl: string
   const answers: ProcessStats[] = [];
   const subscription = nats.subscribe(inbox, { callback: (error, msg) => !error && answers.push(ProcessStats.parse(decodeJson(msg.data))) });
   const ask: ProcessStatsRequest = { collectGarbage };
-  nats.publish(prefix + PROCESS_STATS_SUBJECT, encodeJson(ask), { reply: inbox });
+  nats.publish(prefix + SUBJECTS.ops.processStats, encodeJson(ask), { reply: inbox });
   const sandbox = request(`${sandboxUrl}/_sandbox/process${collectGarbage ? '?gc=1' : ''}`).then(async (response) =>
     ProcessStats.parse(await response.body.json()),
   );
