@@ -3,13 +3,13 @@ import { loadEnv } from '@gateway/platform';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AssistantsModule } from './assistants/assistants.module';
-import { CatalogModule } from './catalog/catalog.module';
+import { CatalogCacheModule } from './catalog/catalog-cache.module';
 import type { ChatEnv } from './config/chat-env';
 import { InfraModule } from './config/infra.module';
 import { GencModule } from './genc/genc.module';
 import { MsgcModule } from './msgc/msgc.module';
 import { OaicModule } from './oaic/oaic.module';
-import { UsageModule } from './usage/usage.module';
+import { MeteringModule } from './usage/metering.module';
 
 /** The chat service: model routing and execution for the chat families, stored responses, the assistants pass-through, durable usage. */
 @Module({})
@@ -20,8 +20,8 @@ export class ChatModule {
       imports: [
         InfraModule.forRoot(env, storage),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
-        CatalogModule,
-        UsageModule,
+        CatalogCacheModule,
+        MeteringModule,
         OaicModule,
         MsgcModule,
         GencModule,

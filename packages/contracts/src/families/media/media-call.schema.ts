@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { OaicCaller } from '../oaic/oaic-call.schema';
+import { TenantCaller } from '../tenant-caller.schema';
 
 /**
  * Who is calling and on which route (the route id says the family and the kind), plus the public origin
  * the edge answers on: result links are signed gateway URLs on that origin.
  */
-export const MediaCaller = OaicCaller.extend({ origin: z.url() });
+export const MediaCaller = TenantCaller.extend({ origin: z.url() });
 export type MediaCaller = z.infer<typeof MediaCaller>;
 
 export const MediaCreatePayload = MediaCaller.extend({ body: z.unknown() });

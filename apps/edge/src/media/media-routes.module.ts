@@ -7,7 +7,7 @@ import { HttpAdapterHost } from '@nestjs/core';
 import type { FastifyInstance } from 'fastify';
 import { registerMediaCallbackRoute } from './media-callback.routes';
 import { MEDIA_EDGE_ENV, MEDIA_OBJECT_STORE, MediaEdgeEnv } from './media-env';
-import { MediaHandler } from './media.handler';
+import { MediaRoutes } from './media.routes';
 import { MediaRelayService } from './media-relay.service';
 
 @Module({
@@ -15,10 +15,10 @@ import { MediaRelayService } from './media-relay.service';
     { provide: MEDIA_EDGE_ENV, useFactory: () => loadEnv(MediaEdgeEnv) },
     { provide: MEDIA_OBJECT_STORE, useFactory: () => createObjectStore(loadEnv(StorageEnv)) },
     MediaRelayService,
-    MediaHandler,
+    MediaRoutes,
   ],
 })
-export class MediaModule implements OnModuleInit {
+export class MediaRoutesModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly relay: MediaRelayService,

@@ -3,7 +3,7 @@ import { createObjectStore, StorageEnv } from '@gateway/storage';
 import { Module } from '@nestjs/common';
 import { FileUploadService } from './file-upload.service';
 import { EDGE_FILES_ENV, EdgeFilesEnv, FILES_OBJECT_STORE } from './files-env';
-import { FilesHandler } from './files.handler';
+import { FilesRoutes } from './files.routes';
 
 /**
  * Files and batches at the edge: uploads stream from the socket into object storage and only the key
@@ -15,7 +15,7 @@ import { FilesHandler } from './files.handler';
     { provide: EDGE_FILES_ENV, useFactory: () => loadEnv(EdgeFilesEnv) },
     { provide: FILES_OBJECT_STORE, useFactory: () => createObjectStore(loadEnv(StorageEnv)) },
     FileUploadService,
-    FilesHandler,
+    FilesRoutes,
   ],
 })
-export class FilesModule {}
+export class FilesRoutesModule {}

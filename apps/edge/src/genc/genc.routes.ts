@@ -11,7 +11,7 @@ const GENERATE = SUBJECTS.chat.genc.generate;
  * query is checked by the route table); both reach the chat service on one subject.
  */
 @Injectable()
-export class GencHandler {
+export class GencRoutes {
   constructor(private readonly relay: OaicRelayService) {}
 
   @RouteHandler('genc.generate')

@@ -21,7 +21,7 @@ export type ModelRoute = CatalogChannelsReply;
  * then served from memory until an invalidation broadcast, a reconnection or the TTL drops it.
  */
 @Injectable()
-export class CatalogService implements OnModuleInit, OnModuleDestroy {
+export class CatalogCache implements OnModuleInit, OnModuleDestroy {
   private readonly routes: ReadThroughCache<ModelRoute>;
   private readonly visible: ReadThroughCache<Map<string, VisibleModel>>;
   private stopWatching: () => void = () => undefined;

@@ -7,13 +7,13 @@ import type { FastifyInstance } from 'fastify';
 import Redis from 'ioredis';
 import { ClaimCheckStore } from './claim-check.store';
 import { MEDIA_EDGE_ENV, MediaEdgeEnv } from '../media/media-env';
-import { MAX_AUDIO_UPLOAD_BYTES, OaicAudioService } from './oaic-audio.service';
+import { AudioStorageRelayService, MAX_AUDIO_UPLOAD_BYTES } from './audio-storage-relay.service';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
 import { multipartLimitsOf, parserLimits } from '../routing/multipart-form';
 import { OaicImagesService } from './oaic-images.service';
 import { OAIC_ENV, OAIC_OBJECT_STORE, OAIC_REDIS, OaicEnv } from './oaic-env';
-import { OaicHandler } from './oaic.handler';
+import { OaicRoutes } from './oaic.routes';
 import { OaicRelayService } from './oaic-relay.service';
 
 /**
@@ -33,13 +33,13 @@ import { OaicRelayService } from './oaic-relay.service';
     },
     ClaimCheckStore,
     OaicRelayService,
-    OaicAudioService,
+    AudioStorageRelayService,
     OaicImagesService,
-    OaicHandler,
+    OaicRoutes,
   ],
   exports: [OaicRelayService],
 })
-export class OaicModule implements OnModuleInit, OnApplicationShutdown {
+export class OaicRoutesModule implements OnModuleInit, OnApplicationShutdown {
   constructor(
     @Inject(OAIC_REDIS) private readonly redis: Redis,
     private readonly adapterHost: HttpAdapterHost,

@@ -35,7 +35,7 @@ function idParam(schema: typeof FileIdParam | typeof BatchIdParam, value: string
 
 /** The files and batches routes (spec 4.7, 4.8): uploads into storage here, records and batches in the files service. */
 @Injectable()
-export class FilesHandler {
+export class FilesRoutes {
   constructor(
     private readonly bus: NatsBus,
     private readonly uploads: FileUploadService,

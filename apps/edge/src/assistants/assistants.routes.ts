@@ -20,7 +20,7 @@ const SUBJECT = SUBJECTS.chat.oaic.assistants;
  * streamed run is relayed as SSE, event by event.
  */
 @Injectable()
-export class AssistantsHandler {
+export class AssistantsRoutes {
   constructor(private readonly relay: OaicRelayService) {}
 
   @RouteHandler('oaic.assistants.create')

@@ -9,7 +9,7 @@ import { VisibleModelsService } from './visible-models.service';
 const MSGC_DEFAULT_LIMIT = 20;
 
 @Injectable()
-export class ModelsHandler {
+export class ModelsRoutes {
   constructor(private readonly models: VisibleModelsService) {}
 
   @RouteHandler('oaic.models.list')

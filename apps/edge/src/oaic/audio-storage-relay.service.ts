@@ -34,7 +34,7 @@ export const MAX_AUDIO_UPLOAD_BYTES = 25 * 1024 * 1024;
  * service as a reference; synthesized speech comes back the same way and streams out with its type.
  */
 @Injectable()
-export class OaicAudioService {
+export class AudioStorageRelayService {
   private readonly limits: MultipartLimits;
 
   constructor(

@@ -12,7 +12,7 @@ function wantsStream(request: RouteRequest): boolean {
 
 /** The msgc family's chat routes: bodies already checked by the route table, relayed to the chat service. */
 @Injectable()
-export class MsgcHandler {
+export class MsgcRoutes {
   constructor(private readonly relay: OaicRelayService) {}
 
   @RouteHandler('msgc.messages')

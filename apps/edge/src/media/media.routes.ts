@@ -11,7 +11,7 @@ const taskIdOf = (request: RouteRequest) => request.params.task_id ?? '';
 
 /** The media routes of oaic videos, dsc and nativemedia: each hands its parsed request to the media service. */
 @Injectable()
-export class MediaHandler {
+export class MediaRoutes {
   private readonly limits: MultipartLimits;
 
   constructor(

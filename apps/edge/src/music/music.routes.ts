@@ -5,7 +5,7 @@ import { MusicRelayService } from './music-relay.service';
 
 /** The music family's 22 routes: each hands the parsed request to the music service. */
 @Injectable()
-export class MusicHandler {
+export class MusicRoutes {
   constructor(private readonly relay: MusicRelayService) {}
 
   @RouteHandler('music.generate')

@@ -18,7 +18,7 @@ function featureControls(key: KeyContext): Record<string, boolean> {
 }
 
 @Injectable()
-export class RoomHandler {
+export class RoomRoutes {
   constructor(private readonly visibleModels: VisibleModelsService) {}
 
   @RouteHandler('room.models')

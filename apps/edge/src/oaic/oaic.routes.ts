@@ -2,7 +2,7 @@ import { ResponseIdParam, SUBJECTS, parseOrThrow, type ResponseGetPayload } from
 import { Injectable } from '@nestjs/common';
 import { RouteHandler } from '../routing/route-handler.decorator';
 import type { RouteRequest } from '../routing/route-request';
-import { OaicAudioService } from './oaic-audio.service';
+import { AudioStorageRelayService } from './audio-storage-relay.service';
 import { OaicImagesService } from './oaic-images.service';
 import { callerOf, OaicRelayService } from './oaic-relay.service';
 
@@ -14,10 +14,10 @@ function wantsStream(request: RouteRequest): boolean {
 
 /** The oaic family's routes (and their /v1 aliases): each one hands the parsed request to the chat service. */
 @Injectable()
-export class OaicHandler {
+export class OaicRoutes {
   constructor(
     private readonly relay: OaicRelayService,
-    private readonly audio: OaicAudioService,
+    private readonly audio: AudioStorageRelayService,
     private readonly images: OaicImagesService,
   ) {}
 

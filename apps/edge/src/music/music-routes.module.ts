@@ -5,11 +5,11 @@ import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
 import { registerMusicCallbackRoute } from './music-callback.routes';
 import { MusicRelayService } from './music-relay.service';
-import { MusicHandler } from './music.handler';
+import { MusicRoutes } from './music.routes';
 
 /** The music family at the edge: its 22 routes relayed to the music service, and the upstream callback intake. */
-@Module({ providers: [MusicRelayService, MusicHandler] })
-export class MusicModule implements OnModuleInit {
+@Module({ providers: [MusicRelayService, MusicRoutes] })
+export class MusicRoutesModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,
     private readonly relay: MusicRelayService,

@@ -3,7 +3,7 @@ import { connectNats, encodeReply, NatsBus } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import { ChatEnv } from '../config/chat-env';
-import { CatalogService } from './catalog.service';
+import { CatalogCache } from './catalog.cache';
 
 const visible: VisibleModel[] = [
   { id: 'gpt', displayName: 'GPT', capability: 'chat', createdAt: '2025-01-01T00:00:00Z' },
@@ -31,11 +31,11 @@ function channels(modelId: string): CatalogChannelsReply {
   };
 }
 
-describe('CatalogService against accounts subjects on a real NATS server', () => {
+describe('CatalogCache against accounts subjects on a real NATS server', () => {
   const prefix = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`;
   const calls = { visible: 0, channels: 0 };
   let connection: NatsConnection;
-  let catalog: CatalogService;
+  let catalog: CatalogCache;
 
   beforeAll(async () => {
     connection = await connectNats('nats://127.0.0.1:4222', 'catalog-spec');
@@ -52,7 +52,7 @@ describe('CatalogService against accounts subjects on a real NATS server', () =>
         msg.respond(encodeReply({ ok: true, data: channels(modelId) }));
       },
     });
-    catalog = new CatalogService(new NatsBus(connection, prefix), ChatEnv.parse({}));
+    catalog = new CatalogCache(new NatsBus(connection, prefix), ChatEnv.parse({}));
   });
 
   afterAll(async () => {

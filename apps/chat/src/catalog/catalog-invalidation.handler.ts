@@ -1,11 +1,11 @@
 import { InvalidationEvent, SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { EventPattern, Payload } from '@nestjs/microservices';
-import { CatalogService } from './catalog.service';
+import { CatalogCache } from './catalog.cache';
 
 @Controller()
-export class CatalogHandler {
-  constructor(private readonly catalog: CatalogService) {}
+export class CatalogInvalidationHandler {
+  constructor(private readonly catalog: CatalogCache) {}
 
   @EventPattern(SUBJECTS.accounts.invalidated)
   onInvalidated(@Payload() payload: unknown): void {
