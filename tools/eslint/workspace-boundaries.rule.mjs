@@ -1,10 +1,10 @@
-// A relative import stays inside the workspace (apps/<name> or packages/<name>) of the file that makes it.
+// A relative import stays inside the workspace (apps/<name>, packages/<name> or tools/<name>) of the file that makes it.
 // Crossing into another workspace must go through its package name, where the bare-specifier rules of
 // eslint.config.mjs decide whether that dependency is allowed at all (no app imports another app, no deep
 // import into a workspace's src or dist).
 import path from 'node:path';
 
-const WORKSPACE_ROOT = /^(?<root>.*?[\\/](?:apps|packages)[\\/][^\\/]+)(?:[\\/]|$)/;
+const WORKSPACE_ROOT = /^(?<root>.*?[\\/](?:apps|packages|tools)[\\/][^\\/]+)(?:[\\/]|$)/;
 
 function workspaceOf(file) {
   return WORKSPACE_ROOT.exec(file)?.groups?.root;

@@ -1,6 +1,5 @@
 import {
   ApplyResult,
-  CONSOLE_SUBJECTS,
   ConsoleInviteInfo,
   ConsoleInviteIssued,
   ConsoleModelList,
@@ -18,7 +17,7 @@ import { z } from 'zod';
 import { catalogConfig, startAccountsHarness, type AccountsHarness } from './accounts.harness';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
-const C = CONSOLE_SUBJECTS;
+const C = SUBJECTS.accounts.console;
 const PASSWORD = 'a long and quiet river';
 const Accepted = z.object({ email: z.string(), tenant: z.string() });
 

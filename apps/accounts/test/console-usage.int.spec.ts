@@ -1,5 +1,4 @@
 import {
-  CONSOLE_DATA_SUBJECTS as C,
   ConsoleCharges,
   ConsoleKeyLimits,
   ConsoleOverview,
@@ -12,6 +11,8 @@ import {
 } from '@gateway/contracts';
 import pg from 'pg';
 import { startAccountsHarness, type AccountsHarness } from './accounts.harness';
+
+const C = S.accounts.console;
 
 /**
  * The tenant console's usage subjects on a real Postgres: records paged by keyset (every record once, in

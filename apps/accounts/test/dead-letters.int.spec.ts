@@ -1,14 +1,5 @@
 import { WalletKeys, WalletStore } from '@gateway/billing';
-import {
-  DEAD_LETTER_SUBJECTS,
-  DeadLetterList,
-  DeadLetterReplayReply,
-  sampleUsageEvent,
-  SUBJECTS,
-  TenantView,
-  usageStreamNames,
-  type DeadLetterConsumer,
-} from '@gateway/contracts';
+import { DeadLetterList, DeadLetterReplayReply, sampleUsageEvent, SUBJECTS, TenantView, usageStreamNames, type DeadLetterConsumer } from '@gateway/contracts';
 import { DeadLetterStream, encodeJson } from '@gateway/platform';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -49,7 +40,7 @@ describe('poison records in the usage and ledger consumers', () => {
     }
   }
 
-  const listDeadLetters = (consumer: DeadLetterConsumer) => h.bus.request(DEAD_LETTER_SUBJECTS.list, { consumer }, DeadLetterList);
+  const listDeadLetters = (consumer: DeadLetterConsumer) => h.bus.request(SUBJECTS.accounts.deadLetters.list, { consumer }, DeadLetterList);
 
   async function publishUsage(body: unknown): Promise<void> {
     const { subject, stream } = usageStreamNames(h.bus.prefix);
@@ -189,7 +180,7 @@ describe('poison records in the usage and ledger consumers', () => {
       payload: JSON.stringify({ rid, tenant, kind: 'settle', pool: 'balance', amount: '-7', note: 'replayed' }),
     });
 
-    const reply = await h.bus.request(DEAD_LETTER_SUBJECTS.replay, { ids: [usageId, ledgerId, '999999'] }, DeadLetterReplayReply);
+    const reply = await h.bus.request(SUBJECTS.accounts.deadLetters.replay, { ids: [usageId, ledgerId, '999999'] }, DeadLetterReplayReply);
     expect(reply).toEqual({ replayed: [usageId, ledgerId], missing: ['999999'] });
     await until(
       'the replayed usage row',
@@ -204,6 +195,6 @@ describe('poison records in the usage and ledger consumers', () => {
     expect(await letters.get(usageId)).toBeNull();
     expect(await letters.get(ledgerId)).toBeNull();
 
-    await expect(h.bus.request(DEAD_LETTER_SUBJECTS.replay, {}, DeadLetterReplayReply)).rejects.toThrow(/ids/);
+    await expect(h.bus.request(SUBJECTS.accounts.deadLetters.replay, {}, DeadLetterReplayReply)).rejects.toThrow(/ids/);
   }, 30_000);
 });

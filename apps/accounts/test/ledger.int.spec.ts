@@ -1,5 +1,5 @@
 import { WalletKeys, WalletStore } from '@gateway/billing';
-import { BalanceSeedReply, BalanceView, BILLING_SUBJECTS, BillingConfigureReply, BillingProfile, SUBJECTS, TenantView } from '@gateway/contracts';
+import { BalanceSeedReply, BalanceView, BillingConfigureReply, BillingProfile, SUBJECTS, TenantView } from '@gateway/contracts';
 import Redis from 'ioredis';
 import pg from 'pg';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -55,7 +55,7 @@ describe('ledger consumer, hold sweeper and billing subjects', () => {
     const topped = await h.bus.request(S.balance.topup, { tenant: 'payer', amountMicros: '1000000' }, BalanceView);
     expect(topped.balanceMicros).toBe('1000000');
     expect(await wallet.balance(tenant.id)).toBe(1_000_000n);
-    await expect(h.bus.request(BILLING_SUBJECTS.seed, { tenantId: tenant.id }, BalanceSeedReply)).resolves.toEqual({ micros: '1000000' });
+    await expect(h.bus.request(SUBJECTS.accounts.billing.seed, { tenantId: tenant.id }, BalanceSeedReply)).resolves.toEqual({ micros: '1000000' });
 
     const reserve = (id: string, amount: bigint, holdTtlMs = 60_000) =>
       wallet.reserve({ requestId: id, tenantId: tenant.id, amount, holdTtlMs, target: { mode: 'balance' } });
@@ -92,7 +92,7 @@ describe('ledger consumer, hold sweeper and billing subjects', () => {
   it('answers a custom tenant profile with its quota and price overrides, and invalidates its caches', async () => {
     await h.bus.request(S.tenants.create, { slug: 'bespoke', billing: 'custom', expires: '2099-01-01T00:00:00Z' }, TenantView);
     const configured = await h.bus.request(
-      BILLING_SUBJECTS.configure,
+      SUBJECTS.accounts.billing.configure,
       {
         tenant: 'bespoke',
         limits: { rpm: 60, perKey: { concurrency: 2 } },
@@ -104,7 +104,7 @@ describe('ledger consumer, hold sweeper and billing subjects', () => {
     expect(configured.limits).toEqual({ rpm: 60, perKey: { concurrency: 2 } });
     const tenantId = (await h.bus.request(S.tenants.get, { slug: 'bespoke' }, TenantView)).id;
     await h.nextEvent((e) => e.tenantIds.includes(tenantId));
-    const profile = await h.bus.request(BILLING_SUBJECTS.profile, { tenantId }, BillingProfile);
+    const profile = await h.bus.request(SUBJECTS.accounts.billing.profile, { tenantId }, BillingProfile);
     expect(profile).toMatchObject({
       billing: 'custom',
       subscription: {
@@ -116,9 +116,9 @@ describe('ledger consumer, hold sweeper and billing subjects', () => {
       },
     });
     const plain = await h.bus.request(S.tenants.create, { slug: 'plain' }, TenantView);
-    await expect(h.bus.request(BILLING_SUBJECTS.configure, { tenant: 'plain', priceOverrides: {} }, BillingConfigureReply)).rejects.toMatchObject({
+    await expect(h.bus.request(SUBJECTS.accounts.billing.configure, { tenant: 'plain', priceOverrides: {} }, BillingConfigureReply)).rejects.toMatchObject({
       code: 'invalid_request',
     });
-    expect((await h.bus.request(BILLING_SUBJECTS.profile, { tenantId: plain.id }, BillingProfile)).subscription).toBeNull();
+    expect((await h.bus.request(SUBJECTS.accounts.billing.profile, { tenantId: plain.id }, BillingProfile)).subscription).toBeNull();
   });
 });

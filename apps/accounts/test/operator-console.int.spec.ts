@@ -1,12 +1,10 @@
 import {
   ApplyResult,
-  CONSOLE_OPERATOR_SUBJECTS,
   ConsoleCatalogPage,
   ConsoleDeadLetter,
   ConsoleDeadLetterPage,
   ConsoleQueuePage,
   ConsoleReconcileStatus,
-  MONEY_SUBJECTS,
   ReconcileReport,
   SUBJECTS,
 } from '@gateway/contracts';
@@ -27,7 +25,7 @@ describe('the operator console reads of accounts', () => {
   });
 
   it('pages the catalog with every channel in routing order, its host only and never its key', async () => {
-    const first = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.catalog, { limit: 2 }, ConsoleCatalogPage);
+    const first = await h.bus.request(SUBJECTS.accounts.console.catalog, { limit: 2 }, ConsoleCatalogPage);
     expect(first.total).toBe(3);
     expect(first.data.map((m) => m.id)).toEqual(['acme-private', 'sandbox-gpt']);
     expect(first.data[0]).toMatchObject({ isPublic: false, capability: 'chat' });
@@ -36,9 +34,9 @@ describe('the operator console reads of accounts', () => {
       ['gpt-a', 10, '127.0.0.1:9100'],
     ]);
     expect(JSON.stringify(first)).not.toMatch(/apiKey|\/v1/);
-    const second = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.catalog, { offset: 2, limit: 2 }, ConsoleCatalogPage);
+    const second = await h.bus.request(SUBJECTS.accounts.console.catalog, { offset: 2, limit: 2 }, ConsoleCatalogPage);
     expect(second.data.map((m) => m.id)).toEqual(['sandbox-embed']);
-    const found = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.catalog, { search: 'EMBED' }, ConsoleCatalogPage);
+    const found = await h.bus.request(SUBJECTS.accounts.console.catalog, { search: 'EMBED' }, ConsoleCatalogPage);
     expect(found.data.map((m) => m.id)).toEqual(['sandbox-embed']);
   });
 
@@ -58,20 +56,20 @@ describe('the operator console reads of accounts', () => {
         }),
       );
     }
-    const first = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetters, { consumer: 'usage', limit: 2 }, ConsoleDeadLetterPage);
+    const first = await h.bus.request(SUBJECTS.accounts.console.deadLetters, { consumer: 'usage', limit: 2 }, ConsoleDeadLetterPage);
     expect(first.data.map((d) => d.id)).toEqual([ids[0], ids[1]]);
     expect(first.next).toBe(ids[1]);
     expect(first.stored).toEqual({ usage: 4, ledger: 1 });
-    const second = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetters, { consumer: 'usage', limit: 2, after: first.next }, ConsoleDeadLetterPage);
+    const second = await h.bus.request(SUBJECTS.accounts.console.deadLetters, { consumer: 'usage', limit: 2, after: first.next }, ConsoleDeadLetterPage);
     expect(second.data.map((d) => d.id)).toEqual([ids[3], ids[4]]);
     expect(second.next).toBeNull();
-    const all = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetters, { limit: 10 }, ConsoleDeadLetterPage);
+    const all = await h.bus.request(SUBJECTS.accounts.console.deadLetters, { limit: 10 }, ConsoleDeadLetterPage);
     expect(all.data.map((d) => d.id)).toEqual(ids);
 
-    const one = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetter, { id: ids[2] }, ConsoleDeadLetter);
+    const one = await h.bus.request(SUBJECTS.accounts.console.deadLetter, { id: ids[2] }, ConsoleDeadLetter);
     expect(one).toMatchObject({ id: ids[2], consumer: 'ledger', error: 'refused 2', payload: '{"n":2,"bad":"\\u001b[2J"}' });
     await stream.remove(ids[2]!);
-    await expect(h.bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetter, { id: ids[2] }, ConsoleDeadLetter)).rejects.toMatchObject({ code: 'not_found' });
+    await expect(h.bus.request(SUBJECTS.accounts.console.deadLetter, { id: ids[2] }, ConsoleDeadLetter)).rejects.toMatchObject({ code: 'not_found' });
   });
 
   it("lists the depth of every service's queues in this namespace", async () => {
@@ -79,7 +77,7 @@ describe('the operator console reads of accounts', () => {
     try {
       await media.queue('media-poll').add('poll', { taskId: 't1' });
       await media.queue('media-poll').add('poll', { taskId: 't2' }, { delay: 60_000 });
-      const page = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.queues, {}, ConsoleQueuePage);
+      const page = await h.bus.request(SUBJECTS.accounts.console.queues, {}, ConsoleQueuePage);
       expect(page.total).toBe(1);
       expect(page.data).toEqual([expect.objectContaining({ role: 'media', queue: 'media-poll', waiting: 1, delayed: 1, active: 0, failed: 0 })]);
     } finally {
@@ -88,17 +86,17 @@ describe('the operator console reads of accounts', () => {
   });
 
   it('keeps the last reconciliation of every tenant, from the console or the admin API, and none of one tenant', async () => {
-    expect(await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileLast, {}, ConsoleReconcileStatus)).toEqual({ last: null, offset: 0, limit: 20 });
-    await h.bus.request(MONEY_SUBJECTS.reconcile, { tenant: 'acme' }, ReconcileReport);
-    expect((await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileLast, {}, ConsoleReconcileStatus)).last).toBeNull();
+    expect(await h.bus.request(SUBJECTS.accounts.console.reconcileLast, {}, ConsoleReconcileStatus)).toEqual({ last: null, offset: 0, limit: 20 });
+    await h.bus.request(SUBJECTS.accounts.money.reconcile, { tenant: 'acme' }, ReconcileReport);
+    expect((await h.bus.request(SUBJECTS.accounts.console.reconcileLast, {}, ConsoleReconcileStatus)).last).toBeNull();
 
-    const report = await h.bus.request(MONEY_SUBJECTS.reconcile, { all: true }, ReconcileReport);
-    const kept = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileLast, {}, ConsoleReconcileStatus);
+    const report = await h.bus.request(SUBJECTS.accounts.money.reconcile, { all: true }, ReconcileReport);
+    const kept = await h.bus.request(SUBJECTS.accounts.console.reconcileLast, {}, ConsoleReconcileStatus);
     expect(kept.last).toMatchObject({ ok: report.ok, checked: report.checked, failingTotal: report.tenants.filter((t) => !t.ok).length });
 
-    const run = await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileRun, { limit: 5 }, ConsoleReconcileStatus);
+    const run = await h.bus.request(SUBJECTS.accounts.console.reconcileRun, { limit: 5 }, ConsoleReconcileStatus);
     expect(run.last!.checked).toBe(2);
     expect(Date.parse(run.last!.at)).toBeGreaterThanOrEqual(Date.parse(kept.last!.at));
-    expect(await h.bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileLast, { limit: 5 }, ConsoleReconcileStatus)).toEqual(run);
+    expect(await h.bus.request(SUBJECTS.accounts.console.reconcileLast, { limit: 5 }, ConsoleReconcileStatus)).toEqual(run);
   });
 });

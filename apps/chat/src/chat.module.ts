@@ -1,15 +1,15 @@
 import { BillingClientModule, BillingEnv } from '@gateway/billing';
 import { loadEnv } from '@gateway/platform';
+import { ServiceInfraModule } from '@gateway/platform/infra';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AssistantsModule } from './assistants/assistants.module';
-import { CatalogModule } from './catalog/catalog.module';
-import type { ChatEnv } from './config/chat-env';
-import { InfraModule } from './config/infra.module';
+import { CatalogCacheModule } from './catalog/catalog-cache.module';
+import { CHAT_ENV, type ChatEnv } from './config/chat-env';
 import { GencModule } from './genc/genc.module';
 import { MsgcModule } from './msgc/msgc.module';
 import { OaicModule } from './oaic/oaic.module';
-import { UsageModule } from './usage/usage.module';
+import { MeteringModule } from './usage/metering.module';
 
 /** The chat service: model routing and execution for the chat families, stored responses, the assistants pass-through, durable usage. */
 @Module({})
@@ -18,10 +18,17 @@ export class ChatModule {
     return {
       module: ChatModule,
       imports: [
-        InfraModule.forRoot(env, storage),
+        ServiceInfraModule.forRoot({
+          service: 'chat',
+          env: { token: CHAT_ENV, value: env },
+          databaseUrl: env.DATABASE_URL,
+          storage,
+          // Claim checks of requests and of replies too large for one NATS message.
+          redis: { url: env.REDIS_URL, replyClaims: true },
+        }),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
-        CatalogModule,
-        UsageModule,
+        CatalogCacheModule,
+        MeteringModule,
         OaicModule,
         MsgcModule,
         GencModule,

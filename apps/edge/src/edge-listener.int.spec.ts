@@ -38,7 +38,7 @@ const STREAM_CHUNKS = 8;
 const STREAM_GAP_MS = 150;
 
 @Injectable()
-class FixtureHandler {
+class FixtureRoutes {
   @RouteHandler('fixture.echo')
   echo(request: RouteRequest<unknown, { model: string }>) {
     return { model: request.body.model };
@@ -68,7 +68,7 @@ class FixtureHandler {
   }
 }
 
-@Module({ providers: [FixtureHandler] })
+@Module({ providers: [FixtureRoutes] })
 class FixtureModule {}
 
 describe('public listener timeouts', () => {

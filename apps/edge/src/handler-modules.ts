@@ -1,13 +1,13 @@
 import type { Type } from '@nestjs/common';
-import { AssistantsModule } from './assistants/assistants.module';
-import { FilesModule } from './files/files.module';
-import { GencModule } from './genc/genc.module';
-import { MediaModule } from './media/media.module';
-import { ModelsModule } from './models/models.module';
-import { MsgcModule } from './msgc/msgc.module';
-import { MusicModule } from './music/music.module';
-import { OaicModule } from './oaic/oaic.module';
-import { RoomModule } from './room/room.module';
+import { AssistantsRoutesModule } from './assistants/assistants-routes.module';
+import { FilesRoutesModule } from './files/files-routes.module';
+import { GencRoutesModule } from './genc/genc-routes.module';
+import { MediaRoutesModule } from './media/media-routes.module';
+import { ModelsRoutesModule } from './models/models-routes.module';
+import { MsgcRoutesModule } from './msgc/msgc-routes.module';
+import { MusicRoutesModule } from './music/music-routes.module';
+import { OaicRoutesModule } from './oaic/oaic-routes.module';
+import { RoomRoutesModule } from './room/room-routes.module';
 import { SignedFilesModule } from './signed-files/signed-files.module';
 
 /**
@@ -15,14 +15,14 @@ import { SignedFilesModule } from './signed-files/signed-files.module';
  * listed here; the registrar finds its handlers by route id.
  */
 export const HANDLER_MODULES: Type[] = [
-  ModelsModule,
-  RoomModule,
-  OaicModule,
-  MsgcModule,
-  GencModule,
+  ModelsRoutesModule,
+  RoomRoutesModule,
+  OaicRoutesModule,
+  MsgcRoutesModule,
+  GencRoutesModule,
   SignedFilesModule,
-  FilesModule,
-  MusicModule,
-  MediaModule,
-  AssistantsModule,
+  FilesRoutesModule,
+  MusicRoutesModule,
+  MediaRoutesModule,
+  AssistantsRoutesModule,
 ];

@@ -1,10 +1,10 @@
 import { BillingClientModule, BillingEnv } from '@gateway/billing';
 import { loadEnv } from '@gateway/platform';
+import { ServiceInfraModule } from '@gateway/platform/infra';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BatchesModule } from './batches/batches.module';
-import { runsApi, runsWorker, type FilesEnv } from './config/files-env';
-import { InfraModule } from './config/infra.module';
+import { FILES_ENV, runsApi, runsWorker, type FilesEnv } from './config/files-env';
 import { FilesHandler } from './files/files.handler';
 import { FileRecordsModule } from './files/files.module';
 
@@ -18,7 +18,7 @@ export class FilesModule {
     return {
       module: FilesModule,
       imports: [
-        InfraModule.forRoot(env, storage),
+        ServiceInfraModule.forRoot({ service: 'files', env: { token: FILES_ENV, value: env }, databaseUrl: env.DATABASE_URL, storage }),
         // Native batches hold and settle each line's cost themselves (line-by-line batches are billed by the chat service).
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
         FileRecordsModule,

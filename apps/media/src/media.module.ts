@@ -1,13 +1,13 @@
 import { BillingClient, BillingClientModule, BillingEnv, TaskBilling, TaskUsagePublisher } from '@gateway/billing';
 import { loadEnv, NatsBus, QueueFactory } from '@gateway/platform';
+import { ServiceInfraModule } from '@gateway/platform/infra';
 import { CallbackTokenSigner, type StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { MediaCallbackHandler } from './callbacks/media-callback.handler';
 import { MediaCallbackService } from './callbacks/media-callback.service';
 import { MediaCatalogService } from './catalog/media-catalog.service';
-import { InfraModule } from './config/infra.module';
-import type { MediaEnv } from './config/media-env';
+import { MEDIA_ENV, type MediaEnv } from './config/media-env';
 import { MediaImageSyncService } from './create/image-sync.service';
 import { MediaCreateService } from './create/media-create.service';
 import { MediaQueryService } from './create/media-query.service';
@@ -51,7 +51,18 @@ export class MediaModule {
     ];
     return {
       module: MediaModule,
-      imports: [InfraModule.forRoot(env, storage), BillingClientModule.forRoot(loadEnv(BillingEnv))],
+      imports: [
+        ServiceInfraModule.forRoot({
+          service: 'media',
+          env: { token: MEDIA_ENV, value: env },
+          databaseUrl: env.DATABASE_URL,
+          sqlPoolSize: env.MEDIA_DB_POOL_SIZE,
+          storage,
+          queuesRedisUrl: env.REDIS_URL,
+          signedUrls: true,
+        }),
+        BillingClientModule.forRoot(loadEnv(BillingEnv)),
+      ],
       controllers: api ? [MediaHandler, MediaCallbackHandler] : [],
       providers: [
         ...shared,

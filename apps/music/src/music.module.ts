@@ -1,12 +1,12 @@
 import { BillingClient, BillingClientModule, BillingEnv, TaskBilling, TaskUsagePublisher } from '@gateway/billing';
 import { loadEnv, NatsBus } from '@gateway/platform';
+import { ServiceInfraModule } from '@gateway/platform/infra';
 import type { StorageEnv } from '@gateway/storage';
 import { WebhooksModule } from '@gateway/webhooks';
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { MusicAssetsService } from './assets/music-assets.service';
 import { MusicCatalogHandler } from './catalog/music-catalog.handler';
 import { MusicCatalogService } from './catalog/music-catalog.service';
-import { InfraModule } from './config/infra.module';
 import { MUSIC_ENV, type MusicEnv } from './config/music-env';
 import { MusicCallbackHandler } from './progress/music-callback.handler';
 import { MusicCallbackService } from './progress/music-callback.service';
@@ -34,7 +34,15 @@ export class MusicModule implements OnApplicationBootstrap {
     return {
       module: MusicModule,
       imports: [
-        InfraModule.forRoot(env, storage),
+        ServiceInfraModule.forRoot({
+          service: 'music',
+          env: { token: MUSIC_ENV, value: env },
+          databaseUrl: env.DATABASE_URL,
+          sqlPoolSize: env.MUSIC_DB_POOL_SIZE,
+          storage,
+          queuesRedisUrl: env.REDIS_URL,
+          signedUrls: true,
+        }),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
         WebhooksModule.forRoot({
           env,

@@ -1,4 +1,4 @@
-import { BILLING_SUBJECTS, SUBJECTS, type BillingProfile, type CatalogModel, type SubscriptionProfile } from '@gateway/contracts';
+import { SUBJECTS, type BillingProfile, type CatalogModel, type SubscriptionProfile } from '@gateway/contracts';
 import { connectNats, decodeJson, encodeJson, NatsBus } from '@gateway/platform';
 import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
@@ -64,14 +64,14 @@ describe('billing client against real Redis and NATS', () => {
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     wallet = new WalletStore(redis, WalletKeys.fromPrefix(prefix));
     // Stands in for accounts: answers seed and profile from the maps above.
-    connection.subscribe(bus.subject(BILLING_SUBJECTS.seed), {
+    connection.subscribe(bus.subject(SUBJECTS.accounts.billing.seed), {
       callback: async (_e, msg) => {
         const { tenantId } = decodeJson(msg.data) as { tenantId: string };
         await wallet.seed(tenantId, stored.get(tenantId) ?? 0n);
         msg.respond(encodeJson({ ok: true, data: { micros: String((await wallet.balance(tenantId)) ?? 0n) } }));
       },
     });
-    connection.subscribe(bus.subject(BILLING_SUBJECTS.profile), {
+    connection.subscribe(bus.subject(SUBJECTS.accounts.billing.profile), {
       callback: (_e, msg) => {
         profileRequests++;
         const { tenantId } = decodeJson(msg.data) as { tenantId: string };

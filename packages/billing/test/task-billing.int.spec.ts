@@ -1,4 +1,4 @@
-import { BILLING_SUBJECTS, type BillingProfile, type CatalogModel } from '@gateway/contracts';
+import { SUBJECTS, type BillingProfile, type CatalogModel } from '@gateway/contracts';
 import { connectNats, decodeJson, encodeJson, NatsBus } from '@gateway/platform';
 import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
@@ -35,14 +35,14 @@ describe('task billing against real Redis and NATS', () => {
     const bus = new NatsBus(connection, prefix);
     redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
     wallet = new WalletStore(redis, WalletKeys.fromPrefix(prefix));
-    connection.subscribe(bus.subject(BILLING_SUBJECTS.seed), {
+    connection.subscribe(bus.subject(SUBJECTS.accounts.billing.seed), {
       callback: async (_e, msg) => {
         const { tenantId } = decodeJson(msg.data) as { tenantId: string };
         await wallet.seed(tenantId, 1_000_000n);
         msg.respond(encodeJson({ ok: true, data: { micros: '1000000' } }));
       },
     });
-    connection.subscribe(bus.subject(BILLING_SUBJECTS.profile), {
+    connection.subscribe(bus.subject(SUBJECTS.accounts.billing.profile), {
       callback: (_e, msg) => {
         const { tenantId } = decodeJson(msg.data) as { tenantId: string };
         msg.respond(encodeJson({ ok: true, data: profiles.get(tenantId) }));

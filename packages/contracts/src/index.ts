@@ -13,6 +13,7 @@ export * from './families/room';
 export * from './families/msgc';
 export * from './families/genc';
 export * from './billing';
+export * from './families/tenant-caller.schema';
 export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';
 export * from './usage/usage-kind';

@@ -1,9 +1,9 @@
 import {
   BalanceSeedRequest,
-  BILLING_SUBJECTS,
   BillingConfigureMessage,
   BillingProfileRequest,
   parseOrThrow,
+  SUBJECTS,
   UsageRequestsRequest,
   UsageSummaryRequest,
   type BillingProfile,
@@ -18,28 +18,28 @@ import { BillingService } from './billing.service';
 export class BillingHandler {
   constructor(@Inject(BillingService) private readonly billing: BillingService) {}
 
-  @MessagePattern(BILLING_SUBJECTS.profile)
+  @MessagePattern(SUBJECTS.accounts.billing.profile)
   profile(@Payload() payload: unknown): Promise<BillingProfile> {
     return this.billing.profile(parseOrThrow(BillingProfileRequest, payload).tenantId);
   }
 
-  @MessagePattern(BILLING_SUBJECTS.seed)
+  @MessagePattern(SUBJECTS.accounts.billing.seed)
   seed(@Payload() payload: unknown): Promise<{ micros: string }> {
     return this.billing.seed(parseOrThrow(BalanceSeedRequest, payload).tenantId);
   }
 
-  @MessagePattern(BILLING_SUBJECTS.configure)
+  @MessagePattern(SUBJECTS.accounts.billing.configure)
   configure(@Payload() payload: unknown) {
     return this.billing.configure(parseOrThrow(BillingConfigureMessage, payload));
   }
 
-  @MessagePattern(BILLING_SUBJECTS.usageSummary)
+  @MessagePattern(SUBJECTS.accounts.billing.usageSummary)
   usage(@Payload() payload: unknown): Promise<UsageSummary> {
     const request = parseOrThrow(UsageSummaryRequest, payload);
     return this.billing.usageSummary(request.tenant, request.since, request.by, request.until);
   }
 
-  @MessagePattern(BILLING_SUBJECTS.usageRequests)
+  @MessagePattern(SUBJECTS.accounts.billing.usageRequests)
   usageRequests(@Payload() payload: unknown): Promise<UsageRequests> {
     return this.billing.usageRequests(parseOrThrow(UsageRequestsRequest, payload));
   }

@@ -1,6 +1,5 @@
 import {
   CatalogChannelsRequest,
-  CONSOLE_SUBJECTS,
   ConsoleModelsRequest,
   parseOrThrow,
   SUBJECTS,
@@ -27,7 +26,7 @@ export class CatalogHandler {
     return this.catalog.channels(parseOrThrow(CatalogChannelsRequest, payload).modelId);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.models)
+  @MessagePattern(SUBJECTS.accounts.console.models)
   priced(@Payload() payload: unknown): Promise<{ data: ConsoleModel[] }> {
     return this.catalog.priced(parseOrThrow(ConsoleModelsRequest, payload).tenantId);
   }

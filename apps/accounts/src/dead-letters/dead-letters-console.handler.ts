@@ -1,9 +1,9 @@
 import {
-  CONSOLE_OPERATOR_SUBJECTS,
   ConsoleDeadLetterId,
   ConsoleDeadLettersRequest,
   GatewayError,
   parseOrThrow,
+  SUBJECTS,
   type ConsoleDeadLetter,
   type ConsoleDeadLetterPage,
 } from '@gateway/contracts';
@@ -16,12 +16,12 @@ import { DeadLetterService } from './dead-letter.service';
 export class DeadLettersConsoleHandler {
   constructor(@Inject(DeadLetterService) private readonly deadLetters: DeadLetterService) {}
 
-  @MessagePattern(CONSOLE_OPERATOR_SUBJECTS.deadLetters)
+  @MessagePattern(SUBJECTS.accounts.console.deadLetters)
   page(@Payload() payload: unknown): Promise<ConsoleDeadLetterPage> {
     return this.deadLetters.page(parseOrThrow(ConsoleDeadLettersRequest, payload ?? {}));
   }
 
-  @MessagePattern(CONSOLE_OPERATOR_SUBJECTS.deadLetter)
+  @MessagePattern(SUBJECTS.accounts.console.deadLetter)
   async get(@Payload() payload: unknown): Promise<ConsoleDeadLetter> {
     const { id } = parseOrThrow(ConsoleDeadLetterId, payload ?? {});
     const letter = await this.deadLetters.get(id);

@@ -1,4 +1,4 @@
-import { LedgerRequest, MONEY_SUBJECTS, parseOrThrow, ReconcileRequest, type LedgerPage, type ReconcileReport } from '@gateway/contracts';
+import { LedgerRequest, parseOrThrow, ReconcileRequest, SUBJECTS, type LedgerPage, type ReconcileReport } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { LedgerViewService } from './ledger-view.service';
@@ -13,12 +13,12 @@ export class MoneyHandler {
     @Inject(ReconcileStatusService) private readonly status: ReconcileStatusService,
   ) {}
 
-  @MessagePattern(MONEY_SUBJECTS.ledger)
+  @MessagePattern(SUBJECTS.accounts.money.ledger)
   page(@Payload() payload: unknown): Promise<LedgerPage> {
     return this.ledger.page(parseOrThrow(LedgerRequest, payload));
   }
 
-  @MessagePattern(MONEY_SUBJECTS.reconcile)
+  @MessagePattern(SUBJECTS.accounts.money.reconcile)
   async reconcile(@Payload() payload: unknown): Promise<ReconcileReport> {
     const request = parseOrThrow(ReconcileRequest, payload);
     const report = await this.reconciler.reconcile(request);

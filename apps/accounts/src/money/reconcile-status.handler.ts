@@ -1,4 +1,4 @@
-import { CONSOLE_OPERATOR_SUBJECTS, ConsoleReconcileRequest, parseOrThrow, type ConsoleReconcileStatus } from '@gateway/contracts';
+import { ConsoleReconcileRequest, parseOrThrow, SUBJECTS, type ConsoleReconcileStatus } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { ReconcileStatusService } from './reconcile-status.service';
@@ -8,13 +8,13 @@ import { ReconcileStatusService } from './reconcile-status.service';
 export class ReconcileStatusHandler {
   constructor(@Inject(ReconcileStatusService) private readonly status: ReconcileStatusService) {}
 
-  @MessagePattern(CONSOLE_OPERATOR_SUBJECTS.reconcileLast)
+  @MessagePattern(SUBJECTS.accounts.console.reconcileLast)
   last(@Payload() payload: unknown): Promise<ConsoleReconcileStatus> {
     const { offset, limit } = parseOrThrow(ConsoleReconcileRequest, payload ?? {});
     return this.status.last(offset, limit);
   }
 
-  @MessagePattern(CONSOLE_OPERATOR_SUBJECTS.reconcileRun)
+  @MessagePattern(SUBJECTS.accounts.console.reconcileRun)
   run(@Payload() payload: unknown): Promise<ConsoleReconcileStatus> {
     const { offset, limit } = parseOrThrow(ConsoleReconcileRequest, payload ?? {});
     return this.status.run(offset, limit);

@@ -1,4 +1,4 @@
-import { CONSOLE_OPERATOR_SUBJECTS, ConsoleQueuesRequest, parseOrThrow, type ConsoleQueuePage } from '@gateway/contracts';
+import { ConsoleQueuesRequest, parseOrThrow, SUBJECTS, type ConsoleQueuePage } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { QueueDepthsService } from './queue-depths.service';
@@ -7,7 +7,7 @@ import { QueueDepthsService } from './queue-depths.service';
 export class QueuesHandler {
   constructor(@Inject(QueueDepthsService) private readonly depths: QueueDepthsService) {}
 
-  @MessagePattern(CONSOLE_OPERATOR_SUBJECTS.queues)
+  @MessagePattern(SUBJECTS.accounts.console.queues)
   page(@Payload() payload: unknown): Promise<ConsoleQueuePage> {
     const { offset, limit } = parseOrThrow(ConsoleQueuesRequest, payload ?? {});
     return this.depths.page(offset, limit);

@@ -1,5 +1,4 @@
 import {
-  CONSOLE_SUBJECTS,
   ConsoleTenantsRequest,
   parseOrThrow,
   SUBJECTS,
@@ -26,7 +25,7 @@ export class TenantsHandler {
     return this.tenants.get(parseOrThrow(TenantGetRequest, payload).slug);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.tenants)
+  @MessagePattern(SUBJECTS.accounts.console.tenants)
   page(@Payload() payload: unknown): Promise<ConsoleTenantPage> {
     return this.tenants.page(parseOrThrow(ConsoleTenantsRequest, payload));
   }

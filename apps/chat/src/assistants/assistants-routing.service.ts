@@ -1,7 +1,7 @@
 import { GatewayError, type AssistantsOp, type CatalogChannel } from '@gateway/contracts';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogService, type ModelRoute } from '../catalog/catalog.service';
+import { CatalogCache, type ModelRoute } from '../catalog/catalog.cache';
 import { AssistantObjectsRepository, type AssistantObjectKind, type ObjectHome, type OwnedObject } from './assistant-objects.repository';
 
 /** Each operation's public route, for the messages that name it. */
@@ -50,7 +50,7 @@ export interface ModelChannels {
 @Injectable()
 export class AssistantsRouting {
   constructor(
-    private readonly catalog: CatalogService,
+    private readonly catalog: CatalogCache,
     private readonly objects: AssistantObjectsRepository,
   ) {}
 

@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from '../catalog/catalog.module';
+import { CatalogCacheModule } from '../catalog/catalog-cache.module';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
 import { UpstreamCallService } from '../oaic/upstream-call.service';
-import { UsageModule } from '../usage/usage.module';
+import { MeteringModule } from '../usage/metering.module';
 import { AssistantObjectsRepository } from './assistant-objects.repository';
 import { AssistantStorage } from './assistant-storage';
 import { AssistantsHandler } from './assistants.handler';
@@ -19,7 +19,7 @@ import { RunsService } from './runs.service';
  * about a run again (RunSweeper).
  */
 @Module({
-  imports: [CatalogModule, ClaimCheckModule, UsageModule],
+  imports: [CatalogCacheModule, ClaimCheckModule, MeteringModule],
   controllers: [AssistantsHandler],
   providers: [
     AssistantsService,

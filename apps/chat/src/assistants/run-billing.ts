@@ -1,5 +1,5 @@
 import { BillingClient, costOf, estimateInputTokens, maxUsageOf, type Prices } from '@gateway/billing';
-import { BillingMode, GatewayError, type CatalogModel, type OaicCaller, type UpstreamRun } from '@gateway/contracts';
+import { BillingMode, GatewayError, type CatalogModel, type TenantCaller, type UpstreamRun } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
@@ -91,7 +91,7 @@ export class RunBilling {
    * model's cap and the thread's and assistant's stored size when the client gave none: see capRunOutput,
    * capRunPrompt), both sent upstream, so the upstream cannot bill beyond the hold.
    */
-  async hold(caller: OaicCaller, model: CatalogModel, body: Record<string, unknown>): Promise<RunHold> {
+  async hold(caller: TenantCaller, model: CatalogModel, body: Record<string, unknown>): Promise<RunHold> {
     const answerCap = typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : model.defaultMaxTokens;
     if (!this.billing.enabled) return { keyKind: caller.keyKind, billed: null, answerCap };
     const plan = await this.billing.planOf(caller.tenantId, caller.keyKind, model);
@@ -104,7 +104,7 @@ export class RunBilling {
   }
 
   /** A run that never started (the upstream refused it): the hold goes back and a failed usage row is kept. */
-  async refused(caller: OaicCaller, modelId: string, channelId: string | null, hold: RunHold, error: unknown): Promise<void> {
+  async refused(caller: TenantCaller, modelId: string, channelId: string | null, hold: RunHold, error: unknown): Promise<void> {
     if (hold.billed) await this.billing.wallet.release(caller.requestId, 'run refused');
     const meter = new UsageMeter(caller, 'oaic', modelId);
     meter.channelId = channelId;
@@ -150,7 +150,7 @@ export class RunBilling {
 
   /** The run's one usage row, under the starting request's id and dated from the run's start. */
   private recordUsage(run: RunRecord, requestId: string, keyId: string, keyKind: RunHold['keyKind'], tokens: Tokens, outcome: string): void {
-    const caller: OaicCaller = { requestId, tenantId: run.tenantId, keyId, keyKind, route: 'oaic.threads.runs.create' };
+    const caller: TenantCaller = { requestId, tenantId: run.tenantId, keyId, keyKind, route: 'oaic.threads.runs.create' };
     const meter = new UsageMeter(caller, 'oaic', run.modelId);
     meter.channelId = run.channelId;
     meter.tokens = tokens;

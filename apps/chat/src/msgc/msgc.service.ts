@@ -1,7 +1,7 @@
 import { CountTokensRequest, MessagesRequest, MsgcCallPayload, parseOrThrow, type CountTokensResponse } from '@gateway/contracts';
 import { countTokens, fromMsgcRequest } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogService } from '../catalog/catalog.service';
+import { CatalogCache } from '../catalog/catalog.cache';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { FamilyChatService } from '../translation/family-chat.service';
 import { UsageMeter } from '../usage/usage-meter';
@@ -16,7 +16,7 @@ const FAMILY = 'msgc';
 export class MsgcService {
   constructor(
     private readonly claimCheck: ClaimCheckService,
-    private readonly catalog: CatalogService,
+    private readonly catalog: CatalogCache,
     private readonly chat: FamilyChatService,
   ) {}
 

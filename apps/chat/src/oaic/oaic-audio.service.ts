@@ -8,12 +8,12 @@ import {
   type SpeechReply,
   type TranscriptionReply,
 } from '@gateway/contracts';
+import { OBJECT_STORE } from '@gateway/platform/infra';
 import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';
 import { isObjectKey, objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { CatalogService } from '../catalog/catalog.service';
-import { OBJECT_STORE } from '../config/infra.module';
+import { CatalogCache } from '../catalog/catalog.cache';
 import type { MeteredStream } from '../usage/metered-stream';
 import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
 import type { PreparedCall } from './oaic-request.service';
@@ -35,7 +35,7 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 export class OaicAudioService {
   constructor(
     private readonly upstream: UpstreamCallService,
-    private readonly catalog: CatalogService,
+    private readonly catalog: CatalogCache,
     private readonly billing: BillingClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}

@@ -1,4 +1,4 @@
-import { MEDIA_SUBJECTS, StoredImagesReply, type MediaImageGeneratePayload } from '@gateway/contracts';
+import { StoredImagesReply, SUBJECTS, type MediaImageGeneratePayload } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
@@ -33,6 +33,6 @@ export class OaicMediaImagesService {
       body: call.body,
       waitMs: this.env.MEDIA_IMAGE_SYNC_TIMEOUT_MS,
     };
-    return this.bus.request(MEDIA_SUBJECTS.imageGenerate, payload, StoredImagesReply, { timeoutMs: this.env.MEDIA_IMAGE_SYNC_TIMEOUT_MS + REPLY_SLACK_MS });
+    return this.bus.request(SUBJECTS.media.imageGenerate, payload, StoredImagesReply, { timeoutMs: this.env.MEDIA_IMAGE_SYNC_TIMEOUT_MS + REPLY_SLACK_MS });
   }
 }

@@ -1,8 +1,8 @@
 import { BillingClient, capChatOutput, type ChatShape } from '@gateway/billing';
-import { GatewayError, OaicCallPayload, parseOrThrow, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
+import { GatewayError, OaicCallPayload, parseOrThrow, type CatalogChannel, type TenantCaller } from '@gateway/contracts';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogService, type ModelRoute } from '../catalog/catalog.service';
+import { CatalogCache, type ModelRoute } from '../catalog/catalog.cache';
 import { ResponsesService } from '../responses/responses.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import type { MeteredStream } from '../usage/metered-stream';
@@ -10,7 +10,7 @@ import { channelsFor, servedAsMediaTask } from './compatible-channels';
 import { CAPABILITIES, parseOperation, type JsonOperation, type OperationRequestOf } from './oaic-operation';
 
 interface CallContext {
-  caller: OaicCaller;
+  caller: TenantCaller;
   modelId: string;
   route: ModelRoute;
   /** The order to try them in (providers' priority and weight rules), fixed for this request. */
@@ -31,7 +31,7 @@ const CHAT_SHAPES: Partial<Record<JsonOperation, ChatShape>> = { chat: 'oaic-cha
 export class OaicRequestService {
   constructor(
     private readonly claimCheck: ClaimCheckService,
-    private readonly catalog: CatalogService,
+    private readonly catalog: CatalogCache,
     private readonly billing: BillingClient,
     private readonly responses: ResponsesService,
   ) {}

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from '../catalog/catalog.module';
+import { CatalogCacheModule } from '../catalog/catalog-cache.module';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
 import { ResponsesModule } from '../responses/responses.module';
 import { TranslationModule } from '../translation/translation.module';
-import { UsageModule } from '../usage/usage.module';
+import { MeteringModule } from '../usage/metering.module';
 import { OaicAudioService } from './oaic-audio.service';
 import { OaicHandler } from './oaic.handler';
 import { OaicJsonService } from './oaic-json.service';
@@ -16,7 +16,7 @@ import { UpstreamCallService } from './upstream-call.service';
 
 /** The oaic family in the chat service: routing to channels, failover, unary/stream/audio execution. */
 @Module({
-  imports: [CatalogModule, ClaimCheckModule, ResponsesModule, UsageModule, TranslationModule],
+  imports: [CatalogCacheModule, ClaimCheckModule, ResponsesModule, MeteringModule, TranslationModule],
   controllers: [OaicHandler],
   providers: [
     OaicService,

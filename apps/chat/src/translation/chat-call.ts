@@ -1,4 +1,4 @@
-import { GatewayError, type CatalogChannel, type OaicCaller } from '@gateway/contracts';
+import { GatewayError, type CatalogChannel, type TenantCaller } from '@gateway/contracts';
 import { countTokens, NATIVE_FAMILY, UPSTREAM_CHAT, type ChatIrRequest, type ChatProtocol, type IrFamily } from '@gateway/providers';
 import { randomBytes } from 'node:crypto';
 import type { MeteredStream } from '../usage/metered-stream';
@@ -6,7 +6,7 @@ import type { MeteredStream } from '../usage/metered-stream';
 /** One chat request of any public family, ready to run against the model's channels. */
 export interface ChatCall {
   family: IrFamily;
-  caller: OaicCaller;
+  caller: TenantCaller;
   /** The public model id: what answers report and usage records. */
   modelId: string;
   /** In the order to try them, fixed for this request. */

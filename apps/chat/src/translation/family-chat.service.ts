@@ -1,8 +1,8 @@
 import { BillingClient, capChatOutput } from '@gateway/billing';
-import type { OaicCaller } from '@gateway/contracts';
+import type { TenantCaller } from '@gateway/contracts';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogService } from '../catalog/catalog.service';
+import { CatalogCache } from '../catalog/catalog.cache';
 import { MeteringService } from '../usage/metering.service';
 import type { UsageMeter } from '../usage/usage-meter';
 import { createChatCall } from './chat-call';
@@ -25,13 +25,13 @@ export interface FamilyChatRequest {
 @Injectable()
 export class FamilyChatService {
   constructor(
-    private readonly catalog: CatalogService,
+    private readonly catalog: CatalogCache,
     private readonly billing: BillingClient,
     private readonly execution: ChatExecutionService,
     private readonly metering: MeteringService,
   ) {}
 
-  async serve(family: IrFamily, caller: OaicCaller, meter: UsageMeter, prepare: () => Promise<FamilyChatRequest>, signal: AbortSignal): Promise<unknown> {
+  async serve(family: IrFamily, caller: TenantCaller, meter: UsageMeter, prepare: () => Promise<FamilyChatRequest>, signal: AbortSignal): Promise<unknown> {
     const metered = this.metering.start(meter);
     try {
       const { modelId, body, stream, decode } = await prepare();

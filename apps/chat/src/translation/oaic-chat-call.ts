@@ -1,10 +1,10 @@
-import type { ChatCompletionRequest, CatalogChannel, OaicCaller } from '@gateway/contracts';
+import type { ChatCompletionRequest, CatalogChannel, TenantCaller } from '@gateway/contracts';
 import { fromOaicRequest } from '@gateway/providers';
 import type { MeteredStream } from '../usage/metered-stream';
 import { createChatCall, needsTranslation, type ChatCall } from './chat-call';
 
 interface PreparedOaicChat {
-  caller: OaicCaller;
+  caller: TenantCaller;
   body: ChatCompletionRequest;
   modelId: string;
   channels: CatalogChannel[];

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CatalogModule } from '../catalog/catalog.module';
-import { UsageModule } from '../usage/usage.module';
+import { CatalogCacheModule } from '../catalog/catalog-cache.module';
+import { MeteringModule } from '../usage/metering.module';
 import { ChatExecutionService } from './chat-execution.service';
 import { ChatUpstreamService } from './chat-upstream.service';
 import { FamilyChatService } from './family-chat.service';
@@ -10,7 +10,7 @@ import { FamilyChatService } from './family-chat.service';
  * Anthropic, Gemini), through the providers' IR, with failover and durable usage.
  */
 @Module({
-  imports: [UsageModule, CatalogModule],
+  imports: [MeteringModule, CatalogCacheModule],
   providers: [ChatUpstreamService, ChatExecutionService, FamilyChatService],
   exports: [ChatExecutionService, FamilyChatService],
 })

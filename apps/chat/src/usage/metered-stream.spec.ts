@@ -1,9 +1,9 @@
-import { GatewayError, type OaicCaller, type UsageEvent } from '@gateway/contracts';
+import { GatewayError, type TenantCaller, type UsageEvent } from '@gateway/contracts';
 import { FailoverError } from '@gateway/providers';
 import { MeteredStream, type UsageSink } from './metered-stream';
 import { UsageMeter, type Tokens } from './usage-meter';
 
-const caller: OaicCaller = { requestId: 'req-1', tenantId: 't1', keyId: 'k1', keyKind: 'payg', route: 'oaic.chat' };
+const caller: TenantCaller = { requestId: 'req-1', tenantId: 't1', keyId: 'k1', keyKind: 'payg', route: 'oaic.chat' };
 
 /** A relay in miniature: frames delivered one by one, usage measured from what was delivered. */
 function relay() {

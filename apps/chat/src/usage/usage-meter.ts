@@ -1,4 +1,4 @@
-import { GatewayError, type OaicCaller, type UsageEvent } from '@gateway/contracts';
+import { GatewayError, type TenantCaller, type UsageEvent } from '@gateway/contracts';
 
 /** `cached` and `cacheWrite` are the prompt tokens an upstream's prompt cache read and wrote (part of `prompt`). */
 export interface Tokens {
@@ -18,7 +18,7 @@ export class UsageMeter {
   seconds?: number;
 
   constructor(
-    private readonly caller: OaicCaller,
+    private readonly caller: TenantCaller,
     private readonly family: string,
     modelId = '',
   ) {

@@ -1,9 +1,8 @@
-import { GatewayError } from '@gateway/contracts';
+import { GatewayError, httpStatusOf } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { toGatewayError } from '../errors/error-dialect';
-import { httpStatusOf } from '../errors/error-status';
 import { hostNameOf, isLoopbackHost } from './admin-exposure';
 import { registerAdminRoutes } from './admin-routes';
 import { registerMoneyRoutes } from './money-routes';

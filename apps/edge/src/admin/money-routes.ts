@@ -1,4 +1,4 @@
-import { LedgerPage, LedgerRequest, MONEY_SUBJECTS, parseOrThrow, ReconcileReport, ReconcileRequest } from '@gateway/contracts';
+import { LedgerPage, LedgerRequest, parseOrThrow, ReconcileReport, ReconcileRequest, SUBJECTS } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import type { FastifyInstance } from 'fastify';
 
@@ -9,11 +9,11 @@ const TIMEOUT = { timeoutMs: 120_000 };
 export function registerMoneyRoutes(fastify: FastifyInstance, bus: NatsBus): void {
   fastify.get('/admin/ledger', async (request) => {
     const query = parseOrThrow(LedgerRequest, request.query ?? {});
-    return bus.request(MONEY_SUBJECTS.ledger, query, LedgerPage, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.money.ledger, query, LedgerPage, TIMEOUT);
   });
 
   fastify.post('/admin/reconcile', async (request) => {
     const body = parseOrThrow(ReconcileRequest, request.body ?? {});
-    return bus.request(MONEY_SUBJECTS.reconcile, body, ReconcileReport, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.money.reconcile, body, ReconcileReport, TIMEOUT);
   });
 }

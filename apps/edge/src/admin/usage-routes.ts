@@ -1,13 +1,12 @@
 import {
-  BILLING_SUBJECTS,
   BillingConfigureReply,
   BillingConfigureRequest,
-  DEAD_LETTER_SUBJECTS,
   DeadLetterList,
   DeadLetterListRequest,
   DeadLetterReplayReply,
   DeadLetterReplayRequest,
   parseOrThrow,
+  SUBJECTS,
   UsageRequests,
   UsageRequestsRequest,
   UsageSummary,
@@ -44,26 +43,26 @@ function toMessage(request: ReturnType<typeof BillingConfigureRequest.parse>): B
 export function registerUsageRoutes(fastify: FastifyInstance, bus: NatsBus): void {
   fastify.get('/admin/usage', async (request) => {
     const query = parseOrThrow(UsageSummaryRequest, request.query ?? {});
-    return bus.request(BILLING_SUBJECTS.usageSummary, query, UsageSummary, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.billing.usageSummary, query, UsageSummary, TIMEOUT);
   });
 
   fastify.get('/admin/usage/requests', async (request) => {
     const query = parseOrThrow(UsageRequestsRequest, request.query ?? {});
-    return bus.request(BILLING_SUBJECTS.usageRequests, query, UsageRequests, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.billing.usageRequests, query, UsageRequests, TIMEOUT);
   });
 
   fastify.put('/admin/billing', async (request) => {
     const body = parseOrThrow(BillingConfigureRequest, request.body ?? {});
-    return bus.request(BILLING_SUBJECTS.configure, toMessage(body), BillingConfigureReply, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.billing.configure, toMessage(body), BillingConfigureReply, TIMEOUT);
   });
 
   fastify.get('/admin/usage/dead-letters', async (request) => {
     const query = parseOrThrow(DeadLetterListRequest, request.query ?? {});
-    return bus.request(DEAD_LETTER_SUBJECTS.list, query, DeadLetterList, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.deadLetters.list, query, DeadLetterList, TIMEOUT);
   });
 
   fastify.post('/admin/usage/dead-letters/replay', async (request) => {
     const body = parseOrThrow(DeadLetterReplayRequest, request.body ?? {});
-    return bus.request(DEAD_LETTER_SUBJECTS.replay, body, DeadLetterReplayReply, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.deadLetters.replay, body, DeadLetterReplayReply, TIMEOUT);
   });
 }

@@ -1,7 +1,6 @@
 import {
   SUBJECTS,
   TenantView,
-  WEBHOOK_SUBJECTS,
   WebhookDeliveriesRequest,
   WebhookDeliveryList,
   WebhookDeliveryView,
@@ -20,16 +19,16 @@ export function registerWebhookRoutes(fastify: FastifyInstance, bus: NatsBus): v
   fastify.post('/admin/webhooks/secret/rotate', async (request) => {
     const { tenant, revokePrevious } = parseOrThrow(WebhookSecretRotateRequest, request.body ?? {});
     const found = await bus.request(SUBJECTS.accounts.tenants.get, { slug: tenant }, TenantView, TIMEOUT);
-    return bus.request(WEBHOOK_SUBJECTS.secretRotate, { tenant, tenantId: found.id, revokePrevious }, WebhookSecretView, TIMEOUT);
+    return bus.request(SUBJECTS.music.webhooks.secretRotate, { tenant, tenantId: found.id, revokePrevious }, WebhookSecretView, TIMEOUT);
   });
 
   fastify.get('/admin/webhooks/deliveries', async (request) => {
     const query = parseOrThrow(WebhookDeliveriesRequest, request.query ?? {});
-    return bus.request(WEBHOOK_SUBJECTS.deliveries, query, WebhookDeliveryList, TIMEOUT);
+    return bus.request(SUBJECTS.music.webhooks.deliveries, query, WebhookDeliveryList, TIMEOUT);
   });
 
   fastify.post('/admin/webhooks/deliveries/:id/redeliver', async (request) => {
     const params = parseOrThrow(WebhookRedeliverRequest, request.params);
-    return bus.request(WEBHOOK_SUBJECTS.redeliver, params, WebhookDeliveryView, TIMEOUT);
+    return bus.request(SUBJECTS.music.webhooks.redeliver, params, WebhookDeliveryView, TIMEOUT);
   });
 }

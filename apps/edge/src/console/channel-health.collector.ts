@@ -1,4 +1,4 @@
-import { CHANNEL_HEALTH_SUBJECT, ChannelHealthReading, type ChannelCounters, type ChannelHealth } from '@gateway/contracts';
+import { ChannelHealthReading, SUBJECTS, type ChannelCounters, type ChannelHealth } from '@gateway/contracts';
 import { decodeJson, encodeJson, type NatsBus } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,7 +17,7 @@ export async function gatherChannelHealth(bus: NatsBus, waitMs = GATHER_MS): Pro
       if (parsed.success) readings.push(parsed.data);
     },
   });
-  bus.connection.publish(bus.prefix + CHANNEL_HEALTH_SUBJECT, encodeJson({}), { reply: inbox });
+  bus.connection.publish(bus.prefix + SUBJECTS.ops.channelHealth, encodeJson({}), { reply: inbox });
   await sleep(waitMs);
   subscription.unsubscribe();
   return readings;

@@ -1,4 +1,4 @@
-import { CONSOLE_SUBJECTS, GatewayError, SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
+import { GatewayError, SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -61,8 +61,8 @@ describe('console API on the edge (fake accounts)', () => {
     writeFileSync(path.join(dist, 'assets', 'main-abc123.js'), 'console.log(1);');
     process.env.CONSOLE_DIST_DIR = dist;
     t = await startTestEdge({ ADMIN_TOKEN: 'admin-secret', TRUSTED_PROXIES: '127.0.0.1' });
-    t.accounts.on(CONSOLE_SUBJECTS.sessions.resolve, (payload) => sessions.get((payload as { tokenHash: string }).tokenHash) ?? null);
-    t.accounts.on(CONSOLE_SUBJECTS.sessions.signIn, (payload) => {
+    t.accounts.on(SUBJECTS.accounts.console.sessions.resolve, (payload) => sessions.get((payload as { tokenHash: string }).tokenHash) ?? null);
+    t.accounts.on(SUBJECTS.accounts.console.sessions.signIn, (payload) => {
       const { email, password } = payload as { email: string; password: string };
       if (password !== 'the right long password') throw new GatewayError('authentication_failed', 'The email or the password is wrong.', 'password');
       const secret = token();
@@ -70,7 +70,7 @@ describe('console API on the edge (fake accounts)', () => {
       sessions.set(sha256(secret), context);
       return { token: secret, session: context };
     });
-    t.accounts.on(CONSOLE_SUBJECTS.sessions.signOut, (payload) => {
+    t.accounts.on(SUBJECTS.accounts.console.sessions.signOut, (payload) => {
       sessions.delete((payload as { tokenHash: string }).tokenHash);
       return { revoked: 1 };
     });

@@ -1,7 +1,6 @@
-import type { ConsoleErrorBody } from '@gateway/contracts';
+import { httpStatusOf, type ConsoleErrorBody } from '@gateway/contracts';
 import type { FastifyReply } from 'fastify';
 import { toGatewayError } from '../errors/error-dialect';
-import { httpStatusOf } from '../errors/error-status';
 
 /** Console API errors: `{error:{code,message,param,retryAfterSeconds}}`, the status from the code, Retry-After when known. */
 export function sendConsoleError(reply: FastifyReply, thrown: unknown): FastifyReply {

@@ -1,8 +1,6 @@
 import {
   BalanceView,
-  BILLING_SUBJECTS,
   BillingProfile,
-  CONSOLE_OPERATOR_SUBJECTS,
   ConsoleCatalogPage,
   ConsoleCatalogRequest,
   ConsoleDeadLetter,
@@ -14,12 +12,11 @@ import {
   ConsoleReconcileRequest,
   ConsoleReconcileStatus,
   ConsoleSubscriptionRequest,
-  DEAD_LETTER_SUBJECTS,
   DeadLetterReplayReply,
   DeadLetterReplayRequest,
   parseOrThrow,
-  SubscriptionView,
   SUBJECTS,
+  SubscriptionView,
   TenantGetRequest,
   TenantView,
   UsageSummary,
@@ -50,9 +47,9 @@ export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void
     const tenant = await bus.request(SUBJECTS.accounts.tenants.get, { slug }, TenantView, TIMEOUT);
     const [balance, profile, byKind, byModel] = await Promise.all([
       bus.request(SUBJECTS.accounts.balance.show, { tenant: slug }, BalanceView, TIMEOUT),
-      bus.request(BILLING_SUBJECTS.profile, { tenantId: tenant.id }, BillingProfile, TIMEOUT),
-      bus.request(BILLING_SUBJECTS.usageSummary, { tenant: slug, since, by: 'kind' }, UsageSummary, TIMEOUT),
-      bus.request(BILLING_SUBJECTS.usageSummary, { tenant: slug, since, by: 'model' }, UsageSummary, TIMEOUT),
+      bus.request(SUBJECTS.accounts.billing.profile, { tenantId: tenant.id }, BillingProfile, TIMEOUT),
+      bus.request(SUBJECTS.accounts.billing.usageSummary, { tenant: slug, since, by: 'kind' }, UsageSummary, TIMEOUT),
+      bus.request(SUBJECTS.accounts.billing.usageSummary, { tenant: slug, since, by: 'model' }, UsageSummary, TIMEOUT),
     ]);
     return { tenant, balance, subscription: profile.subscription, since, byKind: byKind.rows, byModel: byModel.rows, plan: byKind.plan };
   });
@@ -65,7 +62,7 @@ export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void
 
   routes.signedIn('GET', '/console/api/catalog', 'console.catalog', null, async (request): Promise<ConsoleCatalogHealthPage> => {
     const query = parseOrThrow(ConsoleCatalogRequest, request.query ?? {});
-    const [page, readings] = await Promise.all([bus.request(CONSOLE_OPERATOR_SUBJECTS.catalog, query, ConsoleCatalogPage, TIMEOUT), gatherChannelHealth(bus)]);
+    const [page, readings] = await Promise.all([bus.request(SUBJECTS.accounts.console.catalog, query, ConsoleCatalogPage, TIMEOUT), gatherChannelHealth(bus)]);
     const health = summarizeChannels(readings);
     return {
       ...page,
@@ -75,27 +72,27 @@ export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void
   });
 
   routes.signedIn('GET', '/console/api/dead-letters', 'console.dead-letters', null, async (request) =>
-    bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetters, parseOrThrow(ConsoleDeadLettersRequest, request.query ?? {}), ConsoleDeadLetterPage, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.deadLetters, parseOrThrow(ConsoleDeadLettersRequest, request.query ?? {}), ConsoleDeadLetterPage, TIMEOUT),
   );
 
   routes.signedIn('GET', '/console/api/dead-letters/:id', 'console.dead-letter', null, async (request) =>
-    bus.request(CONSOLE_OPERATOR_SUBJECTS.deadLetter, parseOrThrow(ConsoleDeadLetterId, request.params), ConsoleDeadLetter, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.deadLetter, parseOrThrow(ConsoleDeadLetterId, request.params), ConsoleDeadLetter, TIMEOUT),
   );
 
   routes.signedIn('POST', '/console/api/dead-letters/replay', 'console.dead-letters-replay', null, async (request) => {
     const body = parseOrThrow(DeadLetterReplayRequest, request.body ?? {});
-    return bus.request(DEAD_LETTER_SUBJECTS.replay, body, DeadLetterReplayReply, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.deadLetters.replay, body, DeadLetterReplayReply, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/queues', 'console.queues', null, async (request) =>
-    bus.request(CONSOLE_OPERATOR_SUBJECTS.queues, parseOrThrow(ConsoleQueuesRequest, request.query ?? {}), ConsoleQueuePage, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.queues, parseOrThrow(ConsoleQueuesRequest, request.query ?? {}), ConsoleQueuePage, TIMEOUT),
   );
 
   routes.signedIn('GET', '/console/api/reconciliation', 'console.reconciliation', null, async (request) =>
-    bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileLast, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.reconcileLast, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, TIMEOUT),
   );
 
   routes.signedIn('POST', '/console/api/reconciliation', 'console.reconciliation-run', null, async (request) =>
-    bus.request(CONSOLE_OPERATOR_SUBJECTS.reconcileRun, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, RECONCILE_TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.reconcileRun, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, RECONCILE_TIMEOUT),
   );
 }

@@ -1,6 +1,5 @@
 import {
   BalanceView,
-  CONSOLE_SUBJECTS,
   ConsoleSessionIssued,
   ConsoleTenantPage,
   ConsoleTenantsRequest,
@@ -55,7 +54,7 @@ export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, ses
     }
     const previous = routes.guard.tokenOf(request);
     const issued = await bus.request(
-      CONSOLE_SUBJECTS.sessions.openOperator,
+      SUBJECTS.accounts.console.sessions.openOperator,
       { client: clientOf(request), previousTokenHash: previous ? sessionTokenHash(previous) : null },
       ConsoleSessionIssued,
       TIMEOUT,
@@ -66,14 +65,14 @@ export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, ses
   });
 
   routes.signedIn('DELETE', '/console/api/session', 'console.operator-sign-out', null, async (request, reply, { token }) => {
-    await bus.request(CONSOLE_SUBJECTS.sessions.signOut, { tokenHash: sessionTokenHash(token) }, SessionRevokeReply, TIMEOUT);
+    await bus.request(SUBJECTS.accounts.console.sessions.signOut, { tokenHash: sessionTokenHash(token) }, SessionRevokeReply, TIMEOUT);
     sessions.forget(token);
     clearSessionCookie(request, reply, 'operator');
     return reply.code(204).send();
   });
 
   routes.signedIn('GET', '/console/api/tenants', 'console.tenants', null, async (request) =>
-    bus.request(CONSOLE_SUBJECTS.tenants, parseOrThrow(ConsoleTenantsRequest, request.query ?? {}), ConsoleTenantPage, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.tenants, parseOrThrow(ConsoleTenantsRequest, request.query ?? {}), ConsoleTenantPage, TIMEOUT),
   );
 
   routes.signedIn('POST', '/console/api/tenants', 'console.tenant-create', null, async (request, reply) => {

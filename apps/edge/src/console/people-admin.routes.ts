@@ -1,5 +1,4 @@
 import {
-  CONSOLE_SUBJECTS,
   ConsoleInviteIssued,
   ConsoleInviteRequest,
   ConsoleSessionList,
@@ -12,6 +11,7 @@ import {
   SessionListRequest,
   SessionRevokeReply,
   SessionRevokeRequest,
+  SUBJECTS,
   type ConsoleInviteView,
 } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
@@ -32,33 +32,33 @@ export function inviteLink(consoleOrigin: string, token: string): string {
 export function registerConsolePeopleRoutes(fastify: FastifyInstance, bus: NatsBus, consoleOrigin: () => string): void {
   fastify.post('/admin/console/invites', async (request, reply): Promise<ConsoleInviteView> => {
     const body = parseOrThrow(ConsoleInviteRequest, request.body ?? {});
-    const issued = await bus.request(CONSOLE_SUBJECTS.users.invite, body, ConsoleInviteIssued, TIMEOUT);
+    const issued = await bus.request(SUBJECTS.accounts.console.users.invite, body, ConsoleInviteIssued, TIMEOUT);
     reply.code(201);
     return { ...issued, link: inviteLink(consoleOrigin(), issued.token) };
   });
 
   fastify.get('/admin/console/users', async (request) => {
     const query = parseOrThrow(ConsoleUsersRequest, request.query ?? {});
-    return bus.request(CONSOLE_SUBJECTS.users.list, query, ConsoleUserList, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.users.list, query, ConsoleUserList, TIMEOUT);
   });
 
   fastify.get('/admin/console/sessions', async (request) => {
     const query = parseOrThrow(SessionListRequest, request.query ?? {});
-    return bus.request(CONSOLE_SUBJECTS.sessions.list, query, ConsoleSessionList, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.sessions.list, query, ConsoleSessionList, TIMEOUT);
   });
 
   fastify.post('/admin/console/sessions/revoke', async (request) => {
     const body = parseOrThrow(SessionRevokeRequest, request.body ?? {});
-    return bus.request(CONSOLE_SUBJECTS.sessions.revoke, body, SessionRevokeReply, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.sessions.revoke, body, SessionRevokeReply, TIMEOUT);
   });
 
   fastify.put('/admin/console/oidc', async (request) => {
     const body = parseOrThrow(OidcConfigureRequest, request.body ?? {});
-    return bus.request(CONSOLE_SUBJECTS.oidc.configure, body, OidcConfigView, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.oidc.configure, body, OidcConfigView, TIMEOUT);
   });
 
   fastify.get('/admin/console/oidc', async (request) => {
     const query = parseOrThrow(OidcShowRequest, request.query ?? {});
-    return bus.request(CONSOLE_SUBJECTS.oidc.show, query, OidcConfigView, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.oidc.show, query, OidcConfigView, TIMEOUT);
   });
 }

@@ -1,5 +1,4 @@
 import {
-  CONSOLE_DATA_SUBJECTS,
   ConsoleCharges,
   ConsoleDeliveriesQuery,
   ConsoleDelivery,
@@ -11,6 +10,8 @@ import {
   ConsoleTasksQuery,
   KeyIdRequest,
   parseOrThrow,
+  SUBJECTS,
+  type ConsoleTaskKind,
   type ConsoleTaskPage,
 } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
@@ -19,6 +20,13 @@ import type { SignedIn } from './console-guard';
 import type { ConsoleRoutes } from './console-routes';
 
 const TIMEOUT = { timeoutMs: 15_000 };
+
+/** Each task kind's list, answered by the service that owns the kind. */
+const TASK_LISTS: Record<ConsoleTaskKind, string> = {
+  media: SUBJECTS.media.console.tasks,
+  music: SUBJECTS.music.console.tasks,
+  batch: SUBJECTS.files.console.batches,
+};
 
 const tenantOf = ({ session }: SignedIn) => ({ tenant: session.tenantSlug!, tenantId: session.tenantId! });
 
@@ -31,35 +39,35 @@ export function registerTenantActivity(routes: ConsoleRoutes, bus: NatsBus, publ
     const { kind, ...query } = parseOrThrow(ConsoleTasksQuery, request.query ?? {});
     const { tenantId } = tenantOf(call);
     const origin = publicBaseUrl ?? ownOriginOf(request);
-    const page = await bus.request(CONSOLE_DATA_SUBJECTS.tasks[kind], { ...query, tenantId, origin }, ConsoleTaskServicePage, TIMEOUT);
+    const page = await bus.request(TASK_LISTS[kind], { ...query, tenantId, origin }, ConsoleTaskServicePage, TIMEOUT);
     // A task's charge is its hold's; a batch's, its lines' records' (each line held on its own).
     const billingId = (task: (typeof page.data)[number]) => task.holdId ?? task.id;
     const requestIds = page.data.flatMap((task) => (task.holdId ? [task.holdId] : []));
     const subjectIds = page.data.flatMap((task) => (task.holdId ? [] : [task.id]));
     const charges =
-      page.data.length > 0 ? (await bus.request(CONSOLE_DATA_SUBJECTS.charges, { tenantId, requestIds, subjectIds }, ConsoleCharges, TIMEOUT)).data : [];
+      page.data.length > 0 ? (await bus.request(SUBJECTS.accounts.console.charges, { tenantId, requestIds, subjectIds }, ConsoleCharges, TIMEOUT)).data : [];
     const chargeOf = new Map(charges.map((charge) => [charge.requestId, charge]));
     return { data: page.data.map((task) => ({ ...task, charge: chargeOf.get(billingId(task)) ?? null })), nextCursor: page.nextCursor };
   });
 
   routes.signedIn('GET', '/console/api/webhooks/deliveries', 'console.webhook-deliveries', 'read', async (request, _reply, call) => {
     const query = parseOrThrow(ConsoleDeliveriesQuery, request.query ?? {});
-    return bus.request(CONSOLE_DATA_SUBJECTS.webhooks.deliveries, { ...query, tenantId: tenantOf(call).tenantId }, ConsoleDeliveryPage, TIMEOUT);
+    return bus.request(SUBJECTS.music.webhooks.console.deliveries, { ...query, tenantId: tenantOf(call).tenantId }, ConsoleDeliveryPage, TIMEOUT);
   });
 
   routes.signedIn('POST', '/console/api/webhooks/deliveries/:id/redeliver', 'console.webhook-redeliver', 'webhooks', async (request, _reply, call) => {
     const { id } = parseOrThrow(ConsoleDeliveryIdRequest, request.params);
-    return bus.request(CONSOLE_DATA_SUBJECTS.webhooks.redeliver, { id, tenantId: tenantOf(call).tenantId }, ConsoleDelivery, TIMEOUT);
+    return bus.request(SUBJECTS.music.webhooks.console.redeliver, { id, tenantId: tenantOf(call).tenantId }, ConsoleDelivery, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/keys/:id/limits', 'console.key-limits', 'read', async (request, _reply, call) => {
     const { id } = parseOrThrow(KeyIdRequest, request.params);
-    return bus.request(CONSOLE_DATA_SUBJECTS.keyLimits.show, { tenant: tenantOf(call).tenant, id }, ConsoleKeyLimits, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.keyLimits.show, { tenant: tenantOf(call).tenant, id }, ConsoleKeyLimits, TIMEOUT);
   });
 
   routes.signedIn('PUT', '/console/api/keys/:id/limits', 'console.key-limits-set', 'keys', async (request, _reply, call) => {
     const { id } = parseOrThrow(KeyIdRequest, request.params);
     const { limits } = parseOrThrow(ConsoleKeyLimitsRequest, request.body ?? {});
-    return bus.request(CONSOLE_DATA_SUBJECTS.keyLimits.set, { tenant: tenantOf(call).tenant, id, limits }, ConsoleKeyLimits, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.keyLimits.set, { tenant: tenantOf(call).tenant, id, limits }, ConsoleKeyLimits, TIMEOUT);
   });
 }

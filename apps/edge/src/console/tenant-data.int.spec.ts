@@ -1,4 +1,4 @@
-import { CONSOLE_DATA_SUBJECTS as C, CONSOLE_SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
+import { SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
@@ -86,21 +86,21 @@ describe('console data routes on the edge (fake services)', () => {
 
   beforeAll(async () => {
     t = await startTestEdge({ ADMIN_TOKEN: 'admin-secret' });
-    t.accounts.on(CONSOLE_SUBJECTS.sessions.resolve, (payload) => sessions.get((payload as { tokenHash: string }).tokenHash) ?? null);
+    t.accounts.on(SUBJECTS.accounts.console.sessions.resolve, (payload) => sessions.get((payload as { tokenHash: string }).tokenHash) ?? null);
     // Five records, two a page: the export follows the cursors to the end.
-    record_(C.usage.records, (payload) => {
+    record_(SUBJECTS.accounts.console.usage.records, (payload) => {
       const from = payload.cursor === undefined ? 1 : Number(payload.cursor);
       const data = [from, from + 1].filter((n) => n <= 5).map(record);
       return { data, nextCursor: from + 2 <= 5 ? String(from + 2) : null };
     });
-    record_(C.tasks.media, () => ({ data: [task('video_1', 'video_1'), task('video_2', 'video_2')], nextCursor: 'next' }));
-    record_(C.tasks.batch, () => ({ data: [task('batch_1', null)], nextCursor: null }));
-    record_(C.charges, (payload) => ({
+    record_(SUBJECTS.media.console.tasks, () => ({ data: [task('video_1', 'video_1'), task('video_2', 'video_2')], nextCursor: 'next' }));
+    record_(SUBJECTS.files.console.batches, () => ({ data: [task('batch_1', null)], nextCursor: null }));
+    record_(SUBJECTS.accounts.console.charges, (payload) => ({
       data: [...(payload.requestIds as string[]), ...(payload.subjectIds as string[])]
         .filter((id) => id !== 'video_2')
         .map((id) => ({ requestId: id, heldMicros: '100', chargedMicros: '40', refundedMicros: '60', charged: '0.000040', refunded: '0.000060' })),
     }));
-    record_(C.webhooks.redeliver, (payload) => ({
+    record_(SUBJECTS.music.webhooks.console.redeliver, (payload) => ({
       id: payload.id,
       taskId: 'task',
       eventType: 'complete',
@@ -112,7 +112,13 @@ describe('console data routes on the edge (fake services)', () => {
       deliveredAt: null,
       history: [],
     }));
-    record_(C.keyLimits.set, (payload) => ({ id: payload.id, own: payload.limits, tenantDefault: null, effective: payload.limits, tenant: null }));
+    record_(SUBJECTS.accounts.console.keyLimits.set, (payload) => ({
+      id: payload.id,
+      own: payload.limits,
+      tenantDefault: null,
+      effective: payload.limits,
+      tenant: null,
+    }));
   });
 
   afterAll(() => t?.stop());
@@ -130,7 +136,7 @@ describe('console data routes on the edge (fake services)', () => {
     expect(lines[0]).toBe('request_id,at,kind,model,key_id,route,prompt_tokens,completion_tokens,latency_ms,outcome,status,cost,subject_id,client_request_id');
     expect(lines.slice(1).map((line) => line.split(',')[0])).toEqual(['req-1', 'req-2', 'req-3', 'req-4', 'req-5']);
     expect(lines[2]).toMatch(/,"'=HYPERLINK\(""x""\)"$/);
-    const pages = asked.filter((a) => a.subject === C.usage.records);
+    const pages = asked.filter((a) => a.subject === SUBJECTS.accounts.console.usage.records);
     expect(pages.map((a) => a.payload.cursor)).toEqual([undefined, '3', '5']);
     // The tenant comes from the session, never from the query.
     expect(pages.every((a) => a.payload.tenantId === tenantId && a.payload.kind === 'chat')).toBe(true);
@@ -145,13 +151,17 @@ describe('console data routes on the edge (fake services)', () => {
       ['video_2', null],
     ]);
     expect(media.body!.nextCursor).toBe('next');
-    expect(asked.find((a) => a.subject === C.tasks.media)!.payload).toMatchObject({ tenantId, origin: t.edge.url, limit: 20 });
-    expect(asked.find((a) => a.subject === C.charges)!.payload).toEqual({ tenantId, requestIds: ['video_1', 'video_2'], subjectIds: [] });
+    expect(asked.find((a) => a.subject === SUBJECTS.media.console.tasks)!.payload).toMatchObject({ tenantId, origin: t.edge.url, limit: 20 });
+    expect(asked.find((a) => a.subject === SUBJECTS.accounts.console.charges)!.payload).toEqual({
+      tenantId,
+      requestIds: ['video_1', 'video_2'],
+      subjectIds: [],
+    });
 
     asked.length = 0;
     const batches = await call('GET', '/tasks?kind=batch&status=succeeded', session('viewer'));
     expect((batches.body!.data as { charge: { refundedMicros: string } }[])[0]!.charge.refundedMicros).toBe('60');
-    expect(asked.find((a) => a.subject === C.charges)!.payload).toEqual({ tenantId, requestIds: [], subjectIds: ['batch_1'] });
+    expect(asked.find((a) => a.subject === SUBJECTS.accounts.console.charges)!.payload).toEqual({ tenantId, requestIds: [], subjectIds: ['batch_1'] });
     expect((await call('GET', '/tasks?kind=nope', session('viewer'))).body).toMatchObject({ error: { code: 'invalid_request', param: 'kind' } });
   });
 
@@ -165,10 +175,10 @@ describe('console data routes on the edge (fake services)', () => {
     const developer = session('developer');
     const redelivered = await call('POST', '/webhooks/deliveries/msg_abc/redeliver', developer);
     expect(redelivered).toMatchObject({ status: 200, body: { id: 'msg_abc', status: 'pending' } });
-    expect(asked.at(-1)).toEqual({ subject: C.webhooks.redeliver, payload: { id: 'msg_abc', tenantId } });
+    expect(asked.at(-1)).toEqual({ subject: SUBJECTS.music.webhooks.console.redeliver, payload: { id: 'msg_abc', tenantId } });
     const set = await call('PUT', `/keys/${keyId}/limits`, developer, { limits: { rpm: 5 } });
     expect(set).toMatchObject({ status: 200, body: { own: { rpm: 5 } } });
-    expect(asked.at(-1)).toEqual({ subject: C.keyLimits.set, payload: { tenant: 'acme', id: keyId, limits: { rpm: 5 } } });
+    expect(asked.at(-1)).toEqual({ subject: SUBJECTS.accounts.console.keyLimits.set, payload: { tenant: 'acme', id: keyId, limits: { rpm: 5 } } });
     expect((await call('PUT', `/keys/${keyId}/limits`, developer, { limits: { rpm: 0 } })).body).toMatchObject({ error: { code: 'invalid_request' } });
     // Without the CSRF token, even an owner is refused.
     const { 'x-csrf-token': _csrf, ...noCsrf } = session('owner');

@@ -1,6 +1,5 @@
 import {
   BalanceView,
-  CONSOLE_SUBJECTS,
   ConsoleKeyCreateRequest,
   ConsoleModelList,
   KeyCreated,
@@ -9,7 +8,6 @@ import {
   KeyView,
   parseOrThrow,
   SUBJECTS,
-  WEBHOOK_SUBJECTS,
   WebhookSecretView,
 } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
@@ -47,11 +45,11 @@ export function registerTenantPages(routes: ConsoleRoutes, bus: NatsBus): void {
 
   routes.signedIn('POST', '/console/api/webhooks/secret/rotate', 'console.webhook-secret', 'webhooks', async (_request, _reply, call) => {
     const tenant = tenantOf(call);
-    return bus.request(WEBHOOK_SUBJECTS.secretRotate, { tenant: tenant.slug, tenantId: tenant.id }, WebhookSecretView, TIMEOUT);
+    return bus.request(SUBJECTS.music.webhooks.secretRotate, { tenant: tenant.slug, tenantId: tenant.id }, WebhookSecretView, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/models', 'console.models', 'read', async (_request, _reply, call) =>
-    bus.request(CONSOLE_SUBJECTS.models, { tenantId: tenantOf(call).id }, ConsoleModelList, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.models, { tenantId: tenantOf(call).id }, ConsoleModelList, TIMEOUT),
   );
 
   routes.signedIn('GET', '/console/api/balance', 'console.balance', 'read', async (_request, _reply, call) =>

@@ -1,12 +1,12 @@
 import {
   AcceptInviteRequest,
-  CONSOLE_SUBJECTS,
   ConsoleInviteInfo,
   ConsoleSessionIssued,
   InviteTokenRequest,
   parseOrThrow,
   SessionRevokeReply,
   SignInRequest,
+  SUBJECTS,
 } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { z } from 'zod';
@@ -26,7 +26,7 @@ export function registerTenantSignIn(routes: ConsoleRoutes, bus: NatsBus, sessio
     const body = parseOrThrow(SignInRequest, request.body ?? {});
     const previous = routes.guard.tokenOf(request);
     const issued = await bus.request(
-      CONSOLE_SUBJECTS.sessions.signIn,
+      SUBJECTS.accounts.console.sessions.signIn,
       { ...body, client: clientOf(request), previousTokenHash: previous ? sessionTokenHash(previous) : null },
       ConsoleSessionIssued,
       TIMEOUT,
@@ -37,7 +37,7 @@ export function registerTenantSignIn(routes: ConsoleRoutes, bus: NatsBus, sessio
   });
 
   routes.signedIn('DELETE', '/console/api/session', 'console.sign-out', null, async (request, reply, { token }) => {
-    await bus.request(CONSOLE_SUBJECTS.sessions.signOut, { tokenHash: sessionTokenHash(token) }, SessionRevokeReply, TIMEOUT);
+    await bus.request(SUBJECTS.accounts.console.sessions.signOut, { tokenHash: sessionTokenHash(token) }, SessionRevokeReply, TIMEOUT);
     sessions.forget(token);
     clearSessionCookie(request, reply, 'tenant');
     return reply.code(204).send();
@@ -46,11 +46,11 @@ export function registerTenantSignIn(routes: ConsoleRoutes, bus: NatsBus, sessio
   // The invite token travels in the body, never in a URL a log or a Referer could keep.
   routes.open('POST', '/console/api/invites/lookup', 'console.invite-lookup', async (request) => {
     const { token } = parseOrThrow(InviteTokenRequest, request.body ?? {});
-    return bus.request(CONSOLE_SUBJECTS.users.inviteInfo, { token }, ConsoleInviteInfo, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.users.inviteInfo, { token }, ConsoleInviteInfo, TIMEOUT);
   });
 
   routes.open('POST', '/console/api/invites/accept', 'console.invite-accept', async (request) => {
     const body = parseOrThrow(AcceptInviteRequest, request.body ?? {});
-    return bus.request(CONSOLE_SUBJECTS.users.acceptInvite, body, Accepted, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.users.acceptInvite, body, Accepted, TIMEOUT);
   });
 }

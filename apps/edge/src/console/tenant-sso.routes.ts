@@ -1,4 +1,4 @@
-import { CONSOLE_SUBJECTS, ConsoleSessionIssued, GatewayError, OidcBeginReply, parseOrThrow } from '@gateway/contracts';
+import { ConsoleSessionIssued, GatewayError, OidcBeginReply, parseOrThrow, SUBJECTS } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -36,7 +36,7 @@ export function registerTenantSso(fastify: FastifyInstance, guard: ConsoleGuard,
   navigation(`${OIDC_PATH}/start`, 'console.sso-start', async (request, reply) => {
     const { tenant } = parseOrThrow(StartQuery, request.query ?? {});
     const redirectUri = `${ownOriginOf(request)}${OIDC_PATH}/callback`;
-    const begun = await bus.request(CONSOLE_SUBJECTS.oidc.begin, { tenant, redirectUri }, OidcBeginReply, TIMEOUT);
+    const begun = await bus.request(SUBJECTS.accounts.console.oidc.begin, { tenant, redirectUri }, OidcBeginReply, TIMEOUT);
     setOidcStateCookie(request, reply, begun.state);
     return reply.header('cache-control', 'no-store').redirect(begun.authorizationUrl, 303);
   });
@@ -50,7 +50,7 @@ export function registerTenantSso(fastify: FastifyInstance, guard: ConsoleGuard,
     }
     const previous = guard.tokenOf(request);
     const issued = await bus.request(
-      CONSOLE_SUBJECTS.oidc.complete,
+      SUBJECTS.accounts.console.oidc.complete,
       {
         state,
         callbackUrl: `${ownOriginOf(request)}${request.url}`,

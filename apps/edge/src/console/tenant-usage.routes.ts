@@ -1,5 +1,4 @@
 import {
-  CONSOLE_DATA_SUBJECTS,
   ConsoleOverview,
   ConsoleUsageQuery,
   ConsoleUsageRecordDetail,
@@ -7,6 +6,7 @@ import {
   ConsoleUsageRecordsQuery,
   ConsoleUsageSummary,
   parseOrThrow,
+  SUBJECTS,
   type ConsoleUsageRecordsMessage,
 } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
@@ -51,22 +51,22 @@ const SUMMARY_HEADER = ['requests', 'prompt_tokens', 'completion_tokens', 'secon
  */
 export function registerTenantUsage(routes: ConsoleRoutes, bus: NatsBus): void {
   routes.signedIn('GET', '/console/api/overview', 'console.overview', 'read', async (_request, _reply, call) =>
-    bus.request(CONSOLE_DATA_SUBJECTS.usage.overview, { tenant: tenantOf(call).tenant }, ConsoleOverview, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.usage.overview, { tenant: tenantOf(call).tenant }, ConsoleOverview, TIMEOUT),
   );
 
   routes.signedIn('GET', '/console/api/usage/summary', 'console.usage-summary', 'read', async (request, _reply, call) => {
     const query = parseOrThrow(ConsoleUsageQuery, request.query ?? {});
-    return bus.request(CONSOLE_DATA_SUBJECTS.usage.summary, { ...query, ...tenantOf(call) }, ConsoleUsageSummary, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.usage.summary, { ...query, ...tenantOf(call) }, ConsoleUsageSummary, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/usage/records', 'console.usage-records', 'read', async (request, _reply, call) => {
     const query = parseOrThrow(ConsoleUsageRecordsQuery, request.query ?? {});
-    return bus.request(CONSOLE_DATA_SUBJECTS.usage.records, { ...query, tenantId: tenantOf(call).tenantId }, ConsoleUsageRecordPage, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.usage.records, { ...query, tenantId: tenantOf(call).tenantId }, ConsoleUsageRecordPage, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/usage/records/:requestId', 'console.usage-record', 'read', async (request, _reply, call) => {
     const { requestId } = parseOrThrow(z.object({ requestId: z.string().min(1).max(128) }), request.params);
-    return bus.request(CONSOLE_DATA_SUBJECTS.usage.record, { tenant: tenantOf(call).tenant, requestId }, ConsoleUsageRecordDetail, TIMEOUT);
+    return bus.request(SUBJECTS.accounts.console.usage.record, { tenant: tenantOf(call).tenant, requestId }, ConsoleUsageRecordDetail, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/usage/export.csv', 'console.usage-export', 'read', async (request, reply, call) => {
@@ -83,7 +83,7 @@ export function registerTenantUsage(routes: ConsoleRoutes, bus: NatsBus): void {
 }
 
 async function* summaryLines(bus: NatsBus, query: { tenant: string; tenantId: string; by: 'model' | 'key' | 'day' | 'kind'; since?: string; until?: string }) {
-  const summary = await bus.request(CONSOLE_DATA_SUBJECTS.usage.summary, query, ConsoleUsageSummary, TIMEOUT);
+  const summary = await bus.request(SUBJECTS.accounts.console.usage.summary, query, ConsoleUsageSummary, TIMEOUT);
   yield csvLine([summary.by, ...SUMMARY_HEADER]);
   for (const r of summary.rows) {
     yield csvLine([
@@ -105,7 +105,7 @@ async function* recordLines(bus: NatsBus, query: ConsoleUsageRecordsMessage) {
   yield csvLine(RECORD_HEADER);
   let cursor: string | undefined;
   do {
-    const page = await bus.request(CONSOLE_DATA_SUBJECTS.usage.records, { ...query, cursor }, ConsoleUsageRecordPage, TIMEOUT);
+    const page = await bus.request(SUBJECTS.accounts.console.usage.records, { ...query, cursor }, ConsoleUsageRecordPage, TIMEOUT);
     yield page.data
       .map((r) =>
         csvLine([

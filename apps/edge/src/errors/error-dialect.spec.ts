@@ -1,6 +1,5 @@
-import { ErrorCode, GatewayError, type Family } from '@gateway/contracts';
+import { ErrorCode, GatewayError, statusForCode, type Family } from '@gateway/contracts';
 import { familyOfPath, toDialectError, toGatewayError } from './error-dialect';
-import { statusForCode } from './error-status';
 
 const CODES = ErrorCode.options;
 const FAMILIES: Family[] = ['oaic', 'msgc', 'genc', 'dsc', 'nativemedia', 'music', 'room'];

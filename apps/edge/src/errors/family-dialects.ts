@@ -1,15 +1,15 @@
-import type {
-  DscErrorBody,
-  ErrorCode,
-  GatewayError,
-  GencErrorBody,
-  MsgcErrorBody,
-  MusicErrorBody,
-  NativeMediaErrorBody,
-  OaicErrorBody,
-  RoomErrorBody,
+import {
+  type DscErrorBody,
+  type ErrorCode,
+  type GatewayError,
+  type GencErrorBody,
+  type MsgcErrorBody,
+  type MusicErrorBody,
+  type NativeMediaErrorBody,
+  type OaicErrorBody,
+  type RoomErrorBody,
+  httpStatusOf,
 } from '@gateway/contracts';
-import { httpStatusOf } from './error-status';
 
 /** Each family's error vocabulary, one exhaustive table per family so a new ErrorCode fails the build here. */
 

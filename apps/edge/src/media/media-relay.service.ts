@@ -1,4 +1,4 @@
-import { GatewayError, MEDIA_SUBJECTS, MediaCallbackReply, MediaContentReply, MediaTaskReply, type MediaCaller } from '@gateway/contracts';
+import { GatewayError, MediaCallbackReply, MediaContentReply, MediaTaskReply, SUBJECTS, type MediaCaller } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
@@ -42,22 +42,22 @@ export class MediaRelayService {
   }
 
   create(request: RouteRequest, body: unknown = request.body): Promise<MediaTaskReply> {
-    return this.send(MEDIA_SUBJECTS.create, request, { ...this.caller(request), body });
+    return this.send(SUBJECTS.media.create, request, { ...this.caller(request), body });
   }
 
   get(request: RouteRequest, taskId: string): Promise<MediaTaskReply> {
-    return this.send(MEDIA_SUBJECTS.get, request, { ...this.caller(request), taskId });
+    return this.send(SUBJECTS.media.get, request, { ...this.caller(request), taskId });
   }
 
   /** A vendor's task-end callback: the caller learns nothing beyond "not found" for a token this gateway did not issue. */
   async callback(token: string): Promise<void> {
-    const { accepted } = await this.bus.request(MEDIA_SUBJECTS.callback, { token }, MediaCallbackReply, { timeoutMs: 10_000 });
+    const { accepted } = await this.bus.request(SUBJECTS.media.callback, { token }, MediaCallbackReply, { timeoutMs: 10_000 });
     if (!accepted) throw GatewayError.notFound('No task answers to this callback URL.');
   }
 
   /** The completed video's bytes, streamed from storage with the bearer key (only the caller's own tenant's objects). */
   async content(request: RouteRequest, taskId: string): Promise<undefined> {
-    const found = await this.bus.request(MEDIA_SUBJECTS.content, { ...this.caller(request), taskId }, MediaContentReply, {
+    const found = await this.bus.request(SUBJECTS.media.content, { ...this.caller(request), taskId }, MediaContentReply, {
       timeoutMs: this.env.MEDIA_TIMEOUT_MS,
     });
     if (!found.objectKey.startsWith(`media/${request.key.tenantId}/`)) throw new GatewayError('internal', 'The video was stored under an unexpected key.');

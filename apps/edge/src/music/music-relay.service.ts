@@ -1,10 +1,10 @@
 import {
   GatewayError,
-  MUSIC_SUBJECTS,
   MusicCallbackReply,
   MusicCreated,
   MusicTaskView,
   musicEnvelope,
+  SUBJECTS,
   type MusicCreatedAnswer,
   type MusicTaskAnswer,
   musicTextProblem,
@@ -30,17 +30,17 @@ export class MusicRelayService {
     const tooLong = musicTextProblem(verb, body);
     if (tooLong) throw tooLong;
     const payload: MusicCreatePayload = { ...callerOf(request), verb, body };
-    return musicEnvelope(await this.bus.request(MUSIC_SUBJECTS.create, payload, MusicCreated, TIMEOUT));
+    return musicEnvelope(await this.bus.request(SUBJECTS.music.create, payload, MusicCreated, TIMEOUT));
   }
 
   async query(kind: MusicQueryKind, request: RouteRequest): Promise<MusicTaskAnswer> {
     const { taskId } = request.query as MusicQuery;
-    return musicEnvelope(await this.bus.request(MUSIC_SUBJECTS.query, { tenantId: request.key.tenantId, kind, taskId }, MusicTaskView, TIMEOUT));
+    return musicEnvelope(await this.bus.request(SUBJECTS.music.query, { tenantId: request.key.tenantId, kind, taskId }, MusicTaskView, TIMEOUT));
   }
 
   /** An upstream's callback: accepted or not, the caller learns nothing beyond "not found" for an unknown token. */
   async callback(token: string, body: unknown): Promise<void> {
-    const { accepted } = await this.bus.request(MUSIC_SUBJECTS.callback, { token, body }, MusicCallbackReply, TIMEOUT);
+    const { accepted } = await this.bus.request(SUBJECTS.music.callback, { token, body }, MusicCallbackReply, TIMEOUT);
     if (!accepted) throw GatewayError.notFound('No music task answers to this callback URL.');
   }
 }

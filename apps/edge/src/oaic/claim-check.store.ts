@@ -1,4 +1,4 @@
-import { claimCheckKey, type BodyRef, type OaicCaller } from '@gateway/contracts';
+import { claimCheckKey, type BodyRef, type TenantCaller } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
@@ -17,7 +17,7 @@ export class ClaimCheckStore {
     private readonly bus: NatsBus,
   ) {}
 
-  async park(caller: Pick<OaicCaller, 'tenantId' | 'requestId'>, json: string): Promise<BodyRef> {
+  async park(caller: Pick<TenantCaller, 'tenantId' | 'requestId'>, json: string): Promise<BodyRef> {
     const key = claimCheckKey(this.bus.prefix, caller.tenantId, caller.requestId);
     await this.redis.set(key, json, 'EX', this.env.CLAIM_CHECK_TTL_SECONDS);
     return { store: 'redis', key, bytes: Buffer.byteLength(json) };

@@ -1,4 +1,4 @@
-import { GatewayError, OaicJsonReply, type OaicCallPayload, type OaicCaller } from '@gateway/contracts';
+import { GatewayError, OaicJsonReply, type OaicCallPayload, type TenantCaller } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type { ServerResponse } from 'node:http';
@@ -11,8 +11,8 @@ import { OAIC_ENV, type OaicEnv } from './oaic-env';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
-export function callerOf(request: RouteRequest): OaicCaller {
-  const caller: OaicCaller = {
+export function callerOf(request: RouteRequest): TenantCaller {
+  const caller: TenantCaller = {
     requestId: request.requestId,
     tenantId: request.key.tenantId,
     keyId: request.key.keyId,

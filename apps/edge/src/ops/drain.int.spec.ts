@@ -13,7 +13,7 @@ const EVENTS = 6;
 const GAP_MS = 150;
 
 @Injectable()
-class StreamHandler {
+class StreamRoutes {
   /** An SSE reply on a keep-alive connection, as the relay writes it. */
   @RouteHandler('fixture.stream')
   async stream(request: RouteRequest): Promise<undefined> {
@@ -28,7 +28,7 @@ class StreamHandler {
   }
 }
 
-@Module({ providers: [StreamHandler] })
+@Module({ providers: [StreamRoutes] })
 class StreamModule {}
 
 function connects(url: string): Promise<boolean> {

@@ -17,7 +17,7 @@ const ROUTES: RouteDef[] = [
 ];
 
 @Injectable()
-class FixtureHandler {
+class FixtureRoutes {
   @RouteHandler('fixture.echo')
   echo(request: RouteRequest<unknown, z.infer<typeof Body>>) {
     return { model: request.body.model };
@@ -30,7 +30,7 @@ class FixtureHandler {
   }
 }
 
-@Module({ providers: [FixtureHandler] })
+@Module({ providers: [FixtureRoutes] })
 class FixtureModule {}
 
 const MSGC = { 'msgc-version': '2023-06-01' };

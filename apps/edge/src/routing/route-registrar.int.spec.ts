@@ -40,7 +40,7 @@ const FIXTURE_ROUTES: RouteDef[] = [
 ];
 
 @Injectable()
-class FixtureHandler {
+class FixtureRoutes {
   @RouteHandler('fixture.echo')
   echo(request: RouteRequest<unknown, z.infer<typeof EchoBody>>) {
     return { model: request.body.model, tenant: request.key.tenantId };
@@ -67,7 +67,7 @@ class FixtureHandler {
   }
 }
 
-@Module({ providers: [FixtureHandler] })
+@Module({ providers: [FixtureRoutes] })
 class FixtureModule {}
 
 describe('route registrar: pipeline and HTTP-layer errors', () => {

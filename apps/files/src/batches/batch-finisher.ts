@@ -1,8 +1,8 @@
 import type { BatchError, BatchStatus } from '@gateway/contracts';
 import type { Prisma } from '@gateway/db';
+import { OBJECT_STORE } from '@gateway/platform/infra';
 import type { ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { OBJECT_STORE } from '../config/files-env';
 import { FilesRepository } from '../files/files.repository';
 import { BatchOutputWriter } from './batch-output.writer';
 import { BatchesRepository, type BatchRow } from './batches.repository';

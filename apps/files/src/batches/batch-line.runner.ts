@@ -1,4 +1,4 @@
-import { claimCheckKey, GatewayError, OaicJsonReply, type BatchEndpoint, type ErrorCode, type OaicCallPayload } from '@gateway/contracts';
+import { claimCheckKey, GatewayError, httpStatusOf, OaicJsonReply, type BatchEndpoint, type ErrorCode, type OaicCallPayload } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
@@ -16,22 +16,6 @@ export interface BatchLineResult {
   response: { status_code: number; request_id: string; body: unknown } | null;
   error: { code: string; message: string } | null;
 }
-
-/** HTTP status of a failed line, as the live route would have answered. */
-const STATUS_OF: Record<ErrorCode, number> = {
-  invalid_request: 400,
-  authentication_failed: 401,
-  permission_denied: 403,
-  not_found: 404,
-  model_not_found: 404,
-  payload_too_large: 413,
-  rate_limited: 429,
-  insufficient_quota: 429,
-  upstream_error: 502,
-  upstream_timeout: 504,
-  unavailable: 503,
-  internal: 500,
-};
 
 const TYPE_OF = (code: ErrorCode): string =>
   code === 'invalid_request' || code === 'not_found' || code === 'model_not_found' ? 'invalid_request_error' : code;
@@ -89,7 +73,7 @@ export class BatchLineRunner {
     } catch (error) {
       if (!(error instanceof GatewayError) || isTransportFailure(error)) throw error;
       const body = { error: { message: error.message, type: TYPE_OF(error.code), param: error.param, code: error.code } };
-      const status = error.upstreamStatus ?? STATUS_OF[error.code];
+      const status = httpStatusOf(error);
       const result = { id, custom_id: line.customId, response: { status_code: status, request_id: requestId, body }, error: null };
       return { ok: false, result, fundsRefused: error.code === 'insufficient_quota' };
     }

@@ -1,7 +1,8 @@
 import { GatewayError, type BatchEndpoint, type BatchError, type BatchStatus } from '@gateway/contracts';
+import { OBJECT_STORE } from '@gateway/platform/infra';
 import type { ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
+import { FILES_ENV, type FilesEnv } from '../config/files-env';
 import { FilesRepository } from '../files/files.repository';
 import { validateBatchInput } from './batch-input.validator';
 import { BatchLineRecorder } from './batch-line.recorder';

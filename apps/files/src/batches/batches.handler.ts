@@ -1,4 +1,4 @@
-import { BatchCreatePayload, BatchIdPayload, BatchListPayload, CONSOLE_DATA_SUBJECTS, SUBJECTS, parseOrThrow } from '@gateway/contracts';
+import { BatchCreatePayload, BatchIdPayload, BatchListPayload, parseOrThrow, SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { BatchConsoleService } from './batch-console.service';
@@ -38,7 +38,7 @@ export class BatchesHandler {
   }
 
   /** The tenant console's tasks page. */
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.tasks.batch)
+  @MessagePattern(SUBJECTS.files.console.batches)
   consoleList(@Payload() payload: unknown) {
     return this.console.list(payload);
   }

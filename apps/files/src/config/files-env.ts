@@ -33,7 +33,6 @@ export const FilesEnv = BaseEnv.extend({
 export type FilesEnv = z.infer<typeof FilesEnv>;
 
 export const FILES_ENV = Symbol('FILES_ENV');
-export const OBJECT_STORE = Symbol('OBJECT_STORE');
 
 export const runsApi = (env: FilesEnv): boolean => env.FILES_ROLE !== 'worker';
 export const runsWorker = (env: FilesEnv): boolean => env.FILES_ROLE !== 'api';

@@ -8,9 +8,10 @@ import {
   type FileListQuery,
   type FileObject,
 } from '@gateway/contracts';
+import { OBJECT_STORE } from '@gateway/platform/infra';
 import { objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { FILES_ENV, OBJECT_STORE, type FilesEnv } from '../config/files-env';
+import { FILES_ENV, type FilesEnv } from '../config/files-env';
 import { fileObjectOf } from './file-record';
 import { FilesRepository } from './files.repository';
 

@@ -1,4 +1,4 @@
-import { MEDIA_SUBJECTS } from '@gateway/contracts';
+import { SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MediaCallbackService } from './media-callback.service';
@@ -8,7 +8,7 @@ import { MediaCallbackService } from './media-callback.service';
 export class MediaCallbackHandler {
   constructor(private readonly callbacks: MediaCallbackService) {}
 
-  @MessagePattern(MEDIA_SUBJECTS.callback)
+  @MessagePattern(SUBJECTS.media.callback)
   intake(@Payload() payload: unknown) {
     return this.callbacks.intake(payload);
   }

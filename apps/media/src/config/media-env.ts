@@ -41,4 +41,3 @@ export const MediaEnv = BaseEnv.extend({
 export type MediaEnv = z.infer<typeof MediaEnv>;
 
 export const MEDIA_ENV = Symbol('MEDIA_ENV');
-export const OBJECT_STORE = Symbol('OBJECT_STORE');

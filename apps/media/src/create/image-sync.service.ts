@@ -1,7 +1,6 @@
 import { GatewayError, MediaImageGeneratePayload, parseOrThrow, type StoredImagesReply } from '@gateway/contracts';
-import { UrlSigner } from '@gateway/storage';
+import { SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
-import { SIGNED_URL_TTL } from '../config/infra.module';
 import { decodeOaicImages, imagesAnswer } from '../families/oaic-image.codec';
 import { isTerminal } from '../tasks/media-task.state';
 import { TaskEndWaiter } from '../tasks/task-end-waiter.service';
@@ -19,8 +18,7 @@ export class MediaImageSyncService {
   constructor(
     private readonly creates: MediaCreateService,
     private readonly waiter: TaskEndWaiter,
-    private readonly signer: UrlSigner,
-    @Inject(SIGNED_URL_TTL) private readonly ttlSeconds: number,
+    @Inject(SIGNED_URLS) private readonly links: SignedUrls,
   ) {}
 
   async generate(payload: unknown): Promise<StoredImagesReply> {
@@ -37,6 +35,6 @@ export class MediaImageSyncService {
     if (task.state !== 'succeeded') {
       throw new GatewayError('upstream_error', `The image generation failed upstream: ${task.errorMessage ?? task.errorCode ?? task.state}`);
     }
-    return imagesAnswer(task, decoded.format, resultLinks(task, this.signer, call.origin, this.ttlSeconds));
+    return imagesAnswer(task, decoded.format, resultLinks(task, this.links.signer, call.origin, this.links.ttlSeconds));
   }
 }

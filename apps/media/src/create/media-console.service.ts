@@ -1,8 +1,7 @@
 import { ConsoleTasksMessage, parseOrThrow, type ConsoleTaskServicePage, type ConsoleTaskStatus } from '@gateway/contracts';
 import { decodeCursor, encodeCursor } from '@gateway/platform';
-import { UrlSigner } from '@gateway/storage';
+import { SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
-import { SIGNED_URL_TTL } from '../config/infra.module';
 import { MediaTaskRepository } from '../tasks/media-task.repository';
 import type { MediaTaskState } from '../tasks/media-task.state';
 import { resultLinks } from './result-links';
@@ -22,8 +21,7 @@ const STATES_OF = (status: ConsoleTaskStatus): MediaTaskState[] => (Object.keys(
 export class MediaConsoleService {
   constructor(
     private readonly tasks: MediaTaskRepository,
-    private readonly signer: UrlSigner,
-    @Inject(SIGNED_URL_TTL) private readonly ttlSeconds: number,
+    @Inject(SIGNED_URLS) private readonly links: SignedUrls,
   ) {}
 
   async list(payload: unknown): Promise<ConsoleTaskServicePage> {
@@ -47,7 +45,7 @@ export class MediaConsoleService {
         createdAt: task.createdAt.toISOString(),
         finishedAt: task.finishedAt?.toISOString() ?? null,
         error: task.errorMessage,
-        results: task.state === 'succeeded' ? resultLinks(task, this.signer, query.origin, this.ttlSeconds) : [],
+        results: task.state === 'succeeded' ? resultLinks(task, this.links.signer, query.origin, this.links.ttlSeconds) : [],
         // The hold is dropped from the row once settled; its id is the task's own.
         fileIds: [],
         holdId: task.hold?.holdId ?? task.id,

@@ -1,11 +1,10 @@
 import { TaskBilling, TaskUsagePublisher, type TaskHold } from '@gateway/billing';
 import { GatewayError, MediaCreatePayload, parseOrThrow, type BillingMode } from '@gateway/contracts';
+import { SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
-import { UrlSigner } from '@gateway/storage';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { MediaCatalogService } from '../catalog/media-catalog.service';
-import { SIGNED_URL_TTL } from '../config/infra.module';
 import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
 import type { DecodedCreate } from '../families/family-codec';
 import { FAMILY_CODECS } from '../families/family-codecs';
@@ -52,8 +51,7 @@ export class MediaCreateService {
     private readonly tasks: MediaTaskRepository,
     private readonly scheduler: PollScheduler,
     private readonly lifecycle: TaskLifecycleService,
-    private readonly signer: UrlSigner,
-    @Inject(SIGNED_URL_TTL) private readonly ttlSeconds: number,
+    @Inject(SIGNED_URLS) private readonly links: SignedUrls,
     @Inject(MEDIA_ENV) private readonly env: MediaEnv,
     private readonly usage: TaskUsagePublisher,
     private readonly planner: PollPlanner,
@@ -67,7 +65,7 @@ export class MediaCreateService {
     const codec = FAMILY_CODECS[route.family];
     const start: TaskStart = { ...call, family: route.family, queryKind: route.queryKind, idPrefix: route.family === 'oaic' ? 'video' : 'task' };
     const task = await this.start(start, codec.decode(route, call.body));
-    return codec.created(task, { links: resultLinks(task, this.signer, call.origin, this.ttlSeconds), requestId: call.requestId });
+    return codec.created(task, { links: resultLinks(task, this.links.signer, call.origin, this.links.ttlSeconds), requestId: call.requestId });
   }
 
   /** Holds, submits and records one task; it comes back as stored (already ended when the upstream answered at once). */

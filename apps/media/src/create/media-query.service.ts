@@ -1,7 +1,6 @@
 import { GatewayError, MediaContentReply, MediaGetPayload, MediaTaskId, parseOrThrow } from '@gateway/contracts';
-import { UrlSigner } from '@gateway/storage';
+import { SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
-import { SIGNED_URL_TTL } from '../config/infra.module';
 import { FAMILY_CODECS } from '../families/family-codecs';
 import { mediaRouteOf, type MediaRoute } from '../families/media-route';
 import { MediaTaskRepository, type MediaTask } from '../tasks/media-task.repository';
@@ -15,15 +14,17 @@ import { resultLinks } from './result-links';
 export class MediaQueryService {
   constructor(
     private readonly tasks: MediaTaskRepository,
-    private readonly signer: UrlSigner,
-    @Inject(SIGNED_URL_TTL) private readonly ttlSeconds: number,
+    @Inject(SIGNED_URLS) private readonly links: SignedUrls,
   ) {}
 
   async get(payload: unknown): Promise<Record<string, unknown>> {
     const call = parseOrThrow(MediaGetPayload, payload);
     const route = mediaRouteOf(call.route);
     const task = await this.find(route, call.tenantId, call.taskId);
-    return FAMILY_CODECS[route.family].task(task, { links: resultLinks(task, this.signer, call.origin, this.ttlSeconds), requestId: call.requestId });
+    return FAMILY_CODECS[route.family].task(task, {
+      links: resultLinks(task, this.links.signer, call.origin, this.links.ttlSeconds),
+      requestId: call.requestId,
+    });
   }
 
   /** Where a completed oaic video waits in storage, for the edge to stream with the bearer key. */

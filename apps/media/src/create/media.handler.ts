@@ -1,4 +1,4 @@
-import { CONSOLE_DATA_SUBJECTS, MEDIA_SUBJECTS } from '@gateway/contracts';
+import { SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MediaImageSyncService } from './image-sync.service';
@@ -16,28 +16,28 @@ export class MediaHandler {
     private readonly console: MediaConsoleService,
   ) {}
 
-  @MessagePattern(MEDIA_SUBJECTS.create)
+  @MessagePattern(SUBJECTS.media.create)
   create(@Payload() payload: unknown) {
     return this.creates.create(payload);
   }
 
-  @MessagePattern(MEDIA_SUBJECTS.imageGenerate)
+  @MessagePattern(SUBJECTS.media.imageGenerate)
   generateImages(@Payload() payload: unknown) {
     return this.images.generate(payload);
   }
 
-  @MessagePattern(MEDIA_SUBJECTS.get)
+  @MessagePattern(SUBJECTS.media.get)
   get(@Payload() payload: unknown) {
     return this.queries.get(payload);
   }
 
-  @MessagePattern(MEDIA_SUBJECTS.content)
+  @MessagePattern(SUBJECTS.media.content)
   content(@Payload() payload: unknown) {
     return this.queries.content(payload);
   }
 
   /** The tenant console's tasks page. */
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.tasks.media)
+  @MessagePattern(SUBJECTS.media.console.tasks)
   consoleTasks(@Payload() payload: unknown) {
     return this.console.list(payload);
   }

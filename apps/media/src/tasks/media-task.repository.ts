@@ -1,8 +1,8 @@
 import type { TaskHold } from '@gateway/billing';
 import { pgJson, pgText, Prisma, PrismaClient, type SqlPool } from '@gateway/db';
+import { SQL_POOL } from '@gateway/platform/infra';
 import type { MediaJob } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
-import { SQL_POOL } from '../config/infra.module';
 import { ProducedUsage, StoredHold, StoredJob, StoredResults, type StoredResult } from './media-task.schema';
 import { TERMINAL_STATES, type MediaTaskState } from './media-task.state';
 

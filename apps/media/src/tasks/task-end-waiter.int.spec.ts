@@ -1,4 +1,4 @@
-import { MEDIA_SUBJECTS } from '@gateway/contracts';
+import { SUBJECTS } from '@gateway/contracts';
 import { createPrismaClient, createSqlPool, createTestDatabase, type PrismaClient, type SqlPool, type TestDatabase } from '@gateway/db';
 import { connectNats, NatsBus } from '@gateway/platform';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -67,7 +67,7 @@ describe('TaskEndWaiter', () => {
       const waiting = broadcastOnly.wait(task.id, 8000);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(await tasks.finish(task.id, { state: 'succeeded', results: [], usage: { images: 1 } })).toBe(true);
-      bus.publish(MEDIA_SUBJECTS.taskEnded, { taskId: task.id });
+      bus.publish(SUBJECTS.media.taskEnded, { taskId: task.id });
       expect(await waiting).toMatchObject({ id: task.id, state: 'succeeded', usage: { images: 1 } });
       expect(Date.now() - started).toBeLessThan(6000);
     } finally {

@@ -1,4 +1,4 @@
-import { MEDIA_SUBJECTS, MediaTaskEndedEvent } from '@gateway/contracts';
+import { MediaTaskEndedEvent, SUBJECTS } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Subscription } from 'nats';
@@ -31,7 +31,7 @@ export class TaskEndWaiter implements OnModuleDestroy {
     bus: NatsBus,
     private readonly tasks: MediaTaskRepository,
   ) {
-    this.subscription = bus.subscribe(MEDIA_SUBJECTS.taskEnded, (payload) => {
+    this.subscription = bus.subscribe(SUBJECTS.media.taskEnded, (payload) => {
       const event = MediaTaskEndedEvent.safeParse(payload);
       if (event.success && this.waiting.has(event.data.taskId)) void this.settle([event.data.taskId]);
     });

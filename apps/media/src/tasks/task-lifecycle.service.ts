@@ -1,5 +1,5 @@
 import { TaskBilling, TaskUsagePublisher } from '@gateway/billing';
-import { MEDIA_SUBJECTS, type MediaTaskEndedEvent } from '@gateway/contracts';
+import { SUBJECTS, type MediaTaskEndedEvent } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
 import { Injectable, Logger } from '@nestjs/common';
@@ -57,7 +57,7 @@ export class TaskLifecycleService {
       await this.bill(task);
     } finally {
       const event: MediaTaskEndedEvent = { taskId: task.id };
-      this.bus.publish(MEDIA_SUBJECTS.taskEnded, event);
+      this.bus.publish(SUBJECTS.media.taskEnded, event);
     }
   }
 

@@ -1,7 +1,7 @@
+import { OBJECT_STORE } from '@gateway/platform/infra';
 import type { MediaAsset } from '@gateway/providers';
 import { objectKey, safeContentType, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
-import { OBJECT_STORE } from '../config/media-env';
 import type { StoredResult } from '../tasks/media-task.schema';
 import { MediaUpstreamService } from './media-upstream.service';
 

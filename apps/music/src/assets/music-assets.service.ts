@@ -1,9 +1,9 @@
 import type { MusicTaskView, MusicTrackView } from '@gateway/contracts';
+import { OBJECT_STORE, SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import { readBodyBuffer, sendUpstream, type MusicProgress, type MusicUpstreamTrack } from '@gateway/providers';
 import { keySegmentOf, objectKey, safeContentType, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { MUSIC_ENV, type MusicEnv } from '../config/music-env';
-import { OBJECT_STORE, SIGNED_URLS, type SignedUrls } from '../config/infra.module';
 import type { MusicTaskRow } from '../tasks/music-task.repository';
 import { StoredMusicResult, type StoredTrack } from '../tasks/music-result';
 

@@ -1,4 +1,4 @@
-import { MUSIC_SUBJECTS } from '@gateway/contracts';
+import { SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MusicCallbackService } from './music-callback.service';
@@ -7,7 +7,7 @@ import { MusicCallbackService } from './music-callback.service';
 export class MusicCallbackHandler {
   constructor(private readonly callbacks: MusicCallbackService) {}
 
-  @MessagePattern(MUSIC_SUBJECTS.callback)
+  @MessagePattern(SUBJECTS.music.callback)
   intake(@Payload() payload: unknown) {
     return this.callbacks.intake(payload);
   }

@@ -1,8 +1,7 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
-import type { QueueFactory } from '@gateway/platform';
+import { QueueFactory } from '@gateway/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { MusicCatalogService } from '../catalog/music-catalog.service';
-import { MUSIC_QUEUES } from '../config/infra.module';
 import { MusicTaskRepository, type MusicTaskRow } from '../tasks/music-task.repository';
 import { isTerminal } from '../tasks/music-task.state';
 import { MusicUpstreamClient } from '../upstream/music-upstream.client';
@@ -21,7 +20,7 @@ export class MusicPollProcessor {
   private readonly logger = new Logger('music');
 
   constructor(
-    @Inject(MUSIC_QUEUES) private readonly queues: QueueFactory,
+    @Inject(QueueFactory) private readonly queues: QueueFactory,
     private readonly tasks: MusicTaskRepository,
     private readonly catalog: MusicCatalogService,
     private readonly upstream: MusicUpstreamClient,

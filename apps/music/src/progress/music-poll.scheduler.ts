@@ -1,7 +1,6 @@
-import type { QueueFactory } from '@gateway/platform';
+import { QueueFactory } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
-import { MUSIC_QUEUES } from '../config/infra.module';
 import { MUSIC_ENV, type MusicEnv } from '../config/music-env';
 
 export const POLL_QUEUE = 'music-poll';
@@ -12,7 +11,7 @@ export type PollJob = z.infer<typeof PollJob>;
 @Injectable()
 export class MusicPollScheduler {
   constructor(
-    @Inject(MUSIC_QUEUES) private readonly queues: QueueFactory,
+    @Inject(QueueFactory) private readonly queues: QueueFactory,
     @Inject(MUSIC_ENV) private readonly env: MusicEnv,
   ) {}
 

@@ -1,4 +1,4 @@
-import { CONSOLE_DATA_SUBJECTS, MUSIC_SUBJECTS } from '@gateway/contracts';
+import { SUBJECTS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MusicConsoleService } from './music-console.service';
@@ -12,18 +12,18 @@ export class MusicTaskHandler {
     private readonly console: MusicConsoleService,
   ) {}
 
-  @MessagePattern(MUSIC_SUBJECTS.create)
+  @MessagePattern(SUBJECTS.music.create)
   create(@Payload() payload: unknown) {
     return this.tasks.create(payload);
   }
 
-  @MessagePattern(MUSIC_SUBJECTS.query)
+  @MessagePattern(SUBJECTS.music.query)
   query(@Payload() payload: unknown) {
     return this.tasks.query(payload);
   }
 
   /** The tenant console's tasks page. */
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.tasks.music)
+  @MessagePattern(SUBJECTS.music.console.tasks)
   consoleTasks(@Payload() payload: unknown) {
     return this.console.list(payload);
   }

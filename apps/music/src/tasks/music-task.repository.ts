@@ -1,7 +1,7 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
 import { pgJson, pgText, Prisma, PrismaClient, StatementBatcher, type MusicTaskModel, type SqlPool } from '@gateway/db';
+import { SQL_POOL } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
-import { MUSIC_SQL_POOL } from '../config/infra.module';
 import { FIND_BY_TOKEN_HASHES, MOVE_MANY, MusicTaskSqlRow } from './music-task.sql';
 
 export type MusicTaskRow = MusicTaskModel;
@@ -49,7 +49,7 @@ export class MusicTaskRepository {
 
   constructor(
     private readonly prisma: PrismaClient,
-    @Inject(MUSIC_SQL_POOL) private readonly pool: SqlPool,
+    @Inject(SQL_POOL) private readonly pool: SqlPool,
   ) {}
 
   create(task: NewMusicTask): Promise<MusicTaskRow> {

@@ -1,12 +1,4 @@
-import {
-  BalanceSeedReply,
-  BILLING_SUBJECTS,
-  GatewayError,
-  type BillingMode,
-  type CatalogModel,
-  type HoldSettlement,
-  type LeaseClose,
-} from '@gateway/contracts';
+import { BalanceSeedReply, GatewayError, SUBJECTS, type BillingMode, type CatalogModel, type HoldSettlement, type LeaseClose } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';
@@ -231,6 +223,6 @@ export class BillingClient {
 
   /** First request of the tenant since Redis started: accounts copies the stored balance in (SET NX). */
   private async seed(tenantId: string): Promise<void> {
-    await this.bus.request(BILLING_SUBJECTS.seed, { tenantId }, BalanceSeedReply);
+    await this.bus.request(SUBJECTS.accounts.billing.seed, { tenantId }, BalanceSeedReply);
   }
 }

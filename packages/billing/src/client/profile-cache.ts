@@ -1,4 +1,4 @@
-import { BILLING_SUBJECTS, BillingProfile, InvalidationEvent, SUBJECTS } from '@gateway/contracts';
+import { BillingProfile, InvalidationEvent, SUBJECTS } from '@gateway/contracts';
 import { ReadThroughCache, type NatsBus } from '@gateway/platform';
 import type { Subscription } from 'nats';
 
@@ -18,7 +18,7 @@ export class ProfileCache {
     ttlMs = 60_000,
   ) {
     this.entries = new ReadThroughCache({
-      load: (tenantId) => this.bus.request(BILLING_SUBJECTS.profile, { tenantId }, BillingProfile),
+      load: (tenantId) => this.bus.request(SUBJECTS.accounts.billing.profile, { tenantId }, BillingProfile),
       ttlMs,
       maxEntries: MAX_TENANTS,
     });

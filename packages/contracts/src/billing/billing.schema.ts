@@ -4,20 +4,6 @@ import { PriceConfig } from '../admin/config.schema';
 import { MicrosString, MoneyAmount } from '../money';
 import { TenantLimitsConfig } from './limits.schema';
 
-/** Subjects of the billing context (answered by accounts). */
-export const BILLING_SUBJECTS = {
-  /** {tenantId} → BillingProfile: what a billing client needs to price and meter a tenant's requests. */
-  profile: 'accounts.billing.profile',
-  /** {tenantId} → {micros}: copy the stored balance into Redis when Redis has none for the tenant. */
-  seed: 'accounts.billing.seed',
-  /** Operator settings of a tenant's billing: limits, custom quota, price overrides. */
-  configure: 'accounts.billing.configure',
-  /** Usage grouped by model, key or day. */
-  usageSummary: 'accounts.usage.summary',
-  /** A tenant's usage rows found by the client's x-request-id, or by the server's request id. */
-  usageRequests: 'accounts.usage.requests',
-} as const;
-
 /** A price override for one model: any of the catalog's price fields, in micro-units. */
 export const PriceOverride = z
   .object({

@@ -6,25 +6,8 @@ import { SubscriptionProfile, UsagePlanWindow, UsageSummaryRow } from '../billin
 import { DeadLetterConsumer, DeadLetterReplayReply, DeadLetterView } from '../usage/dead-letter.schema';
 import { ReconcileTenant } from '../usage/money-views.schema';
 
-/**
- * Shapes of the operator console's pages past the tenants list: a tenant's detail, the catalog with
- * its channels' health, dead letters, queue depths and reconciliation, and the subjects that serve them.
- */
-export const CONSOLE_OPERATOR_SUBJECTS = {
-  /** Models page by page, each with its channels (never their keys). */
-  catalog: 'accounts.console.catalog',
-  /** Dead letters page by page (a cursor: the last id of the page before), and one in full. */
-  deadLetters: 'accounts.console.dead-letters.page',
-  deadLetter: 'accounts.console.dead-letters.get',
-  /** BullMQ queue depths of every service's queues in this namespace. */
-  queues: 'accounts.console.queues',
-  /** The last reconciliation of every tenant, and a new one. */
-  reconcileLast: 'accounts.console.reconcile.last',
-  reconcileRun: 'accounts.console.reconcile.run',
-} as const;
-
-/** A broadcast (no queue group): every process that calls upstreams answers with its channels' counters. */
-export const CHANNEL_HEALTH_SUBJECT = 'ops.channels.health';
+// Shapes of the operator console's pages past the tenants list: a tenant's detail, the catalog with its
+// channels' health, dead letters, queue depths and reconciliation.
 
 /** How an operator console list is asked for: offset and limit, and a search where the list has one. */
 const Paging = {

@@ -1,14 +1,15 @@
 // NATS payloads of the msgc and genc chat subjects (`chat.msgc.*`, `chat.genc.*`). The caller and the
 // claim-check rule are the oaic family's; genc adds the model and the streaming flag its path carries.
 import { z } from 'zod';
-import { BodyRef, OaicCallPayload, OaicCaller } from './oaic/oaic-call.schema';
+import { BodyRef, OaicCallPayload } from './oaic/oaic-call.schema';
+import { TenantCaller } from './tenant-caller.schema';
 
 /** `chat.msgc.messages` and `chat.msgc.count-tokens`: the msgc body inline, or a claim check. */
 export const MsgcCallPayload = OaicCallPayload;
 export type MsgcCallPayload = z.infer<typeof MsgcCallPayload>;
 
 /** `chat.genc.generate`: the model from the path, whether the route streams, and the body (or a claim check). */
-export const GencCallPayload = OaicCaller.extend({
+export const GencCallPayload = TenantCaller.extend({
   model: z.string().min(1),
   stream: z.boolean(),
   body: z.unknown().optional(),

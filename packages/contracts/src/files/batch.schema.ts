@@ -1,6 +1,6 @@
 // Batches (spec 2.9, 3.5, 4.8): public records, the input line format, NATS payloads and job data.
 import { z } from 'zod';
-import { OaicCaller } from '../families/oaic/oaic-call.schema';
+import { TenantCaller } from '../families/tenant-caller.schema';
 import { hasLoneSurrogate } from '../json/json-text';
 import { FileIdParam } from './file.schema';
 
@@ -89,14 +89,14 @@ export const BatchInputLine = z.object({
 export type BatchInputLine = z.infer<typeof BatchInputLine>;
 
 /** `files.oaic.batches.create`. */
-export const BatchCreatePayload = OaicCaller.extend({ body: BatchCreateRequest });
+export const BatchCreatePayload = TenantCaller.extend({ body: BatchCreateRequest });
 export type BatchCreatePayload = z.infer<typeof BatchCreatePayload>;
 
 /** `files.oaic.batches.get` and `.cancel`. */
-export const BatchIdPayload = OaicCaller.extend({ batchId: BatchIdParam });
+export const BatchIdPayload = TenantCaller.extend({ batchId: BatchIdParam });
 export type BatchIdPayload = z.infer<typeof BatchIdPayload>;
 
-export const BatchListPayload = OaicCaller.extend({ query: BatchListQuery });
+export const BatchListPayload = TenantCaller.extend({ query: BatchListQuery });
 export type BatchListPayload = z.infer<typeof BatchListPayload>;
 
 /** Job data of the batch queues: which batch to validate, run or finalize; the truth is in Postgres. */

@@ -2,7 +2,7 @@
 // service. The bytes themselves live in object storage; only keys and metadata travel.
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
-import { OaicCaller } from '../families/oaic/oaic-call.schema';
+import { TenantCaller } from '../families/tenant-caller.schema';
 
 export const FILE_PURPOSES = ['batch', 'assistants', 'vision', 'user_data', 'fine-tune', 'evals'] as const;
 export const FilePurpose = z.enum(FILE_PURPOSES, { error: `purpose must be one of ${FILE_PURPOSES.join(', ')}` });
@@ -53,7 +53,7 @@ export const FileListQuery = z.object({
 export type FileListQuery = z.infer<typeof FileListQuery>;
 
 /** `files.oaic.files.create`: the object the edge already stored, under a key derived from `fileId`. */
-export const FileCreatePayload = OaicCaller.extend({
+export const FileCreatePayload = TenantCaller.extend({
   fileId: FileIdParam,
   objectKey: z.string().min(1),
   filename: z.string().min(1).max(1024),
@@ -64,10 +64,10 @@ export const FileCreatePayload = OaicCaller.extend({
 export type FileCreatePayload = z.infer<typeof FileCreatePayload>;
 
 /** `files.oaic.files.get`, `.delete`, `.content`. */
-export const FileIdPayload = OaicCaller.extend({ fileId: FileIdParam });
+export const FileIdPayload = TenantCaller.extend({ fileId: FileIdParam });
 export type FileIdPayload = z.infer<typeof FileIdPayload>;
 
-export const FileListPayload = OaicCaller.extend({ query: FileListQuery });
+export const FileListPayload = TenantCaller.extend({ query: FileListQuery });
 export type FileListPayload = z.infer<typeof FileListPayload>;
 
 /** `files.oaic.files.content` reply: where the edge streams the bytes from. */

@@ -1,6 +1,6 @@
 /**
- * Every NATS subject, named `<service>.<family>.<verb>`. Deployments prefix them all with NATS_PREFIX
- * (e.g. a test run's own prefix), applied in one place: the platform's NATS bus and transport.
+ * Every NATS subject, named `<service>.<family>.<verb>` after the service that answers it (`ops.*`: every
+ * process). Deployments prefix them all with NATS_PREFIX, applied in one place: the platform's NATS bus.
  */
 export const SERVICES = ['accounts', 'chat', 'media', 'music', 'files'] as const;
 export type ServiceName = (typeof SERVICES)[number];
@@ -16,6 +16,13 @@ export const SUBJECTS = {
   health: (service: ServiceName) => `${service}.health.ping`,
   /** Broadcast to every replica of a service: "stop the stream whose reply subject this payload names". */
   streamCancel: (service: ServiceName) => `${service}.stream.cancel`,
+  /** Broadcasts (no queue group) every process answers for itself. */
+  ops: {
+    /** Memory, event-loop delay and open handles of the process (soak runs, operators). */
+    processStats: 'ops.process.stats',
+    /** The counters of the channels a process calls upstreams on. */
+    channelHealth: 'ops.channels.health',
+  },
   accounts: {
     keys: {
       resolve: 'accounts.keys.resolve',
@@ -33,6 +40,66 @@ export const SUBJECTS = {
     catalog: { channels: 'accounts.catalog.channels' },
     /** Broadcast (no queue group): every edge replica drops what it cached. */
     invalidated: 'accounts.events.invalidated',
+    billing: {
+      /** {tenantId} → BillingProfile: what a billing client needs to price and meter a tenant's requests. */
+      profile: 'accounts.billing.profile',
+      /** {tenantId} → {micros}: copy the stored balance into Redis when Redis has none for the tenant. */
+      seed: 'accounts.billing.seed',
+      /** Operator settings of a tenant's billing: limits, custom quota, price overrides. */
+      configure: 'accounts.billing.configure',
+      /** Usage grouped by model, key or day. */
+      usageSummary: 'accounts.usage.summary',
+      /** A tenant's usage rows found by the client's x-request-id, or by the server's request id. */
+      usageRequests: 'accounts.usage.requests',
+    },
+    deadLetters: { list: 'accounts.dead-letters.list', replay: 'accounts.dead-letters.replay' },
+    money: { ledger: 'accounts.money.ledger', reconcile: 'accounts.money.reconcile' },
+    /** The console's people, sessions (resolved by the edge on every console call), single sign-on and pages. */
+    console: {
+      users: {
+        invite: 'accounts.console.users.invite',
+        inviteInfo: 'accounts.console.users.invite-info',
+        acceptInvite: 'accounts.console.users.accept-invite',
+        list: 'accounts.console.users.list',
+      },
+      sessions: {
+        signIn: 'accounts.console.sessions.sign-in',
+        openOperator: 'accounts.console.sessions.open-operator',
+        resolve: 'accounts.console.sessions.resolve',
+        signOut: 'accounts.console.sessions.sign-out',
+        revoke: 'accounts.console.sessions.revoke',
+        list: 'accounts.console.sessions.list',
+      },
+      oidc: {
+        configure: 'accounts.console.oidc.configure',
+        show: 'accounts.console.oidc.show',
+        begin: 'accounts.console.oidc.begin',
+        complete: 'accounts.console.oidc.complete',
+      },
+      /** The models a tenant may use, with the prices it pays. */
+      models: 'accounts.console.models',
+      /** Tenants page by page, with their balance: the operator console's list. */
+      tenants: 'accounts.console.tenants.list',
+      usage: {
+        overview: 'accounts.console.usage.overview',
+        summary: 'accounts.console.usage.summary',
+        records: 'accounts.console.usage.records',
+        record: 'accounts.console.usage.record',
+      },
+      /** What the ledger held, charged and gave back for billing request ids (a task's hold). */
+      charges: 'accounts.console.charges',
+      keyLimits: { show: 'accounts.console.keys.limits.show', set: 'accounts.console.keys.limits.set' },
+      /** Models page by page, each with its channels (never their keys). */
+      catalog: 'accounts.console.catalog',
+      /** Dead letters page by page (a cursor: the last id of the page before), and one in full. */
+      deadLetters: 'accounts.console.dead-letters.page',
+      deadLetter: 'accounts.console.dead-letters.get',
+      /** BullMQ queue depths of every service's queues in this namespace. */
+      queues: 'accounts.console.queues',
+      /** The last reconciliation of every tenant, and a new one. */
+      reconcileLast: 'accounts.console.reconcile.last',
+      reconcileRun: 'accounts.console.reconcile.run',
+    },
   },
   chat: {
     oaic: {
@@ -54,6 +121,38 @@ export const SUBJECTS = {
     /** JetStream (durable): batches of usage events, written by accounts. */
     usageRecorded: 'chat.usage.recorded',
   },
+  /** The media service's api role. */
+  media: {
+    /** A create route of oaic videos, dsc or nativemedia: validate, hold, submit, record. */
+    create: 'media.task.create',
+    /** A query route: the task as its family shows it. */
+    get: 'media.task.get',
+    /** `GET /oaic/v1/videos/{id}/content`: where the stored video waits for the edge to stream it. */
+    content: 'media.task.content',
+    /** A native-media image model on `POST /oaic/v1/images/generations`: a task whose end the reply waits for. */
+    imageGenerate: 'media.image.generate',
+    /** Broadcast by whichever process moved a task to a terminal state (after billing it), for waiting replies. */
+    taskEnded: 'media.task.ended',
+    /** A vendor's task-end callback, relayed by the edge's public intake (a hint: the task is polled at once). */
+    callback: 'media.task.callback',
+    console: { tasks: 'media.console.tasks.list' },
+  },
+  /** The music service, which also hosts the outbound webhooks (delivery workers and their admin). */
+  music: {
+    create: 'music.tasks.create',
+    query: 'music.tasks.query',
+    /** An upstream's callback, handed on by the edge's public intake route. */
+    callback: 'music.callbacks.intake',
+    console: { tasks: 'music.console.tasks.list' },
+    webhooks: {
+      secretRotate: 'music.webhooks.secret.rotate',
+      deliveries: 'music.webhooks.deliveries.list',
+      redeliver: 'music.webhooks.redeliver',
+      /** Broadcast after a rotation: every process drops the tenant's cached secrets at once. */
+      secretRotated: 'music.webhooks.secret.rotated',
+      console: { deliveries: 'music.webhooks.console.deliveries', redeliver: 'music.webhooks.console.redeliver' },
+    },
+  },
   files: {
     oaic: {
       create: 'files.oaic.files.create',
@@ -68,6 +167,7 @@ export const SUBJECTS = {
       get: 'files.oaic.batches.get',
       cancel: 'files.oaic.batches.cancel',
     },
+    console: { batches: 'files.console.batches.list' },
   },
 } as const;
 

@@ -1,13 +1,10 @@
 /**
  * What a process tells about its own health on request (soak runs, operators): memory, event-loop
  * delay since the previous reading, and how many handles it holds open. Every app answers the same
- * way: the NATS services and the edge on PROCESS_STATS_SUBJECT, the sandbox on an HTTP route.
+ * way: the NATS services and the edge on SUBJECTS.ops.processStats, the sandbox on an HTTP route.
  */
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { z } from 'zod';
-
-/** A broadcast (no queue group): every process of every app answers, each with its own stats. */
-export const PROCESS_STATS_SUBJECT = 'ops.process.stats';
 
 export const ProcessStats = z.object({
   app: z.string(),

@@ -39,12 +39,6 @@ export const DeadLetter = z.object({
 });
 export type DeadLetter = z.infer<typeof DeadLetter>;
 
-/** Subjects of the dead-letter admin (answered by accounts). */
-export const DEAD_LETTER_SUBJECTS = {
-  list: 'accounts.dead-letters.list',
-  replay: 'accounts.dead-letters.replay',
-} as const;
-
 export const DeadLetterListRequest = z
   .object({
     consumer: DeadLetterConsumer.optional(),

@@ -1,12 +1,6 @@
 import { z } from 'zod';
 import { MicrosString } from '../money';
 
-/** Subjects of the ledger view and of reconciliation (answered by accounts). */
-export const MONEY_SUBJECTS = {
-  ledger: 'accounts.money.ledger',
-  reconcile: 'accounts.money.reconcile',
-} as const;
-
 /** Ledger kinds as an operator names them; `topup` covers operator credits, `hold` the reservations. */
 export const LEDGER_VIEW_KINDS = ['topup', 'hold', 'settle', 'release', 'refund', 'overrun', 'plan_grant'] as const;
 export const LedgerViewKind = z.enum(LEDGER_VIEW_KINDS);

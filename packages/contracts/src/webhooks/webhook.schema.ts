@@ -1,16 +1,6 @@
 import { z } from 'zod';
 
-/**
- * Outbound webhooks: the admin subjects (secrets, deliveries, redelivery) answered by the service that
- * hosts the delivery workers, and the views they return.
- */
-export const WEBHOOK_SUBJECTS = {
-  secretRotate: 'music.webhooks.secret.rotate',
-  deliveries: 'music.webhooks.deliveries.list',
-  redeliver: 'music.webhooks.redeliver',
-  /** Broadcast after a rotation: every process drops the tenant's cached secrets at once. */
-  secretRotated: 'music.webhooks.secret.rotated',
-} as const;
+// Outbound webhooks: the messages and views of their admin subjects (secrets, deliveries, redelivery).
 
 export const WebhookSecretRotatedEvent = z.object({ tenantId: z.uuid() });
 export type WebhookSecretRotatedEvent = z.infer<typeof WebhookSecretRotatedEvent>;

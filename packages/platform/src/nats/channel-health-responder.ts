@@ -1,4 +1,4 @@
-import { CHANNEL_HEALTH_SUBJECT, type ChannelHealthReading } from '@gateway/contracts';
+import { SUBJECTS, type ChannelHealthReading } from '@gateway/contracts';
 import type { NatsConnection, Subscription } from 'nats';
 import { readChannelCounters } from '../observability/channel-counters';
 import { encodeJson } from './codec';
@@ -8,7 +8,7 @@ import { encodeJson } from './codec';
  * of every app answers, so no queue group). A process that never called an upstream answers no channels.
  */
 export function answerChannelHealth(connection: NatsConnection, prefix: string, app: string): Subscription {
-  return connection.subscribe(prefix + CHANNEL_HEALTH_SUBJECT, {
+  return connection.subscribe(prefix + SUBJECTS.ops.channelHealth, {
     callback: (error, msg) => {
       if (error) return;
       void readChannelCounters().then(

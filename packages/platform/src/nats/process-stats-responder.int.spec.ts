@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { PROCESS_STATS_SUBJECT, ProcessStats } from '@gateway/contracts';
+import { ProcessStats, SUBJECTS } from '@gateway/contracts';
 import type { NatsConnection } from 'nats';
 import { decodeJson, encodeJson } from './codec';
 import { connectNats } from './connect';
@@ -23,7 +23,7 @@ describe('the process-stats broadcast', () => {
     const inbox = `_INBOX.${randomBytes(6).toString('hex')}`;
     const answers: unknown[] = [];
     const subscription = connection.subscribe(inbox, { callback: (_e, msg) => answers.push(decodeJson(msg.data)) });
-    connection.publish(prefix + PROCESS_STATS_SUBJECT, encodeJson(payload), { reply: inbox });
+    connection.publish(prefix + SUBJECTS.ops.processStats, encodeJson(payload), { reply: inbox });
     await sleep(waitMs);
     subscription.unsubscribe();
     return answers;

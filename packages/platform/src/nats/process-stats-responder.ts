@@ -1,4 +1,4 @@
-import { PROCESS_STATS_SUBJECT, ProcessStatsProbe, ProcessStatsRequest } from '@gateway/contracts';
+import { ProcessStatsProbe, ProcessStatsRequest, SUBJECTS } from '@gateway/contracts';
 import type { NatsConnection, Subscription } from 'nats';
 import { decodeJson, encodeJson } from './codec';
 
@@ -8,7 +8,7 @@ import { decodeJson, encodeJson } from './codec';
  */
 export function answerProcessStats(connection: NatsConnection, prefix: string, app: string): Subscription {
   const probe = new ProcessStatsProbe(app);
-  const subscription = connection.subscribe(prefix + PROCESS_STATS_SUBJECT, {
+  const subscription = connection.subscribe(prefix + SUBJECTS.ops.processStats, {
     callback: (error, msg) => {
       if (error) return;
       let request: ProcessStatsRequest;

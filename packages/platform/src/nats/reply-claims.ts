@@ -24,7 +24,7 @@ export class RedisReplyStore implements ReplyStore {
   }
 }
 
-/** Who a request is for, when its payload says (OaicCaller and most task payloads carry both). */
+/** Who a request is for, when its payload says (TenantCaller and most task payloads carry both). */
 function ownerOf(payload: unknown): string {
   const { tenantId, requestId } = (payload ?? {}) as { tenantId?: unknown; requestId?: unknown };
   return `${typeof tenantId === 'string' ? tenantId : '-'}:${typeof requestId === 'string' ? requestId : '-'}`;

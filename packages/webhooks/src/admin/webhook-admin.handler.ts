@@ -1,6 +1,6 @@
 import {
   GatewayError,
-  WEBHOOK_SUBJECTS,
+  SUBJECTS,
   WebhookDeliveriesRequest,
   WebhookRedeliverRequest,
   WebhookSecretRotateMessage,
@@ -49,20 +49,20 @@ export class WebhookAdminHandler {
     @Inject(WebhookDeliveryService) private readonly delivery: WebhookDeliveryService,
   ) {}
 
-  @MessagePattern(WEBHOOK_SUBJECTS.secretRotate)
+  @MessagePattern(SUBJECTS.music.webhooks.secretRotate)
   async rotate(@Payload() payload: unknown): Promise<WebhookSecretView> {
     const { tenant, tenantId, revokePrevious } = parseOrThrow(WebhookSecretRotateMessage, payload);
     const rotated = await this.secrets.rotate(tenantId, { revokePrevious });
     return { tenant, secret: rotated.secret, createdAt: rotated.createdAt.toISOString(), previousValidUntil: iso(rotated.previousValidUntil) };
   }
 
-  @MessagePattern(WEBHOOK_SUBJECTS.deliveries)
+  @MessagePattern(SUBJECTS.music.webhooks.deliveries)
   async deliveries(@Payload() payload: unknown): Promise<WebhookDeliveryList> {
     const { task } = parseOrThrow(WebhookDeliveriesRequest, payload);
     return { data: (await this.repository.listBySubject(task)).map(viewOf) };
   }
 
-  @MessagePattern(WEBHOOK_SUBJECTS.redeliver)
+  @MessagePattern(SUBJECTS.music.webhooks.redeliver)
   async redeliver(@Payload() payload: unknown): Promise<WebhookDeliveryView> {
     const { id } = parseOrThrow(WebhookRedeliverRequest, payload);
     const reopened = await this.delivery.redeliver(id);

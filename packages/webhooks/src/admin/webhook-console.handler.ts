@@ -1,9 +1,9 @@
 import {
-  CONSOLE_DATA_SUBJECTS,
   ConsoleDeliveriesMessage,
   ConsoleRedeliverMessage,
   GatewayError,
   parseOrThrow,
+  SUBJECTS,
   type ConsoleDeliveryPage,
   type WebhookDeliveryView,
 } from '@gateway/contracts';
@@ -22,7 +22,7 @@ export class WebhookConsoleHandler {
     @Inject(WebhookDeliveryService) private readonly delivery: WebhookDeliveryService,
   ) {}
 
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.webhooks.deliveries)
+  @MessagePattern(SUBJECTS.music.webhooks.console.deliveries)
   async deliveries(@Payload() payload: unknown): Promise<ConsoleDeliveryPage> {
     const query = parseOrThrow(ConsoleDeliveriesMessage, payload);
     const position = decodeCursor(query.cursor);
@@ -36,7 +36,7 @@ export class WebhookConsoleHandler {
     return { data: page.map(viewOf), nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null };
   }
 
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.webhooks.redeliver)
+  @MessagePattern(SUBJECTS.music.webhooks.console.redeliver)
   async redeliver(@Payload() payload: unknown): Promise<WebhookDeliveryView> {
     const { id, tenantId } = parseOrThrow(ConsoleRedeliverMessage, payload);
     // Another tenant's delivery is as absent as one that never existed.

@@ -1,4 +1,4 @@
-import { WEBHOOK_SUBJECTS, WebhookSecretRotatedEvent } from '@gateway/contracts';
+import { SUBJECTS, WebhookSecretRotatedEvent } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { generateWebhookSecret } from '../signing/webhook-secret';
 import type { WebhookRepository } from '../store/webhook.repository';
@@ -25,7 +25,7 @@ export class WebhookSecretService {
     private readonly graceSeconds: number,
     private readonly bus: RotationBus | null = null,
   ) {
-    bus?.subscribe(WEBHOOK_SUBJECTS.secretRotated, (payload) => {
+    bus?.subscribe(SUBJECTS.music.webhooks.secretRotated, (payload) => {
       const event = WebhookSecretRotatedEvent.safeParse(payload);
       if (event.success) this.forget(event.data.tenantId);
     });
@@ -82,7 +82,7 @@ export class WebhookSecretService {
     const { createdAt, previousValidUntil } = await this.repository.rotate(tenantId, secret, until, revoke);
     this.forget(tenantId);
     const event: WebhookSecretRotatedEvent = { tenantId };
-    this.bus?.publish(WEBHOOK_SUBJECTS.secretRotated, event);
+    this.bus?.publish(SUBJECTS.music.webhooks.secretRotated, event);
     return { secret, createdAt, previousValidUntil };
   }
 }

@@ -1,4 +1,4 @@
-import { CONSOLE_SUBJECTS, OidcBeginRequest, OidcCompleteRequest, OidcConfigureRequest, OidcShowRequest, parseOrThrow } from '@gateway/contracts';
+import { OidcBeginRequest, OidcCompleteRequest, OidcConfigureRequest, OidcShowRequest, parseOrThrow, SUBJECTS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { OidcService } from './oidc.service';
@@ -7,23 +7,23 @@ import { OidcService } from './oidc.service';
 export class OidcHandler {
   constructor(@Inject(OidcService) private readonly oidc: OidcService) {}
 
-  @MessagePattern(CONSOLE_SUBJECTS.oidc.configure)
+  @MessagePattern(SUBJECTS.accounts.console.oidc.configure)
   configure(@Payload() payload: unknown) {
     return this.oidc.configure(parseOrThrow(OidcConfigureRequest, payload));
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.oidc.show)
+  @MessagePattern(SUBJECTS.accounts.console.oidc.show)
   show(@Payload() payload: unknown) {
     return this.oidc.show(parseOrThrow(OidcShowRequest, payload).tenant);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.oidc.begin)
+  @MessagePattern(SUBJECTS.accounts.console.oidc.begin)
   begin(@Payload() payload: unknown) {
     const request = parseOrThrow(OidcBeginRequest, payload);
     return this.oidc.begin(request.tenant, request.redirectUri);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.oidc.complete)
+  @MessagePattern(SUBJECTS.accounts.console.oidc.complete)
   complete(@Payload() payload: unknown) {
     return this.oidc.complete(parseOrThrow(OidcCompleteRequest, payload));
   }

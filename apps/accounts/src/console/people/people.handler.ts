@@ -1,4 +1,4 @@
-import { AcceptInviteRequest, CONSOLE_SUBJECTS, ConsoleInviteRequest, ConsoleUsersRequest, InviteTokenRequest, parseOrThrow } from '@gateway/contracts';
+import { AcceptInviteRequest, ConsoleInviteRequest, ConsoleUsersRequest, InviteTokenRequest, parseOrThrow, SUBJECTS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { PeopleService } from './people.service';
@@ -7,22 +7,22 @@ import { PeopleService } from './people.service';
 export class PeopleHandler {
   constructor(@Inject(PeopleService) private readonly people: PeopleService) {}
 
-  @MessagePattern(CONSOLE_SUBJECTS.users.invite)
+  @MessagePattern(SUBJECTS.accounts.console.users.invite)
   invite(@Payload() payload: unknown) {
     return this.people.invite(parseOrThrow(ConsoleInviteRequest, payload));
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.users.inviteInfo)
+  @MessagePattern(SUBJECTS.accounts.console.users.inviteInfo)
   inviteInfo(@Payload() payload: unknown) {
     return this.people.inviteInfo(parseOrThrow(InviteTokenRequest, payload).token);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.users.acceptInvite)
+  @MessagePattern(SUBJECTS.accounts.console.users.acceptInvite)
   acceptInvite(@Payload() payload: unknown) {
     return this.people.acceptInvite(parseOrThrow(AcceptInviteRequest, payload));
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.users.list)
+  @MessagePattern(SUBJECTS.accounts.console.users.list)
   list(@Payload() payload: unknown) {
     return this.people.list(parseOrThrow(ConsoleUsersRequest, payload).tenant);
   }

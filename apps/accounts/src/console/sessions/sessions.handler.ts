@@ -1,5 +1,4 @@
 import {
-  CONSOLE_SUBJECTS,
   OpenOperatorSessionMessage,
   parseOrThrow,
   SessionListRequest,
@@ -7,6 +6,7 @@ import {
   SessionRevokeRequest,
   SignInMessage,
   SignOutMessage,
+  SUBJECTS,
   type ConsoleSessionContext,
   type ConsoleSessionIssued,
 } from '@gateway/contracts';
@@ -22,34 +22,34 @@ export class SessionsHandler {
     @Inject(PeopleService) private readonly people: PeopleService,
   ) {}
 
-  @MessagePattern(CONSOLE_SUBJECTS.sessions.signIn)
+  @MessagePattern(SUBJECTS.accounts.console.sessions.signIn)
   signIn(@Payload() payload: unknown): Promise<ConsoleSessionIssued> {
     return this.people.signIn(parseOrThrow(SignInMessage, payload));
   }
 
   /** The edge has checked the admin token; accounts only records the operator's session. */
-  @MessagePattern(CONSOLE_SUBJECTS.sessions.openOperator)
+  @MessagePattern(SUBJECTS.accounts.console.sessions.openOperator)
   openOperator(@Payload() payload: unknown): Promise<ConsoleSessionIssued> {
     const { client, previousTokenHash } = parseOrThrow(OpenOperatorSessionMessage, payload);
     return this.sessions.issue(null, client, previousTokenHash);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.sessions.resolve)
+  @MessagePattern(SUBJECTS.accounts.console.sessions.resolve)
   resolve(@Payload() payload: unknown): Promise<ConsoleSessionContext | null> {
     return this.sessions.resolve(parseOrThrow(SessionResolveRequest, payload).tokenHash);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.sessions.signOut)
+  @MessagePattern(SUBJECTS.accounts.console.sessions.signOut)
   signOut(@Payload() payload: unknown) {
     return this.sessions.signOut(parseOrThrow(SignOutMessage, payload).tokenHash);
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.sessions.revoke)
+  @MessagePattern(SUBJECTS.accounts.console.sessions.revoke)
   revoke(@Payload() payload: unknown) {
     return this.sessions.revoke(parseOrThrow(SessionRevokeRequest, payload));
   }
 
-  @MessagePattern(CONSOLE_SUBJECTS.sessions.list)
+  @MessagePattern(SUBJECTS.accounts.console.sessions.list)
   list(@Payload() payload: unknown) {
     return this.sessions.list(parseOrThrow(SessionListRequest, payload));
   }

@@ -1,11 +1,11 @@
 import {
-  CONSOLE_DATA_SUBJECTS,
   ConsoleChargesMessage,
   ConsoleOverviewMessage,
   ConsoleUsageMessage,
   ConsoleUsageRecordMessage,
   ConsoleUsageRecordsMessage,
   parseOrThrow,
+  SUBJECTS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -16,29 +16,29 @@ import { ConsoleUsageService } from './console-usage.service';
 export class ConsoleUsageHandler {
   constructor(@Inject(ConsoleUsageService) private readonly usage: ConsoleUsageService) {}
 
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.overview)
+  @MessagePattern(SUBJECTS.accounts.console.usage.overview)
   overview(@Payload() payload: unknown) {
     const { tenant, days } = parseOrThrow(ConsoleOverviewMessage, payload);
     return this.usage.overview(tenant, days);
   }
 
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.summary)
+  @MessagePattern(SUBJECTS.accounts.console.usage.summary)
   summary(@Payload() payload: unknown) {
     return this.usage.summary(parseOrThrow(ConsoleUsageMessage, payload));
   }
 
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.records)
+  @MessagePattern(SUBJECTS.accounts.console.usage.records)
   records(@Payload() payload: unknown) {
     return this.usage.records(parseOrThrow(ConsoleUsageRecordsMessage, payload));
   }
 
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.usage.record)
+  @MessagePattern(SUBJECTS.accounts.console.usage.record)
   record(@Payload() payload: unknown) {
     const { tenant, requestId } = parseOrThrow(ConsoleUsageRecordMessage, payload);
     return this.usage.record(tenant, requestId);
   }
 
-  @MessagePattern(CONSOLE_DATA_SUBJECTS.charges)
+  @MessagePattern(SUBJECTS.accounts.console.charges)
   async charges(@Payload() payload: unknown) {
     const { tenantId, requestIds, subjectIds } = parseOrThrow(ConsoleChargesMessage, payload);
     return { data: await this.usage.charges(tenantId, requestIds, subjectIds) };

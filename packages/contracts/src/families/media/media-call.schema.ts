@@ -1,30 +1,11 @@
 import { z } from 'zod';
-import { OaicCaller } from '../oaic/oaic-call.schema';
-
-/** Subjects of the media service (api role). */
-export const MEDIA_SUBJECTS = {
-  /** A create route of oaic videos, dsc or nativemedia: validate, hold, submit, record. */
-  create: 'media.task.create',
-  /** A query route: the task as its family shows it. */
-  get: 'media.task.get',
-  /** `GET /oaic/v1/videos/{id}/content`: where the stored video waits for the edge to stream it. */
-  content: 'media.task.content',
-  /**
-   * `POST /oaic/v1/images/generations` with a native-media image model: the task is created as on the
-   * native image route, and the reply waits for its end (synchronous, as OpenAI's images API is).
-   */
-  imageGenerate: 'media.image.generate',
-  /** Broadcast by whichever process moved a task to a terminal state (after billing it), for waiting replies. */
-  taskEnded: 'media.task.ended',
-  /** A vendor's task-end callback, relayed by the edge's public intake (a hint: the task is polled at once). */
-  callback: 'media.task.callback',
-} as const;
+import { TenantCaller } from '../tenant-caller.schema';
 
 /**
  * Who is calling and on which route (the route id says the family and the kind), plus the public origin
  * the edge answers on: result links are signed gateway URLs on that origin.
  */
-export const MediaCaller = OaicCaller.extend({ origin: z.url() });
+export const MediaCaller = TenantCaller.extend({ origin: z.url() });
 export type MediaCaller = z.infer<typeof MediaCaller>;
 
 export const MediaCreatePayload = MediaCaller.extend({ body: z.unknown() });

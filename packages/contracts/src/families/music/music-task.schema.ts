@@ -1,21 +1,14 @@
-// Music tasks between the edge and the music service: subjects, payloads, the task view the query
+// Music tasks between the edge and the music service: payloads, the task view the query
 // routes answer with, and the `{code, msg, data}` envelope of the family.
 import { z } from 'zod';
-import { OaicCaller } from '../oaic/oaic-call.schema';
+import { TenantCaller } from '../tenant-caller.schema';
 import { MUSIC_QUERY_KINDS, MUSIC_VERBS, type MusicVerb } from './music-routes';
 import { MusicTaskId } from './music-request.schema';
-
-export const MUSIC_SUBJECTS = {
-  create: 'music.tasks.create',
-  query: 'music.tasks.query',
-  /** An upstream's callback, handed on by the edge's public intake route. */
-  callback: 'music.callbacks.intake',
-} as const;
 
 export const MusicTaskStatus = z.enum(['PENDING', 'TEXT_SUCCESS', 'FIRST_SUCCESS', 'SUCCESS', 'CREATE_TASK_FAILED', 'GENERATE_AUDIO_FAILED']);
 export type MusicTaskStatus = z.infer<typeof MusicTaskStatus>;
 
-export const MusicCreatePayload = OaicCaller.extend({ verb: z.enum(MUSIC_VERBS as [MusicVerb, ...MusicVerb[]]), body: z.record(z.string(), z.unknown()) });
+export const MusicCreatePayload = TenantCaller.extend({ verb: z.enum(MUSIC_VERBS as [MusicVerb, ...MusicVerb[]]), body: z.record(z.string(), z.unknown()) });
 export type MusicCreatePayload = z.infer<typeof MusicCreatePayload>;
 
 export const MusicQueryPayload = z.object({ tenantId: z.string().min(1), kind: z.enum(MUSIC_QUERY_KINDS), taskId: MusicTaskId });

@@ -2,7 +2,8 @@
 // them. The bodies stay the upstream's to judge; the gateway parses only the fields it routes, bills or
 // rewrites by (model, assistant_id, stream) and the ids it records.
 import { z } from 'zod';
-import { BodyRef, OaicCaller } from './oaic-call.schema';
+import { TenantCaller } from '../tenant-caller.schema';
+import { BodyRef } from './oaic-call.schema';
 
 /** The 13 operations, named as their route ids after `oaic.`. */
 export const ASSISTANTS_OPS = [
@@ -91,7 +92,7 @@ export const AssistantsListQuery = z.object({
 export type AssistantsListQuery = z.infer<typeof AssistantsListQuery>;
 
 /** `chat.oaic.assistants`: one operation, the ids its path names, its query, and its body inline or by claim check. */
-export const AssistantsCallPayload = OaicCaller.extend({
+export const AssistantsCallPayload = TenantCaller.extend({
   op: AssistantsOp,
   assistantId: AssistantIdParam.optional(),
   threadId: ThreadIdParam.optional(),

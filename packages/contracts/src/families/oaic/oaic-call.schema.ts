@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BillingMode } from '../../accounts/key.schema';
+import { TenantCaller } from '../tenant-caller.schema';
 
 /**
  * Claim check: a body too large for one NATS message waits in Redis under `key` (short TTL) and the
@@ -16,22 +16,8 @@ export function claimCheckKey(prefix: string, tenantId: string, requestId: strin
   return `${prefix}claim:${tenantId}:${requestId}`;
 }
 
-/** Who is calling: enough for the chat service to authorize, route, bill and record usage. */
-export const OaicCaller = z.object({
-  /** The server's id of the request: every internal key derives from it. */
-  requestId: z.string().min(1),
-  /** The client's own x-request-id, validated at the edge: only for correlation, never a key. */
-  clientRequestId: z.string().min(1).max(128).optional(),
-  tenantId: z.string().min(1),
-  keyId: z.string().min(1),
-  keyKind: BillingMode,
-  /** Route id from the route table, e.g. `oaic.chat`. */
-  route: z.string().min(1),
-});
-export type OaicCaller = z.infer<typeof OaicCaller>;
-
 /** Payload of every JSON-bodied `chat.oaic.*` subject: the parsed request body inline, or a claim check. */
-export const OaicCallPayload = OaicCaller.extend({
+export const OaicCallPayload = TenantCaller.extend({
   /** The public origin the edge answers on, sent where an answer may carry gateway links (images from a media model). */
   origin: z.url().optional(),
   body: z.unknown().optional(),
@@ -49,7 +35,7 @@ export const StoredFileRef = z.object({
 export type StoredFileRef = z.infer<typeof StoredFileRef>;
 
 /** `chat.oaic.audio.transcriptions` / `.translations`: the multipart text fields plus the stored file. */
-export const OaicAudioPayload = OaicCaller.extend({
+export const OaicAudioPayload = TenantCaller.extend({
   fields: z.record(z.string(), z.string()),
   file: StoredFileRef,
 });
@@ -60,7 +46,7 @@ export const SpeechReply = z.object({ objectKey: z.string().min(1), contentType:
 export type SpeechReply = z.infer<typeof SpeechReply>;
 
 /** `chat.oaic.responses.get`. */
-export const ResponseGetPayload = OaicCaller.extend({ responseId: z.string().min(1) });
+export const ResponseGetPayload = TenantCaller.extend({ responseId: z.string().min(1) });
 export type ResponseGetPayload = z.infer<typeof ResponseGetPayload>;
 
 /** Transcription replies are JSON for json formats and plain text otherwise. */

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { BillingMode } from '../accounts/key.schema';
+
+/** Who is calling, on every family's payload: enough for a service to authorize, route, bill and record usage. */
+export const TenantCaller = z.object({
+  /** The server's id of the request: every internal key derives from it. */
+  requestId: z.string().min(1),
+  /** The client's own x-request-id, validated at the edge: only for correlation, never a key. */
+  clientRequestId: z.string().min(1).max(128).optional(),
+  tenantId: z.string().min(1),
+  keyId: z.string().min(1),
+  keyKind: BillingMode,
+  /** Route id from the route table, e.g. `oaic.chat`. */
+  route: z.string().min(1),
+});
+export type TenantCaller = z.infer<typeof TenantCaller>;

@@ -1,0 +1,2 @@
+// `@gateway/platform/infra`: a separate entry so that only the services, not the edge, load Prisma and storage.
+export * from './service-infra.module';

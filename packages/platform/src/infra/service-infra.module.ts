@@ -1,0 +1,95 @@
+import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
+import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
+import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
+import Redis from 'ioredis';
+import { NatsBus } from '../nats/nats-bus';
+import { RedisReplyStore } from '../nats/reply-claims';
+import { QueueFactory } from '../queue/queue-factory';
+import { queuePrefix } from '../queue/queue-prefix';
+
+/** The pg pool under Prisma, for statements sent as named prepared statements (no per-call query compilation). */
+export const SQL_POOL = Symbol('SQL_POOL');
+export const OBJECT_STORE = Symbol('OBJECT_STORE');
+export const SIGNED_URLS = Symbol('SIGNED_URLS');
+const REPLY_CLAIMS = Symbol('REPLY_CLAIMS');
+
+/** The signer of the gateway's own download links, and how long a link lives. */
+export interface SignedUrls {
+  signer: UrlSigner;
+  ttlSeconds: number;
+}
+
+export interface ServiceInfraOptions {
+  /** The service's name: its BullMQ queues' prefix. */
+  service: string;
+  /** The service's parsed env, provided under its own token. */
+  env: { token: symbol; value: unknown };
+  databaseUrl: string;
+  sqlPoolSize?: number;
+  storage: StorageEnv;
+  /** Redis under the `Redis` class; with `replyClaims`, replies too large for one NATS message are taken from it. */
+  redis?: { url: string; replyClaims?: boolean };
+  /** BullMQ queues (`QueueFactory`) on this Redis. */
+  queuesRedisUrl?: string;
+  signedUrls?: boolean;
+}
+
+@Injectable()
+class InfraLifecycle implements OnModuleInit, OnApplicationShutdown {
+  constructor(
+    @Inject(PrismaClient) private readonly prisma: PrismaClient,
+    @Inject(NatsBus) private readonly bus: NatsBus,
+    @Optional() @Inject(Redis) private readonly redis?: Redis,
+    @Optional() @Inject(QueueFactory) private readonly queues?: QueueFactory,
+    @Optional() @Inject(REPLY_CLAIMS) private readonly replyClaims?: boolean,
+  ) {}
+
+  onModuleInit(): void {
+    if (this.replyClaims && this.redis) this.bus.replyClaims.use(new RedisReplyStore(this.redis));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.queues?.close();
+    await this.prisma.$disconnect();
+    this.redis?.disconnect();
+  }
+}
+
+/** A NATS service's connections, one name each: its env, SQL_POOL and PrismaClient, OBJECT_STORE, and where asked Redis, QueueFactory and SIGNED_URLS. */
+@Global()
+@Module({})
+export class ServiceInfraModule {
+  static forRoot(options: ServiceInfraOptions): DynamicModule {
+    const providers: Provider[] = [
+      { provide: options.env.token, useValue: options.env.value },
+      { provide: SQL_POOL, useFactory: (): SqlPool => createSqlPool(options.databaseUrl, options.sqlPoolSize) },
+      { provide: PrismaClient, inject: [SQL_POOL], useFactory: (pool: SqlPool) => createPrismaClient(pool) },
+      { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(options.storage) },
+      InfraLifecycle,
+    ];
+    const exported: Array<symbol | Provider> = [options.env.token, SQL_POOL, PrismaClient, OBJECT_STORE];
+    if (options.redis) {
+      const { url, replyClaims = false } = options.redis;
+      providers.push({ provide: Redis, useFactory: () => new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) });
+      providers.push({ provide: REPLY_CLAIMS, useValue: replyClaims });
+      exported.push(Redis);
+    }
+    if (options.queuesRedisUrl) {
+      const redisUrl = options.queuesRedisUrl;
+      providers.push({
+        provide: QueueFactory,
+        inject: [NatsBus],
+        useFactory: (bus: NatsBus) => new QueueFactory({ redisUrl, prefix: queuePrefix(options.service, bus.prefix) }),
+      });
+      exported.push(QueueFactory);
+    }
+    if (options.signedUrls) {
+      providers.push({
+        provide: SIGNED_URLS,
+        useFactory: (): SignedUrls => ({ signer: UrlSigner.fromEnv(), ttlSeconds: loadSignedUrlEnv(process.env).ttlSeconds }),
+      });
+      exported.push(SIGNED_URLS);
+    }
+    return { module: ServiceInfraModule, providers, exports: exported };
+  }
+}

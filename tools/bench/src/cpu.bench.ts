@@ -1,0 +1,161 @@
+/**
+ * `npm run bench:cpu`: CPU per request of every process on the chat path, beside the sandbox upstream's
+ * own CPU per request in the same run. For each scenario (non-streamed and streamed chat passed through,
+ * msgc crossed to an OpenAI upstream) it offers a fixed rate, then saturates with 64 connections, and reads
+ * utime+stime from /proc of each app, NATS, Redis and every Postgres backend before and after. The ratio
+ * of the gateway's total to the upstream's own is the figure: it holds across machines where µs do not.
+ *
+ * `--profile APP` (edge, chat, accounts, ...) writes a .cpuprofile of that app over the run into
+ * .data/profiles/. The bench process itself (the load generator, and the log relay it stands in for) is
+ * not counted.
+ */
+import { createTestDatabase } from '@gateway/db';
+import autocannon from 'autocannon';
+import { mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { request } from 'undici';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT, STACK_APPS, type StackApp } from '@gateway/cli';
+import { formatTable } from './translation.section';
+import { cpuBetween, pidsNamed, readCpu, type CpuGroup } from './process-cpu';
+
+const SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 10);
+const RATE = Number(process.env.BENCH_CPU_RATE ?? 300);
+const CONNECTIONS = Number(process.env.BENCH_CPU_CONNECTIONS ?? 64);
+const LOG_LEVEL = (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info' | 'warn';
+const QUESTION = 'Benchmark the gateway with a short question.';
+
+interface Scenario {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  streamed: boolean;
+}
+
+interface Phase {
+  requests: number;
+  rps: number;
+  errors: number;
+  /** CPU µs per answered request, by process group. */
+  perRequest: Map<string, number>;
+}
+
+function profiledApp(): StackApp | undefined {
+  const at = process.argv.indexOf('--profile');
+  if (at === -1) return undefined;
+  const app = process.argv[at + 1] as StackApp | undefined;
+  if (!app || !STACK_APPS.includes(app)) throw new Error(`--profile takes one of ${STACK_APPS.join(', ')}`);
+  return app;
+}
+
+function groupsOf(stack: RunningStack): CpuGroup[] {
+  const apps: CpuGroup[] = stack.processes.map((p) => ({ name: p.name, pids: () => (p.pid === undefined ? [] : [p.pid]) }));
+  return [
+    ...apps,
+    { name: 'nats-server', pids: () => pidsNamed('nats-server') },
+    { name: 'redis-server', pids: () => pidsNamed('redis-server') },
+    { name: 'postgres', pids: () => pidsNamed('postgres') },
+  ];
+}
+
+async function phase(stack: RunningStack, scenario: Scenario, rate: number | undefined): Promise<Phase> {
+  const options = {
+    url: scenario.url,
+    method: 'POST',
+    headers: scenario.headers,
+    body: scenario.body,
+    connections: CONNECTIONS,
+    ...(rate !== undefined && { overallRate: rate }),
+  };
+  await autocannon({ ...options, duration: 2 });
+  const groups = groupsOf(stack);
+  const before = readCpu(groups);
+  const result = await autocannon({ ...options, duration: SECONDS });
+  const used = cpuBetween(before, readCpu(groups));
+  const answered = result['2xx'];
+  const perRequest = new Map([...used].map(([name, micros]) => [name, answered > 0 ? micros / answered : 0]));
+  return { requests: answered, rps: answered / result.duration, errors: result.errors + result.timeouts + result.non2xx, perRequest };
+}
+
+/** Events in one streamed answer, for the cost per chunk. */
+async function chunksOf(scenario: Scenario): Promise<number> {
+  const response = await request(scenario.url, { method: 'POST', headers: scenario.headers, body: scenario.body });
+  const text = await response.body.text();
+  return text.split('\n').filter((line) => line.startsWith('data:')).length;
+}
+
+function report(scenario: Scenario, offered: Phase, saturated: Phase, chunks: number): string {
+  const names = [...offered.perRequest.keys()];
+  const gatewayTotal = (p: Phase) => names.filter((n) => n !== 'sandbox').reduce((sum, n) => sum + p.perRequest.get(n)!, 0);
+  const us = (value: number) => `${value.toFixed(0)} µs`;
+  const rows: string[][] = [['process', `at ${RATE} req/s offered`, `at ${CONNECTIONS} connections`]];
+  for (const name of names.filter((n) => n !== 'sandbox')) rows.push([name, us(offered.perRequest.get(name)!), us(saturated.perRequest.get(name)!)]);
+  rows.push(['gateway total', us(gatewayTotal(offered)), us(gatewayTotal(saturated))]);
+  rows.push(['sandbox upstream (yardstick)', us(offered.perRequest.get('sandbox')!), us(saturated.perRequest.get('sandbox')!)]);
+  const ratio = (p: Phase) => `${(gatewayTotal(p) / p.perRequest.get('sandbox')!).toFixed(2)}×`;
+  rows.push(['gateway ÷ upstream', ratio(offered), ratio(saturated)]);
+  if (scenario.streamed && chunks > 0) {
+    rows.push([`gateway per chunk (${chunks} events)`, us(gatewayTotal(offered) / chunks), us(gatewayTotal(saturated) / chunks)]);
+  }
+  rows.push(['answered req/s / errors', `${offered.rps.toFixed(0)} / ${offered.errors}`, `${saturated.rps.toFixed(0)} / ${saturated.errors}`]);
+  return `\n${scenario.name}\n${formatTable(rows)}\n`;
+}
+
+async function main(): Promise<void> {
+  const profile = profiledApp();
+  const profileDir = path.join(REPO_ROOT, '.data', 'profiles');
+  if (profile) mkdirSync(profileDir, { recursive: true });
+  const db = await createTestDatabase(undefined, 'bench');
+  const stamp = randomBytes(3).toString('hex');
+  const token = randomBytes(16).toString('hex');
+  process.stdout.write('starting the gateway (sandbox, services, edge)...\n');
+  const stack = await launchStack({
+    removeNamespaceOnStop: true,
+    natsPrefix: `bench${stamp}.`,
+    databaseUrl: db.url,
+    migrate: false,
+    adminToken: token,
+    logLevel: LOG_LEVEL,
+    sink: () => undefined,
+    ...(profile && { appEnv: { [profile]: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } }),
+  });
+  try {
+    const admin = new AdminClient({ url: stack.adminUrl, token });
+    await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
+    const slug = `bench-${stamp}`;
+    await admin.apply({ tenants: [{ slug, billing: 'payg', models: [], featureControls: {} }] });
+    await admin.topup({ tenant: slug, amount: '1000000.00' });
+    const key = (await admin.createKey({ tenant: slug, name: 'bench' })).key;
+    const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    const chat = (stream: boolean) => JSON.stringify({ model: 'sandbox-gpt', stream, messages: [{ role: 'user', content: QUESTION }] });
+    const scenarios: Scenario[] = [
+      { name: 'oaic chat, non-streamed, passed through', url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(false), streamed: false },
+      { name: 'oaic chat, streamed, passed through', url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(true), streamed: true },
+      {
+        name: 'msgc messages crossed to an OpenAI upstream, non-streamed',
+        url: `${stack.baseUrl}/msgc/v1/messages`,
+        headers: { 'x-api-key': key, 'msgc-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'sandbox-gpt', max_tokens: 100, messages: [{ role: 'user', content: QUESTION }] }),
+        streamed: false,
+      },
+    ];
+    process.stdout.write(`each scenario: ${RATE} req/s offered, then ${CONNECTIONS} connections, ${SECONDS} s each (log level ${LOG_LEVEL})\n`);
+    for (const scenario of scenarios) {
+      process.stdout.write(`${scenario.name}...\n`);
+      const chunks = scenario.streamed ? await chunksOf(scenario) : 0;
+      const offered = await phase(stack, scenario, RATE);
+      const saturated = await phase(stack, scenario, undefined);
+      process.stdout.write(report(scenario, offered, saturated, chunks));
+    }
+  } finally {
+    await stack.stop();
+    await db.drop().catch(() => undefined);
+  }
+  if (profile) process.stdout.write(`\n${profile}'s CPU profile is in ${profileDir} (open it in Chrome DevTools or speedscope)\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,265 @@
+/**
+ * `npm run bench:webhooks`: tenant webhook deliveries through a freshly launched stack. The bench is the
+ * music upstream itself (a minimal Suno-style server that accepts lyrics tasks and calls back only when
+ * told), so it measures exactly "upstream callback in → tenant receiver hit": deliveries per second and
+ * p50/p99 latency, beside the receiver's own baseline (the same receiver hit directly, same concurrency),
+ * then again with a share of the tasks' receivers timing out, to show they do not slow the others.
+ */
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Agent, request } from 'undici';
+import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
+import { ms } from './bench-format';
+
+const TASKS = Number(process.env.BENCH_WEBHOOKS ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
+const SLOW_SHARE = 0.2;
+const TIMEOUT_MS = 1000;
+
+interface Measured {
+  name: string;
+  count: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** The upstream's callbacks alone: answered by the gateway's intake (written to the outbox), before any delivery. */
+  intake?: { perSecond: number; p50: number; p99: number };
+}
+
+const dispatcher = new Agent({ connections: CONCURRENCY * 2, keepAliveTimeout: 10_000 });
+
+async function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<{ status: number; json: unknown }> {
+  const response = await request(url, { method: 'POST', dispatcher, headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  const text = await response.body.text();
+  return { status: response.statusCode, json: text ? JSON.parse(text) : null };
+}
+
+async function inParallel<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+function listen(server: Server): Promise<string> {
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+/** The tenant's receiver: answers 204 at once on /ok, never on /slow; records when each task's webhook arrived. */
+function startReceiver() {
+  const hits = new Map<string, number>();
+  let baselineHits = 0;
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      if (req.url?.startsWith('/slow')) return;
+      if (req.url?.startsWith('/baseline')) baselineHits++;
+      else {
+        const taskId = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { taskId: string } }).data.taskId;
+        if (!hits.has(taskId)) hits.set(taskId, performance.now());
+      }
+      res.writeHead(204).end();
+    });
+  });
+  return { server, hits, baselineHits: () => baselineHits };
+}
+
+interface BenchTask {
+  index: number;
+  slow: boolean;
+  taskId?: string;
+  upstreamId?: string;
+  intake?: string;
+  sentAt?: number;
+  answeredAt?: number;
+}
+
+/** The music upstream: takes lyrics tasks (the prompt names the bench's task), calls back only when the bench says so. */
+function startUpstream(tasks: Map<number, BenchTask>) {
+  return createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      if (req.method === 'POST') {
+        const body = JSON.parse(Buffer.concat(chunks).toString()) as { callBackUrl: string; prompt: string };
+        const upstreamId = randomBytes(16).toString('hex');
+        Object.assign(tasks.get(Number(body.prompt.split('-')[1]))!, { upstreamId, intake: body.callBackUrl });
+        return res.end(JSON.stringify({ code: 200, msg: 'success', data: { taskId: upstreamId } }));
+      }
+      const taskId = new URL(req.url ?? '/', 'http://x').searchParams.get('taskId') ?? '';
+      res.end(JSON.stringify({ code: 200, msg: 'success', data: { taskId, status: 'PENDING', response: null } }));
+    });
+  });
+}
+
+async function baseline(receiverUrl: string): Promise<Measured> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  await inParallel(
+    Array.from({ length: TASKS }, (_, i) => i),
+    CONCURRENCY,
+    async (i) => {
+      const at = performance.now();
+      await postJson(`${receiverUrl}/baseline`, { code: 200, msg: 'success', data: { callbackType: 'complete', taskId: `b${i}`, data: [] } });
+      latencies.push(performance.now() - at);
+    },
+  );
+  const seconds = (performance.now() - started) / 1000;
+  return { name: 'receiver hit directly (baseline)', count: TASKS, perSecond: TASKS / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+function row(m: Measured): string {
+  return `${m.name.padEnd(52)}${String(m.count).padStart(7)}${m.perSecond.toFixed(0).padStart(10)}${ms(m.p50).padStart(11)}${ms(m.p99).padStart(11)}`;
+}
+
+async function main(): Promise<void> {
+  const stamp = `${Date.now().toString(36)}${randomBytes(2).toString('hex')}`;
+  const logFile = path.join(os.tmpdir(), `gateway-bench-webhooks-${stamp}.log`);
+  const log = createWriteStream(logFile);
+  const { createTestDatabase } = await import('@gateway/db');
+  const db = await createTestDatabase(undefined, 'bench');
+  const adminToken = randomBytes(12).toString('hex');
+  const tasks = new Map<number, BenchTask>();
+  const receiver = startReceiver();
+  const upstream = startUpstream(tasks);
+  const receiverUrl = await listen(receiver.server);
+  const upstreamUrl = await listen(upstream);
+  let stack: RunningStack | undefined;
+  try {
+    process.stdout.write(`launching the stack (logs: ${logFile})\n`);
+    stack = await launchStack({
+      removeNamespaceOnStop: true,
+      natsPrefix: `bench${stamp}.`,
+      databaseUrl: db.url,
+      adminToken,
+      workers: true,
+      migrate: false,
+      logLevel: 'warn',
+      env: {
+        NO_COLOR: '1',
+        WEBHOOK_ALLOW_PRIVATE: 'true',
+        WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+        WEBHOOK_MAX_ATTEMPTS: '1',
+        MUSIC_POLL_INTERVAL_MS: '600000',
+      },
+      sink: (app, line) => log.write(`[${app}] ${line}\n`),
+    });
+    const admin = new AdminClient({ url: stack.adminUrl, token: adminToken });
+    const config = (await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env)) as { providers: unknown[]; models: unknown[] };
+    await admin.apply({
+      ...config,
+      providers: [...config.providers, { id: 'bench-music', protocol: 'music', baseUrl: upstreamUrl, apiKey: 'bench' }],
+      models: [
+        ...config.models,
+        { id: 'bench-music', displayName: 'Bench music', capability: 'music', provider: 'bench-music', upstreamModel: 'V4_5', prices: { perTask: '0' } },
+      ],
+    });
+    const slug = `bench-${stamp}`;
+    await admin.createTenant({ slug, billing: 'payg' });
+    await admin.topup({ tenant: slug, amount: '100.00' });
+    const key = await admin.createKey({ tenant: slug, name: 'bench' });
+    const auth = { authorization: `Bearer ${key.key}` };
+
+    /** Creates tasks through the gateway (not measured); a `slow` task's receiver never answers. */
+    const create = async (from: number, count: number, slow: (i: number) => boolean): Promise<BenchTask[]> => {
+      const batch: BenchTask[] = Array.from({ length: count }, (_, n) => ({ index: from + n, slow: slow(n) }));
+      batch.forEach((task) => tasks.set(task.index, task));
+      await inParallel(batch, 16, async (task) => {
+        const callBackUrl = `${receiverUrl}/${task.slow ? 'slow' : 'ok'}/${task.index}`;
+        const answer = await postJson(`${stack!.baseUrl}/music/generate-lyrics`, { prompt: `bench-${task.index}`, model: 'bench-music', callBackUrl }, auth);
+        if (answer.status !== 200) throw new Error(`creating a task answered ${answer.status}: ${JSON.stringify(answer.json)}`);
+        task.taskId = (answer.json as { data: { taskId: string } }).data.taskId;
+      });
+      return batch;
+    };
+
+    /** Sends every task's complete callback as the upstream does, then waits for each healthy receiver's hit. */
+    const deliver = async (name: string, batch: BenchTask[]): Promise<Measured> => {
+      const started = performance.now();
+      await inParallel(batch, CONCURRENCY, async (task) => {
+        task.sentAt = performance.now();
+        const body = {
+          code: 200,
+          msg: 'success',
+          data: { callbackType: 'complete', task_id: task.upstreamId, data: [{ text: 'la', title: 'Bench', status: 'complete' }] },
+        };
+        const answer = await postJson(task.intake!, body);
+        task.answeredAt = performance.now();
+        if (answer.status !== 200) throw new Error(`the callback intake answered ${answer.status}`);
+      });
+      const answered = batch.map((task) => task.answeredAt! - task.sentAt!);
+      const intake = {
+        p50: percentile(answered, 50),
+        p99: percentile(answered, 99),
+        perSecond: batch.length / ((Math.max(...batch.map((task) => task.answeredAt!)) - started) / 1000),
+      };
+      const healthy = batch.filter((task) => !task.slow);
+      const deadline = Date.now() + 120_000;
+      while (healthy.some((task) => !receiver.hits.has(task.taskId!))) {
+        if (Date.now() > deadline) throw new Error(`${healthy.filter((task) => !receiver.hits.has(task.taskId!)).length} webhooks never arrived`);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      const latencies = healthy.map((task) => receiver.hits.get(task.taskId!)! - task.sentAt!);
+      const finished = Math.max(...healthy.map((task) => receiver.hits.get(task.taskId!)!));
+      return {
+        name,
+        count: healthy.length,
+        perSecond: healthy.length / ((finished - started) / 1000),
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        intake,
+      };
+    };
+
+    process.stdout.write(`creating ${TASKS} tasks, twice (and a few to warm up)\n`);
+    const healthyOnly = await create(0, TASKS, () => false);
+    // The same healthy tasks again, with every sixth task's receiver timing out in between (a fifth more tasks).
+    const mixed = await create(TASKS, Math.round(TASKS * (1 + SLOW_SHARE)), (n) => n % 6 === 0);
+    // A few deliveries first, so the measured ones do not pay for connections and statements being prepared.
+    await deliver('warm-up', await create(TASKS * 3, Math.min(100, Math.ceil(TASKS / 10)), () => false));
+    const direct = await baseline(receiverUrl);
+    const gateway = await deliver('callback in -> receiver hit (gateway)', healthyOnly);
+    const withSlow = await deliver(`same, ${mixed.filter((t) => t.slow).length} other receivers timing out (${TIMEOUT_MS} ms)`, mixed);
+    process.stdout.write(
+      [
+        '',
+        `Tenant webhooks: ${TASKS} tasks, ${CONCURRENCY} concurrent upstream callbacks, ${os.cpus().length} CPUs`,
+        `${'measure'.padEnd(52)}${'count'.padStart(7)}${'per s'.padStart(10)}${'p50'.padStart(11)}${'p99'.padStart(11)}`,
+        row(direct),
+        row(gateway),
+        row(withSlow),
+        `upstream callbacks answered (intake only): ${gateway.intake!.perSecond.toFixed(0)} per s, p50 ${ms(gateway.intake!.p50)}, p99 ${ms(gateway.intake!.p99)}`,
+        `gateway/baseline: throughput ${(gateway.perSecond / direct.perSecond).toFixed(2)}x, p50 ${(gateway.p50 / direct.p50).toFixed(1)}x, p99 ${(gateway.p99 / direct.p99).toFixed(1)}x`,
+        `with slow receivers/without: throughput ${(withSlow.perSecond / gateway.perSecond).toFixed(2)}x, p99 ${(withSlow.p99 / gateway.p99).toFixed(2)}x`,
+        `targets: >= 1,000 deliveries/s ${gateway.perSecond >= 1000 ? 'met' : 'NOT met'} (${gateway.perSecond.toFixed(0)}); p99 <= 50 ms ${gateway.p99 <= 50 ? 'met' : 'NOT met'} (${gateway.p99.toFixed(1)} ms)`,
+        '',
+      ].join('\n'),
+    );
+  } finally {
+    await stack?.stop();
+    receiver.server.closeAllConnections();
+    receiver.server.close();
+    upstream.close();
+    await dispatcher.close();
+    await db.drop().catch(() => undefined);
+    log.end();
+  }
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`bench:webhooks failed: ${error.message}\n`);
+  process.exit(1);
+});
