@@ -1,4 +1,4 @@
-import { BILLING_SUBJECTS, KeyCreated, SUBJECTS as S, TenantView, UsageSummary } from '@gateway/contracts';
+import { KeyCreated, SUBJECTS as S, TenantView, UsageSummary } from '@gateway/contracts';
 import pg from 'pg';
 import { ConsoleUsageRepository } from '../src/console/usage/console-usage.repository';
 import { LATENCY_BUCKET_SQL } from '../src/console/usage/latency-histogram';
@@ -69,7 +69,7 @@ describe('usage fold', () => {
       for (const by of Object.keys(GROUPS) as By[]) {
         const expected = (await sql.query(FROM_RECORDS(GROUPS[by]), [tenantId, since?.toISOString() ?? null, until?.toISOString() ?? null])).rows;
         const summary = await h.bus.request(
-          BILLING_SUBJECTS.usageSummary,
+          S.accounts.billing.usageSummary,
           { tenant: 'fold-co', by, ...(since && { since: since.toISOString() }), ...(until && { until: until.toISOString() }) },
           UsageSummary,
         );
