@@ -120,7 +120,7 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   const start = (app: StackApp, name: string, appEnv: NodeJS.ProcessEnv) => {
     const env = { ...appEnv, ...options.appEnv?.[app] };
     const spawn = () => {
-      const child = new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink);
+      const child = new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink, options.nodeArgs?.[app]);
       spawned.set(child, spawn);
       return child;
     };
