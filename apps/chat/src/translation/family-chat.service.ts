@@ -1,5 +1,5 @@
 import { BillingClient, capChatOutput } from '@gateway/billing';
-import type { OaicCaller } from '@gateway/contracts';
+import type { OaicCaller, ReplyNote } from '@gateway/contracts';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { CatalogService } from '../catalog/catalog.service';
@@ -31,8 +31,15 @@ export class FamilyChatService {
     private readonly metering: MeteringService,
   ) {}
 
-  async serve(family: IrFamily, caller: OaicCaller, meter: UsageMeter, prepare: () => Promise<FamilyChatRequest>, signal: AbortSignal): Promise<unknown> {
-    const metered = this.metering.start(meter);
+  async serve(
+    family: IrFamily,
+    caller: OaicCaller,
+    meter: UsageMeter,
+    prepare: () => Promise<FamilyChatRequest>,
+    signal: AbortSignal,
+    note?: ReplyNote,
+  ): Promise<unknown> {
+    const metered = this.metering.start(meter, note);
     try {
       const { modelId, body, stream, decode } = await prepare();
       meter.modelId = modelId;
