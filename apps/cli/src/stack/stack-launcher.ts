@@ -36,7 +36,8 @@ export interface RunningStack extends ResolvedStack {
   stop(): Promise<void>;
 }
 
-const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${formatLogLine(line)}\n`);
+/** Every app line, readable, on stdout. */
+export const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${formatLogLine(line)}\n`);
 
 async function resolveStack(options: StackOptions): Promise<{ resolved: ResolvedStack; sandboxPort: number }> {
   const host = options.host ?? '127.0.0.1';
