@@ -1,5 +1,6 @@
 // Writes LINES lines through the platform logger, then (THEN) exits at once, throws, or stays up: for the logger spec.
 const { createLogger } = require('@gateway/platform');
+const { setInterval } = require('node:timers');
 
 const log = createLogger('fixture', { LOG_LEVEL: 'info', LOG_FORMAT: 'json' });
 const count = Number(process.env.LINES);

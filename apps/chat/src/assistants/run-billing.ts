@@ -149,15 +149,7 @@ export class RunBilling {
   }
 
   /** The run's one usage row, under the starting request's id and dated from the run's start. */
-  private recordUsage(
-    run: RunRecord,
-    requestId: string,
-    keyId: string,
-    keyKind: RunHold['keyKind'],
-    tokens: Tokens,
-    outcome: string,
-    note?: ReplyNote,
-  ): void {
+  private recordUsage(run: RunRecord, requestId: string, keyId: string, keyKind: RunHold['keyKind'], tokens: Tokens, outcome: string, note?: ReplyNote): void {
     const caller: OaicCaller = { requestId, tenantId: run.tenantId, keyId, keyKind, route: 'oaic.threads.runs.create' };
     const meter = new UsageMeter(caller, 'oaic', run.modelId);
     meter.channelId = run.channelId;

@@ -154,7 +154,14 @@ export class RunsService {
       served.body.destroy();
       // A stream that never named its run leaves nothing to settle later: its hold goes back now.
       if (!record)
-        await this.billing.refused(start.call, start.modelId, start.channel.id, start.hold, new GatewayError('upstream_error', 'The run stream named no run.'), start.call.note);
+        await this.billing.refused(
+          start.call,
+          start.modelId,
+          start.channel.id,
+          start.hold,
+          new GatewayError('upstream_error', 'The run stream named no run.'),
+          start.call.note,
+        );
     }
   }
 }

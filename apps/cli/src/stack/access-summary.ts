@@ -46,7 +46,10 @@ export class AccessSummary {
       const total = counts.reduce((sum, n) => sum + n, 0);
       if (total === 0) continue;
       const parts = CLASSES.flatMap((name, i) => (counts[i] ? [`${counts[i]} ${name}`] : []));
-      this.print(app, `${total} requests in the last ${Math.round(this.everyMs / 1000)} s: ${parts.join(', ')} (each request's line: gatewayctl up --access-log)`);
+      this.print(
+        app,
+        `${total} requests in the last ${Math.round(this.everyMs / 1000)} s: ${parts.join(', ')} (each request's line: gatewayctl up --access-log)`,
+      );
       counts.fill(0);
     }
   }
