@@ -118,7 +118,7 @@ async function main(): Promise<void> {
     adminToken: token,
     logLevel: LOG_LEVEL,
     sink: () => undefined,
-    ...(profile && { appEnv: { [profile]: { NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${profileDir}` } } }),
+    ...(profile && { nodeArgs: { [profile]: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } }),
   });
   try {
     const admin = new AdminClient({ url: stack.adminUrl, token });

@@ -17,6 +17,6 @@ export class AssistantsHandler {
   async call(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
     const call = parseOrThrow(AssistantsCallPayload, payload);
     const body = call.body === undefined && call.bodyRef === undefined ? undefined : await this.claimCheck.body(call);
-    return this.assistants.run({ ...call, body }, ctx.signal);
+    return this.assistants.run({ ...call, body, note: ctx.note }, ctx.signal);
   }
 }

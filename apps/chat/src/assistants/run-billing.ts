@@ -1,5 +1,5 @@
 import { BillingClient, costOf, estimateInputTokens, maxUsageOf, type Prices } from '@gateway/billing';
-import { BillingMode, GatewayError, type CatalogModel, type TenantCaller, type UpstreamRun } from '@gateway/contracts';
+import { BillingMode, GatewayError, type CatalogModel, type TenantCaller, type ReplyNote, type UpstreamRun } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
@@ -104,15 +104,15 @@ export class RunBilling {
   }
 
   /** A run that never started (the upstream refused it): the hold goes back and a failed usage row is kept. */
-  async refused(caller: TenantCaller, modelId: string, channelId: string | null, hold: RunHold, error: unknown): Promise<void> {
+  async refused(caller: TenantCaller, modelId: string, channelId: string | null, hold: RunHold, error: unknown, note?: ReplyNote): Promise<void> {
     if (hold.billed) await this.billing.wallet.release(caller.requestId, 'run refused');
     const meter = new UsageMeter(caller, 'oaic', modelId);
     meter.channelId = channelId;
-    this.publisher.record(meter.failed(error));
+    this.publisher.record(meter.failed(error), note);
   }
 
-  /** Records the run's usage and ends its hold, once, when the upstream reports it ended. */
-  async observe(run: RunRecord, reported: UpstreamRun): Promise<void> {
+  /** Records the run's usage and ends its hold, once, when the upstream reports it ended (telling `note`, the reply's). */
+  async observe(run: RunRecord, reported: UpstreamRun, note?: ReplyNote): Promise<void> {
     if (!TERMINAL.has(reported.status) || run.usageRecordedAt || !run.requestId || !run.keyId) return;
     const hold = RunHold.safeParse(run.hold);
     if (!hold.success || !(await this.objects.claimUsage(run.id))) return;
@@ -128,7 +128,7 @@ export class RunBilling {
     } else if (billed) {
       await this.billing.wallet.release(run.requestId, `run ${run.id} ${reported.status} without usage`);
     }
-    this.recordUsage(run, run.requestId, run.keyId, hold.data.keyKind, tokens, outcomeOf(reported.status));
+    this.recordUsage(run, run.requestId, run.keyId, hold.data.keyKind, tokens, outcomeOf(reported.status), note);
     // The thread counted the answer at its cap when the run started; now its size is known.
     const cap = hold.data.answerCap;
     if (run.threadId && cap !== undefined && usage && tokens.completion < cap)
@@ -149,18 +149,21 @@ export class RunBilling {
   }
 
   /** The run's one usage row, under the starting request's id and dated from the run's start. */
-  private recordUsage(run: RunRecord, requestId: string, keyId: string, keyKind: RunHold['keyKind'], tokens: Tokens, outcome: string): void {
+  private recordUsage(run: RunRecord, requestId: string, keyId: string, keyKind: RunHold['keyKind'], tokens: Tokens, outcome: string, note?: ReplyNote): void {
     const caller: TenantCaller = { requestId, tenantId: run.tenantId, keyId, keyKind, route: 'oaic.threads.runs.create' };
     const meter = new UsageMeter(caller, 'oaic', run.modelId);
     meter.channelId = run.channelId;
     meter.tokens = tokens;
     const event = meter.event(outcome, 200);
-    this.publisher.record({
-      ...event,
-      latencyMs: Math.max(0, Date.now() - run.createdAt.getTime()),
-      at: run.createdAt.toISOString(),
-      kind: 'assistants_run',
-      subjectId: run.id,
-    });
+    this.publisher.record(
+      {
+        ...event,
+        latencyMs: Math.max(0, Date.now() - run.createdAt.getTime()),
+        at: run.createdAt.toISOString(),
+        kind: 'assistants_run',
+        subjectId: run.id,
+      },
+      note,
+    );
   }
 }

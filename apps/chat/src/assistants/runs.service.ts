@@ -75,7 +75,7 @@ export class RunsService {
         await this.objects.growStored(threadId, { bytes: added.bytes, tokens: added.tokens + BigInt(hold.answerCap ?? 0) });
         return { response, hold };
       } catch (error) {
-        await this.billing.refused(call, modelId, channel.id, hold, error);
+        await this.billing.refused(call, modelId, channel.id, hold, error, call.note);
         throw error;
       }
     });
@@ -107,7 +107,7 @@ export class RunsService {
         data.push(item);
         continue;
       }
-      await this.billing.observe(record, run.data);
+      await this.billing.observe(record, run.data, call.note);
       const channel = await this.routing.channelOf(record).catch(() => thread.channel);
       data.push(withPublicModel(item, channel.upstreamModel, record.modelId));
     }
@@ -117,7 +117,7 @@ export class RunsService {
   /** Records a run the upstream named, and its usage if it already ended. */
   private async started(start: Start, run: UpstreamRun): Promise<UpstreamRun> {
     const record = await this.record(start, run.id);
-    await this.billing.observe(record, run);
+    await this.billing.observe(record, run, start.call.note);
     return withPublicModel(run, start.channel.upstreamModel, start.modelId);
   }
 
@@ -140,7 +140,7 @@ export class RunsService {
           const run = readRun(event.data);
           if (run) {
             record ??= await this.record(start, run.id);
-            await this.billing.observe(record, run);
+            await this.billing.observe(record, run, start.call.note);
           }
         }
         const data = rewrite(event.data);
@@ -154,7 +154,14 @@ export class RunsService {
       served.body.destroy();
       // A stream that never named its run leaves nothing to settle later: its hold goes back now.
       if (!record)
-        await this.billing.refused(start.call, start.modelId, start.channel.id, start.hold, new GatewayError('upstream_error', 'The run stream named no run.'));
+        await this.billing.refused(
+          start.call,
+          start.modelId,
+          start.channel.id,
+          start.hold,
+          new GatewayError('upstream_error', 'The run stream named no run.'),
+          start.call.note,
+        );
     }
   }
 }

@@ -11,6 +11,6 @@ export class GencHandler {
 
   @MessagePattern(SUBJECTS.chat.genc.generate)
   generate(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
-    return this.genc.generate(payload, ctx.signal);
+    return this.genc.generate(payload, ctx.signal, ctx.note);
   }
 }

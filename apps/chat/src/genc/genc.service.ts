@@ -1,4 +1,4 @@
-import { GencCallPayload, GenerateContentRequest, parseOrThrow } from '@gateway/contracts';
+import { GencCallPayload, GenerateContentRequest, parseOrThrow, type ReplyNote } from '@gateway/contracts';
 import { fromGencRequest } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
@@ -18,7 +18,7 @@ export class GencService {
     private readonly chat: FamilyChatService,
   ) {}
 
-  async generate(payload: unknown, signal: AbortSignal): Promise<unknown> {
+  async generate(payload: unknown, signal: AbortSignal, note?: ReplyNote): Promise<unknown> {
     const caller = parseOrThrow(GencCallPayload, payload);
     const meter = new UsageMeter(caller, FAMILY, caller.model);
     return this.chat.serve(
@@ -30,6 +30,7 @@ export class GencService {
         return { modelId: caller.model, body, stream: caller.stream, decode: () => fromGencRequest(body, caller.model, caller.stream) };
       },
       signal,
+      note,
     );
   }
 }

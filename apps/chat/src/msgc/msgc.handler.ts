@@ -13,7 +13,7 @@ export class MsgcHandler {
 
   @MessagePattern(MSGC.messages)
   messages(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
-    return this.msgc.messages(payload, ctx.signal);
+    return this.msgc.messages(payload, ctx.signal, ctx.note);
   }
 
   @MessagePattern(MSGC.countTokens)

@@ -1,4 +1,4 @@
-import { CountTokensRequest, MessagesRequest, MsgcCallPayload, parseOrThrow, type CountTokensResponse } from '@gateway/contracts';
+import { CountTokensRequest, MessagesRequest, MsgcCallPayload, parseOrThrow, type CountTokensResponse, type ReplyNote } from '@gateway/contracts';
 import { countTokens, fromMsgcRequest } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { CatalogCache } from '../catalog/catalog.cache';
@@ -20,7 +20,7 @@ export class MsgcService {
     private readonly chat: FamilyChatService,
   ) {}
 
-  async messages(payload: unknown, signal: AbortSignal): Promise<unknown> {
+  async messages(payload: unknown, signal: AbortSignal, note?: ReplyNote): Promise<unknown> {
     const caller = parseOrThrow(MsgcCallPayload, payload);
     return this.chat.serve(
       FAMILY,
@@ -31,6 +31,7 @@ export class MsgcService {
         return { modelId: body.model, body, stream: body.stream === true, decode: () => fromMsgcRequest(body) };
       },
       signal,
+      note,
     );
   }
 

@@ -1,4 +1,4 @@
-import type { OaicAudioPayload } from '@gateway/contracts';
+import type { OaicAudioPayload, ReplyNote } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { ChatExecutionService } from '../translation/chat-execution.service';
 import { oaicChatCall, oaicChatNeedsTranslation } from '../translation/oaic-chat-call';
@@ -32,9 +32,10 @@ export class OaicService {
     private readonly mediaImages: OaicMediaImagesService,
   ) {}
 
-  async run(op: JsonOperation, payload: unknown, signal: AbortSignal): Promise<unknown> {
+  /** `note` (the reply's) is told the request's model, channel and tokens when its usage is recorded. */
+  async run(op: JsonOperation, payload: unknown, signal: AbortSignal, note?: ReplyNote): Promise<unknown> {
     const caller = this.requests.parseCaller(payload);
-    const metered = this.metering.start(new UsageMeter(caller, FAMILY));
+    const metered = this.metering.start(new UsageMeter(caller, FAMILY), note);
     try {
       const call = await this.requests.prepare(op, caller, metered);
       if (call.op === 'speech') return await this.audio.speech(call, signal);
@@ -54,8 +55,8 @@ export class OaicService {
     }
   }
 
-  async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, signal: AbortSignal): Promise<unknown> {
-    const metered = this.metering.start(new UsageMeter(payload, FAMILY));
+  async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, signal: AbortSignal, note?: ReplyNote): Promise<unknown> {
+    const metered = this.metering.start(new UsageMeter(payload, FAMILY), note);
     try {
       return await this.audio.transcribe(op, payload, metered, signal);
     } catch (error) {

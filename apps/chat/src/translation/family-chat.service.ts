@@ -1,5 +1,5 @@
 import { BillingClient, capChatOutput } from '@gateway/billing';
-import type { TenantCaller } from '@gateway/contracts';
+import type { ReplyNote, TenantCaller } from '@gateway/contracts';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { CatalogCache } from '../catalog/catalog.cache';
@@ -31,8 +31,15 @@ export class FamilyChatService {
     private readonly metering: MeteringService,
   ) {}
 
-  async serve(family: IrFamily, caller: TenantCaller, meter: UsageMeter, prepare: () => Promise<FamilyChatRequest>, signal: AbortSignal): Promise<unknown> {
-    const metered = this.metering.start(meter);
+  async serve(
+    family: IrFamily,
+    caller: TenantCaller,
+    meter: UsageMeter,
+    prepare: () => Promise<FamilyChatRequest>,
+    signal: AbortSignal,
+    note?: ReplyNote,
+  ): Promise<unknown> {
+    const metered = this.metering.start(meter, note);
     try {
       const { modelId, body, stream, decode } = await prepare();
       meter.modelId = modelId;

@@ -1,10 +1,10 @@
-import type { UsageEvent } from '@gateway/contracts';
+import type { ReplyNote, UsageEvent } from '@gateway/contracts';
 import { FailoverError } from '@gateway/providers';
 import type { Tokens, UsageMeter } from './usage-meter';
 
-/** Where a request's one usage event goes (the usage publisher, durably). */
+/** Where a request's one usage event goes (the usage publisher, durably); it tells `note` what served the request. */
 export interface UsageSink {
-  record(event: UsageEvent): void;
+  record(event: UsageEvent, note?: ReplyNote): void;
 }
 
 /** What the request has used so far; asked once, when its usage is recorded. */
@@ -26,6 +26,8 @@ export class MeteredStream {
   constructor(
     readonly meter: UsageMeter,
     private readonly sink: UsageSink,
+    /** The reply's note (model, channel, tokens for the caller's access line), when the request has a reply. */
+    private readonly note?: ReplyNote,
   ) {}
 
   /** From now on, what the request used is measured by `measure` when it ends. */
@@ -40,7 +42,7 @@ export class MeteredStream {
   }
 
   succeed(): void {
-    if (this.end()) this.sink.record(this.meter.ok());
+    if (this.end()) this.sink.record(this.meter.ok(), this.note);
   }
 
   /** Returns `error`, for the relay to rethrow. */
@@ -48,7 +50,7 @@ export class MeteredStream {
     if (!this.end()) return error;
     // Every channel failed: the usage names the last one tried.
     if (error instanceof FailoverError && error.attempts.length > 0) this.meter.channelId = error.attempts[error.attempts.length - 1]!.channelId;
-    this.sink.record(this.meter.failed(error));
+    this.sink.record(this.meter.failed(error), this.note);
     return error;
   }
 
@@ -59,7 +61,7 @@ export class MeteredStream {
 
   /** The client went away: what it received is what it used. */
   cancel(): void {
-    if (this.end()) this.sink.record(this.meter.event('cancelled', 499));
+    if (this.end()) this.sink.record(this.meter.event('cancelled', 499), this.note);
   }
 
   private end(): boolean {

@@ -1,3 +1,4 @@
+import type { ReplyNote } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { MeteredStream } from './metered-stream';
 import type { UsageMeter } from './usage-meter';
@@ -8,7 +9,8 @@ import { UsagePublisher } from './usage.publisher';
 export class MeteringService {
   constructor(private readonly publisher: UsagePublisher) {}
 
-  start(meter: UsageMeter): MeteredStream {
-    return new MeteredStream(meter, this.publisher);
+  /** `note`, the reply's, is told how the request was served when its usage is recorded. */
+  start(meter: UsageMeter, note?: ReplyNote): MeteredStream {
+    return new MeteredStream(meter, this.publisher, note);
   }
 }

@@ -1,5 +1,5 @@
 import { BillingClient } from '@gateway/billing';
-import { USAGE_RETENTION_MS, usageStreamNames, type LeaseClose, type UsageEvent } from '@gateway/contracts';
+import { USAGE_RETENTION_MS, usageStreamNames, type LeaseClose, type ReplyNote, type UsageEvent } from '@gateway/contracts';
 import { encodeJson, ensureWorkQueueStream, gatewayMetrics, NatsBus, onScrape, publishToStream } from '@gateway/platform';
 import { Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { observeUsage } from './usage-observer';
@@ -50,10 +50,13 @@ export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
     this.flush();
   }
 
-  /** Records a request's usage (exactly once per request); it is on the connection before the next reply. */
-  record(event: UsageEvent): void {
+  /**
+   * Records a request's usage (exactly once per request); it is on the connection before the next reply.
+   * `note`, the request's reply note, is told the model, channel and tokens.
+   */
+  record(event: UsageEvent, note?: ReplyNote): void {
     const settlement = this.billing?.settlementFor(event);
-    observeUsage(event, settlement);
+    observeUsage(event, settlement, note);
     this.batch.push(settlement ? { ...event, settlement } : event);
     this.queueFlush();
   }

@@ -2,7 +2,8 @@
  * `gatewayctl up` (what `npm start` runs): starts Postgres/Redis/NATS where they are installed but not
  * running, takes ADMIN_TOKEN and SIGNED_URL_SECRET from the environment or `.data/` (made on first start),
  * migrates, starts every app under supervision (a crashed app is restarted with backoff),
- * applies the config, prints a demo key, and stops everything on Ctrl-C / SIGTERM or a crash loop.
+ * applies the config, prints a demo key, and stops everything on Ctrl-C / SIGTERM or a crash loop. Access
+ * lines are summed up every 10 s (`--access-log` prints each).
  */
 import path from 'node:path';
 import type { Command } from 'commander';
@@ -14,7 +15,8 @@ import { emit, type Io } from '../output/output';
 import { ensureDemoTenant } from '../stack/demo-tenant';
 import { startInfrastructure } from '../stack/infra-start';
 import { ADMIN_TOKEN_FILE, localSecrets } from '../stack/local-secrets';
-import { launchStack, type RunningStack } from '../stack/stack-launcher';
+import { AccessSummary } from '../stack/access-summary';
+import { consoleSink, launchStack, type RunningStack } from '../stack/stack-launcher';
 import { REPO_ROOT } from '../stack/stack-options';
 import { withJson } from './command-context';
 
@@ -58,7 +60,8 @@ export function registerUp(program: Command, io: Io): void {
     .description('start the whole gateway locally (sandbox, services, edge) and print a demo key')
     .option('-c, --config <file>', 'config to apply (env GATEWAY_CONFIG; default infra/config/sandbox.yaml)')
     .option('--replicas <n>', 'edge replicas (ports PORT, PORT+2, ...; admin ADMIN_PORT, ADMIN_PORT+2, ...)', '1')
-    .action(async (options: { config?: string; replicas: string; json?: boolean }) => {
+    .option('--access-log', "print every request's access line (default: a count every 10 s, and each 5xx)")
+    .action(async (options: { config?: string; replicas: string; json?: boolean; accessLog?: boolean }) => {
       const env = UpEnv.safeParse(io.env);
       if (!env.success) throw CliError.usage(`invalid environment variable ${String(env.error.issues[0]!.path[0])}: ${env.error.issues[0]!.message}`);
       const replicas = Port.max(16).safeParse(options.replicas);
@@ -67,10 +70,12 @@ export function registerUp(program: Command, io: Io): void {
       const range = (start: number) => Array.from({ length: replicas.data }, (_, i) => start + i * 2);
 
       const abort = new AbortController();
+      const summary = options.accessLog ? undefined : new AccessSummary(consoleSink);
       let stack: RunningStack | undefined;
       let stopping: Promise<void> | undefined;
       const shutdown = (code: number) => {
         abort.abort();
+        summary?.stop();
         stopping ??= (stack?.stop() ?? Promise.resolve()).then(() => process.exit(code));
       };
       process.once('SIGINT', () => shutdown(0));
@@ -95,6 +100,7 @@ export function registerUp(program: Command, io: Io): void {
         adminToken: secrets.adminToken,
         signedUrlSecret: secrets.signedUrlSecret,
         signal: abort.signal,
+        sink: summary?.sink ?? consoleSink,
       });
       try {
         const admin = new AdminClient({ url: stack.adminUrl, token: secrets.adminToken });

@@ -18,8 +18,9 @@ export class AppProcess {
     env: NodeJS.ProcessEnv,
     cwd: string,
     sink: LogSink,
+    nodeArgs: readonly string[] = [],
   ) {
-    this.child = spawn(process.execPath, [entry], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.child = spawn(process.execPath, [...nodeArgs, entry], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const onLine = (line: string) => {
       this.tail.push(line);
       if (this.tail.length > TAIL_LINES) this.tail.shift();

@@ -39,7 +39,8 @@ export interface RunningStack extends ResolvedStack {
   stop(): Promise<void>;
 }
 
-const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${formatLogLine(line)}\n`);
+/** Every app line, readable, on stdout. */
+export const consoleSink: LogSink = (app, line) => process.stdout.write(`[${app}] ${formatLogLine(line)}\n`);
 
 async function resolveStack(options: StackOptions): Promise<{ resolved: ResolvedStack; sandboxPort: number }> {
   const host = options.host ?? '127.0.0.1';
@@ -124,7 +125,7 @@ export async function launchStack(options: StackOptions = {}): Promise<RunningSt
   const start = (app: StackApp, name: string, appEnv: NodeJS.ProcessEnv) => {
     const env = { ...appEnv, ...options.appEnv?.[app] };
     const spawn = () => {
-      const child = new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink);
+      const child = new AppProcess(name, entryOf(resolved.repoRoot, app), env, resolved.repoRoot, sink, options.nodeArgs?.[app]);
       spawned.set(child, spawn);
       return child;
     };

@@ -32,6 +32,8 @@ export interface StackOptions {
   env?: Record<string, string>;
   /** Extra variables for one app only (a profiler flag, say); they win over `env`. */
   appEnv?: Partial<Record<StackApp, Record<string, string>>>;
+  /** Node flags for one app only (`--cpu-prof`, which NODE_OPTIONS may not carry). */
+  nodeArgs?: Partial<Record<StackApp, string[]>>;
   /** A subset of apps to start (default: all of them). */
   apps?: readonly StackApp[];
   sink?: LogSink;

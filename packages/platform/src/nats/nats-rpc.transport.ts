@@ -4,7 +4,7 @@ import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
 import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBody } from './codec';
-import { encodeNote, hasNote, withReplyNote } from '../observability/reply-note';
+import { encodeNote, hasNote } from '../observability/reply-note';
 import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
 import { mergeStreamFrames, type OutgoingFrame } from './frame-merge';
 import { ReplyBarrier } from './reply-barrier';
@@ -190,30 +190,27 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   /**
-   * A request, with a note for the reply (what served it) and, when tracing is on, a server span that
-   * continues the caller's trace from the message headers.
+   * A request, with a note for the reply (what served it; its handler gets it in the RpcContext) and,
+   * when tracing is on, a server span that continues the caller's trace from the message headers.
    */
   private handle(pattern: string, handler: MessageHandler, msg: Msg): Promise<void> {
     const note: ReplyNote = {};
-    const run = () => this.dispatch(pattern, handler, msg, false, note);
-    if (!tracingOn()) return withReplyNote(note, run);
+    if (!tracingOn()) return this.dispatch(pattern, handler, msg, false, note);
     const parent = extractTraceContext(msg.headers);
     const span = tracer().startSpan(
       pattern,
       { kind: SpanKind.SERVER, attributes: { 'messaging.system': 'nats', 'messaging.destination.name': pattern } },
       parent,
     );
-    return withReplyNote(note, () =>
-      traceContext.with(trace.setSpan(parent, span), async () => {
-        await run();
-        span.end();
-      }),
-    );
+    return traceContext.with(trace.setSpan(parent, span), async () => {
+      await this.dispatch(pattern, handler, msg, false, note);
+      span.end();
+    });
   }
 
   private async dispatch(pattern: string, handler: MessageHandler, msg: Msg, isEvent: boolean, note?: ReplyNote): Promise<void> {
     const abort = new AbortController();
-    const context = new RpcContext([msg.subject, msg.headers, abort.signal]);
+    const context = new RpcContext([msg.subject, msg.headers, abort.signal, note]);
     let payload: unknown;
     try {
       payload = decodeJson(msg.data);

@@ -1,34 +1,34 @@
 import type { ReplyNote } from '@gateway/contracts';
 import { Controller, Module, type INestMicroservice } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from 'nats';
 import { z } from 'zod';
 import { RethrowFilter } from '../bootstrap/rethrow.filter';
-import { noteReply } from '../observability/reply-note';
 import { connectNats } from './connect';
 import { NatsBus } from './nats-bus';
 import { NatsRpcTransport } from './nats-rpc.transport';
+import { RpcContext } from './rpc-context';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 @Controller()
 class SlowHandler {
   @MessagePattern('ops.slow')
-  async slow(@Payload() payload: { ms: number }) {
+  async slow(@Payload() payload: { ms: number }, @Ctx() ctx: RpcContext) {
     await sleep(payload.ms);
-    noteReply({ model: 'm-1', channel: 'c-1', inputTokens: 3, outputTokens: 4 });
+    Object.assign(ctx.note!, { model: 'm-1', channel: 'c-1', inputTokens: 3, outputTokens: 4 });
     return { slept: payload.ms };
   }
 
   @MessagePattern('chat.ops.stream')
-  async *stream(@Payload() payload: { frames: number }) {
+  async *stream(@Payload() payload: { frames: number }, @Ctx() ctx: RpcContext) {
     for (let i = 0; i < payload.frames; i++) {
       await sleep(20);
       yield `data: ${i}\n\n`;
     }
-    noteReply({ model: 'm-2', outputTokens: payload.frames });
+    Object.assign(ctx.note!, { model: 'm-2', outputTokens: payload.frames });
   }
 }
 

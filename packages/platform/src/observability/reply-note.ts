@@ -1,23 +1,10 @@
 /**
- * How a service served a request (model, channel, tokens), collected while its handler runs and sent
- * back with the reply in a header, so the caller's access line names them. A service notes what it
- * knows with `noteReply`; outside a handler it is a no-op.
+ * How a service served a request (model, channel, tokens), sent back with the reply in a header so the
+ * caller's access line names them. The transport gives each request an empty note (`RpcContext.note`),
+ * the handler carries it to where the facts are known, and the transport reads it as the reply leaves.
  */
 import { NATS_HEADERS, ReplyNote } from '@gateway/contracts';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { MsgHdrs } from 'nats';
-
-const notes = new AsyncLocalStorage<ReplyNote>();
-
-/** Runs a handler with an empty note to fill; the note is read when its reply is written. */
-export function withReplyNote<T>(note: ReplyNote, run: () => T): T {
-  return notes.run(note, run);
-}
-
-export function noteReply(fields: ReplyNote): void {
-  const note = notes.getStore();
-  if (note) Object.assign(note, fields);
-}
 
 export function hasNote(note: ReplyNote | undefined): note is ReplyNote {
   if (!note) return false;
