@@ -4,7 +4,6 @@ import { ServiceInfraModule } from '@gateway/platform/infra';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AssistantsModule } from './assistants/assistants.module';
-import { CatalogCacheModule } from './catalog/catalog-cache.module';
 import { CHAT_ENV, type ChatEnv } from './config/chat-env';
 import { GencModule } from './genc/genc.module';
 import { MsgcModule } from './msgc/msgc.module';
@@ -25,9 +24,9 @@ export class ChatModule {
           storage,
           // Claim checks of requests and of replies too large for one NATS message.
           redis: { url: env.REDIS_URL, replyClaims: true },
+          catalogTtlSeconds: env.CATALOG_TTL_SECONDS,
         }),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
-        CatalogCacheModule,
         MeteringModule,
         OaicModule,
         MsgcModule,

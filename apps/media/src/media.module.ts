@@ -6,7 +6,6 @@ import { Module, type DynamicModule, type Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { MediaCallbackHandler } from './callbacks/media-callback.handler';
 import { MediaCallbackService } from './callbacks/media-callback.service';
-import { MediaCatalogService } from './catalog/media-catalog.service';
 import { MEDIA_ENV, type MediaEnv } from './config/media-env';
 import { MediaImageSyncService } from './create/image-sync.service';
 import { MediaCreateService } from './create/media-create.service';
@@ -36,7 +35,6 @@ export class MediaModule {
     const api = env.MEDIA_ROLE !== 'worker';
     const worker = env.MEDIA_ROLE !== 'api';
     const shared: Provider[] = [
-      MediaCatalogService,
       MediaTaskRepository,
       MediaUpstreamService,
       ResultStoreService,
@@ -60,6 +58,7 @@ export class MediaModule {
           storage,
           queuesRedisUrl: env.REDIS_URL,
           signedUrls: true,
+          catalogTtlSeconds: env.CATALOG_TTL_SECONDS,
         }),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
       ],

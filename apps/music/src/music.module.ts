@@ -5,8 +5,6 @@ import type { StorageEnv } from '@gateway/storage';
 import { WebhooksModule } from '@gateway/webhooks';
 import { Inject, Module, type DynamicModule, type OnApplicationBootstrap } from '@nestjs/common';
 import { MusicAssetsService } from './assets/music-assets.service';
-import { MusicCatalogHandler } from './catalog/music-catalog.handler';
-import { MusicCatalogService } from './catalog/music-catalog.service';
 import { MUSIC_ENV, type MusicEnv } from './config/music-env';
 import { MusicCallbackHandler } from './progress/music-callback.handler';
 import { MusicCallbackService } from './progress/music-callback.service';
@@ -42,6 +40,7 @@ export class MusicModule implements OnApplicationBootstrap {
           storage,
           queuesRedisUrl: env.REDIS_URL,
           signedUrls: true,
+          catalogTtlSeconds: env.CATALOG_TTL_SECONDS,
         }),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),
         WebhooksModule.forRoot({
@@ -53,11 +52,10 @@ export class MusicModule implements OnApplicationBootstrap {
           metricsPort: env.METRICS_PORT,
         }),
       ],
-      controllers: [MusicTaskHandler, MusicCallbackHandler, MusicCatalogHandler],
+      controllers: [MusicTaskHandler, MusicCallbackHandler],
       providers: [
         { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
         { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },
-        MusicCatalogService,
         MusicTaskRepository,
         MusicAssetsService,
         MusicConsoleService,

@@ -1,7 +1,7 @@
-import { GatewayError, type AssistantsOp, type CatalogChannel } from '@gateway/contracts';
+import { GatewayError, type AssistantsOp, type CatalogChannel, type CatalogChannelsReply } from '@gateway/contracts';
+import { CatalogCache } from '@gateway/platform';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogCache, type ModelRoute } from '../catalog/catalog.cache';
 import { AssistantObjectsRepository, type AssistantObjectKind, type ObjectHome, type OwnedObject } from './assistant-objects.repository';
 
 /** Each operation's public route, for the messages that name it. */
@@ -37,7 +37,7 @@ export interface Reached {
 }
 
 export interface ModelChannels {
-  route: ModelRoute;
+  route: CatalogChannelsReply;
   /** In routing order (priority, then weight). */
   channels: CatalogChannel[];
 }
@@ -74,7 +74,7 @@ export class AssistantsRouting {
     providerId: string,
     op: AssistantsOp,
     holder: string,
-  ): Promise<{ route: ModelRoute; channel: CatalogChannel }> {
+  ): Promise<{ route: CatalogChannelsReply; channel: CatalogChannel }> {
     const { route, channels } = await this.forModel(tenantId, modelId, op);
     const channel = channels.find((candidate) => candidate.providerId === providerId);
     if (!channel)

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CatalogCacheModule } from '../catalog/catalog-cache.module';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
 import { UpstreamCallService } from '../oaic/upstream-call.service';
 import { MeteringModule } from '../usage/metering.module';
@@ -19,7 +18,7 @@ import { RunsService } from './runs.service';
  * about a run again (RunSweeper).
  */
 @Module({
-  imports: [CatalogCacheModule, ClaimCheckModule, MeteringModule],
+  imports: [ClaimCheckModule, MeteringModule],
   controllers: [AssistantsHandler],
   providers: [
     AssistantsService,

@@ -1,7 +1,7 @@
 import { CountTokensRequest, MessagesRequest, MsgcCallPayload, parseOrThrow, type CountTokensResponse, type ReplyNote } from '@gateway/contracts';
+import { CatalogCache } from '@gateway/platform';
 import { countTokens, fromMsgcRequest } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogCache } from '../catalog/catalog.cache';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { FamilyChatService } from '../translation/family-chat.service';
 import { UsageMeter } from '../usage/usage-meter';

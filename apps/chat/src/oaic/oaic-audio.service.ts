@@ -8,12 +8,12 @@ import {
   type SpeechReply,
   type TranscriptionReply,
 } from '@gateway/contracts';
+import { CatalogCache } from '@gateway/platform';
 import { OBJECT_STORE } from '@gateway/platform/infra';
 import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';
 import { isObjectKey, objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
-import { CatalogCache } from '../catalog/catalog.cache';
 import type { MeteredStream } from '../usage/metered-stream';
 import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
 import type { PreparedCall } from './oaic-request.service';

@@ -1,8 +1,8 @@
 import { BillingClient, capChatOutput, type ChatShape } from '@gateway/billing';
-import { GatewayError, OaicCallPayload, parseOrThrow, type CatalogChannel, type TenantCaller } from '@gateway/contracts';
+import { GatewayError, OaicCallPayload, parseOrThrow, type CatalogChannel, type CatalogChannelsReply, type TenantCaller } from '@gateway/contracts';
+import { CatalogCache } from '@gateway/platform';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogCache, type ModelRoute } from '../catalog/catalog.cache';
 import { ResponsesService } from '../responses/responses.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import type { MeteredStream } from '../usage/metered-stream';
@@ -12,7 +12,7 @@ import { CAPABILITIES, parseOperation, type JsonOperation, type OperationRequest
 interface CallContext {
   caller: TenantCaller;
   modelId: string;
-  route: ModelRoute;
+  route: CatalogChannelsReply;
   /** The order to try them in (providers' priority and weight rules), fixed for this request. */
   channels: CatalogChannel[];
   metered: MeteredStream;

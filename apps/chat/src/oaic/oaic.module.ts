@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CatalogCacheModule } from '../catalog/catalog-cache.module';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
 import { ResponsesModule } from '../responses/responses.module';
 import { TranslationModule } from '../translation/translation.module';
@@ -16,7 +15,7 @@ import { UpstreamCallService } from './upstream-call.service';
 
 /** The oaic family in the chat service: routing to channels, failover, unary/stream/audio execution. */
 @Module({
-  imports: [CatalogCacheModule, ClaimCheckModule, ResponsesModule, MeteringModule, TranslationModule],
+  imports: [ClaimCheckModule, ResponsesModule, MeteringModule, TranslationModule],
   controllers: [OaicHandler],
   providers: [
     OaicService,

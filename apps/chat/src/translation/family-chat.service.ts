@@ -1,8 +1,8 @@
 import { BillingClient, capChatOutput } from '@gateway/billing';
 import type { ReplyNote, TenantCaller } from '@gateway/contracts';
+import { CatalogCache } from '@gateway/platform';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import { CatalogCache } from '../catalog/catalog.cache';
 import { MeteringService } from '../usage/metering.service';
 import type { UsageMeter } from '../usage/usage-meter';
 import { createChatCall } from './chat-call';

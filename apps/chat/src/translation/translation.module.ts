@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { CatalogCacheModule } from '../catalog/catalog-cache.module';
 import { MeteringModule } from '../usage/metering.module';
 import { ChatExecutionService } from './chat-execution.service';
 import { ChatUpstreamService } from './chat-upstream.service';
@@ -10,7 +9,7 @@ import { FamilyChatService } from './family-chat.service';
  * Anthropic, Gemini), through the providers' IR, with failover and durable usage.
  */
 @Module({
-  imports: [MeteringModule, CatalogCacheModule],
+  imports: [MeteringModule],
   providers: [ChatUpstreamService, ChatExecutionService, FamilyChatService],
   exports: [ChatExecutionService, FamilyChatService],
 })

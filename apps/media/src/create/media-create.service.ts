@@ -1,10 +1,10 @@
 import { TaskBilling, TaskUsagePublisher, type TaskHold } from '@gateway/billing';
 import { GatewayError, MediaCreatePayload, parseOrThrow, type BillingMode } from '@gateway/contracts';
+import { CatalogCache } from '@gateway/platform';
 import { SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { MediaCatalogService } from '../catalog/media-catalog.service';
 import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
 import type { DecodedCreate } from '../families/family-codec';
 import { FAMILY_CODECS } from '../families/family-codecs';
@@ -45,7 +45,7 @@ export class MediaCreateService {
   private readonly logger = new Logger('media');
 
   constructor(
-    private readonly catalog: MediaCatalogService,
+    private readonly catalog: CatalogCache,
     private readonly billing: TaskBilling,
     private readonly upstream: MediaUpstreamService,
     private readonly tasks: MediaTaskRepository,
@@ -70,7 +70,7 @@ export class MediaCreateService {
 
   /** Holds, submits and records one task; it comes back as stored (already ended when the upstream answered at once). */
   async start(start: TaskStart, { catalogId, modelParam, capability, job }: DecodedCreate): Promise<MediaTask> {
-    const { model, channels } = await this.catalog.route(start.tenantId, catalogId, capability, modelParam);
+    const { model, channels } = await this.catalog.route(start.tenantId, catalogId, capability, { param: modelParam });
     const id = `${start.idPrefix}_${randomUUID().replace(/-/g, '')}`;
     const deadlineMs = this.env.MEDIA_TASK_DEADLINE_SECONDS * 1000;
     const quantity = job.output === 'video' ? { seconds: job.seconds ?? 5, tasks: 1 } : { images: job.images ?? 1, tasks: 1 };

@@ -1,5 +1,5 @@
+import { CatalogCache } from '@gateway/platform';
 import { Injectable } from '@nestjs/common';
-import { MediaCatalogService } from '../catalog/media-catalog.service';
 import { PollPlanner } from '../schedule/poll-planner.service';
 import { MediaTaskRepository } from '../tasks/media-task.repository';
 import { isTerminal } from '../tasks/media-task.state';
@@ -19,7 +19,7 @@ import { MediaUpstreamService } from '../upstream/media-upstream.service';
 export class MediaPollService {
   constructor(
     private readonly tasks: MediaTaskRepository,
-    private readonly catalog: MediaCatalogService,
+    private readonly catalog: CatalogCache,
     private readonly upstream: MediaUpstreamService,
     private readonly scheduler: PollScheduler,
     private readonly lifecycle: TaskLifecycleService,

@@ -1,7 +1,6 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
-import { QueueFactory } from '@gateway/platform';
+import { CatalogCache, QueueFactory } from '@gateway/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MusicCatalogService } from '../catalog/music-catalog.service';
 import { MusicTaskRepository, type MusicTaskRow } from '../tasks/music-task.repository';
 import { isTerminal } from '../tasks/music-task.state';
 import { MusicUpstreamClient } from '../upstream/music-upstream.client';
@@ -22,7 +21,7 @@ export class MusicPollProcessor {
   constructor(
     @Inject(QueueFactory) private readonly queues: QueueFactory,
     private readonly tasks: MusicTaskRepository,
-    private readonly catalog: MusicCatalogService,
+    private readonly catalog: CatalogCache,
     private readonly upstream: MusicUpstreamClient,
     private readonly progress: MusicProgressService,
     private readonly polls: MusicPollScheduler,
@@ -42,7 +41,8 @@ export class MusicPollProcessor {
     }
     try {
       if (task.upstreamTaskId) {
-        const channel = await this.catalog.channel(task.model, task.channelId);
+        const channel = (await this.catalog.channels(task.model)).channels.find((c) => c.id === task.channelId);
+        if (!channel) throw new Error(`the channel ${task.channelId} of model '${task.model}' is no longer configured`);
         await this.progress.apply(task.id, await this.upstream.recordInfo(verbOf(task), task.upstreamTaskId, channel));
       }
     } catch (error) {

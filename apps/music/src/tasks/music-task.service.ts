@@ -11,17 +11,24 @@ import {
 } from '@gateway/contracts';
 import { TaskBilling } from '@gateway/billing';
 import { pgText } from '@gateway/db';
+import { CatalogCache, type ModelFaultWording } from '@gateway/platform';
 import { callbackUrlProblem, destinationSettingsOf } from '@gateway/webhooks';
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import { MusicAssetsService } from '../assets/music-assets.service';
-import { MusicCatalogService } from '../catalog/music-catalog.service';
 import { MUSIC_ENV, type MusicEnv } from '../config/music-env';
 import { MusicPollScheduler } from '../progress/music-poll.scheduler';
 import { MusicProgressService } from '../progress/music-progress.service';
 import { MusicUpstreamClient } from '../upstream/music-upstream.client';
 import { StoredMusicResult } from './music-result';
 import { MusicTaskRepository, type MusicTaskRow } from './music-task.repository';
+
+/** The family's wording when `model` names no music model the tenant may use. */
+const MUSIC_MODEL_WORDING: Partial<ModelFaultWording> = {
+  notFound: (modelId) => `Invalid value for 'model': the music model '${modelId}' does not exist or you do not have access to it.`,
+  wrongCapability: (modelId, capability) => `Invalid value for 'model': '${modelId}' is a ${capability} model, not a music model.`,
+};
+const NO_MUSIC_MODEL = "Missing required parameter: 'model' (no music model is available to this key).";
 
 /** The billing request id of a music task's hold (its ledger entries and usage record carry it). */
 export const musicHoldId = (tenantId: string, taskId: string) => `music:${tenantId}:${taskId}`;
@@ -44,7 +51,7 @@ interface SourceFields {
 export class MusicTaskService {
   constructor(
     private readonly tasks: MusicTaskRepository,
-    private readonly catalog: MusicCatalogService,
+    private readonly catalog: CatalogCache,
     private readonly upstream: MusicUpstreamClient,
     private readonly progress: MusicProgressService,
     private readonly assets: MusicAssetsService,
@@ -61,8 +68,8 @@ export class MusicTaskService {
     if (urlProblem) throw GatewayError.invalid(`Invalid value for 'callBackUrl': ${urlProblem}`, 'callBackUrl');
 
     const source = body.taskId === undefined ? null : await this.source(caller.tenantId, body.taskId, body.audioId);
-    const modelId = body.model ?? source?.model ?? (await this.catalog.defaultModel(caller.tenantId));
-    const route = await this.catalog.route(caller.tenantId, modelId);
+    const modelId = body.model ?? source?.model ?? (await this.catalog.defaultModel(caller.tenantId, 'music', NO_MUSIC_MODEL));
+    const route = await this.catalog.route(caller.tenantId, modelId, 'music', MUSIC_MODEL_WORDING);
     const channel = this.channelFor(route.channels, source);
 
     const id = randomBytes(16).toString('hex');

@@ -1,2 +1,3 @@
 export * from './lru-map';
 export * from './read-through-cache';
+export * from './catalog-cache';

@@ -2,6 +2,7 @@ import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@
 import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
 import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
 import Redis from 'ioredis';
+import { CatalogCache } from '../cache/catalog-cache';
 import { NatsBus } from '../nats/nats-bus';
 import { RedisReplyStore } from '../nats/reply-claims';
 import { QueueFactory } from '../queue/queue-factory';
@@ -32,6 +33,8 @@ export interface ServiceInfraOptions {
   /** BullMQ queues (`QueueFactory`) on this Redis. */
   queuesRedisUrl?: string;
   signedUrls?: boolean;
+  /** The tenants' visible models and the models' channels (`CatalogCache`), kept this long between invalidations. */
+  catalogTtlSeconds?: number;
 }
 
 @Injectable()
@@ -42,20 +45,23 @@ class InfraLifecycle implements OnModuleInit, OnApplicationShutdown {
     @Optional() @Inject(Redis) private readonly redis?: Redis,
     @Optional() @Inject(QueueFactory) private readonly queues?: QueueFactory,
     @Optional() @Inject(REPLY_CLAIMS) private readonly replyClaims?: boolean,
+    @Optional() @Inject(CatalogCache) private readonly catalog?: CatalogCache,
   ) {}
 
   onModuleInit(): void {
     if (this.replyClaims && this.redis) this.bus.replyClaims.use(new RedisReplyStore(this.redis));
+    this.catalog?.watch();
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.catalog?.close();
     await this.queues?.close();
     await this.prisma.$disconnect();
     this.redis?.disconnect();
   }
 }
 
-/** A NATS service's connections, one name each: its env, SQL_POOL and PrismaClient, OBJECT_STORE, and where asked Redis, QueueFactory and SIGNED_URLS. */
+/** A NATS service's connections, one name each: its env, SQL_POOL and PrismaClient, OBJECT_STORE, and where asked Redis, QueueFactory, SIGNED_URLS and CatalogCache. */
 @Global()
 @Module({})
 export class ServiceInfraModule {
@@ -89,6 +95,11 @@ export class ServiceInfraModule {
         useFactory: (): SignedUrls => ({ signer: UrlSigner.fromEnv(), ttlSeconds: loadSignedUrlEnv(process.env).ttlSeconds }),
       });
       exported.push(SIGNED_URLS);
+    }
+    if (options.catalogTtlSeconds) {
+      const ttlMs = options.catalogTtlSeconds * 1000;
+      providers.push({ provide: CatalogCache, inject: [NatsBus], useFactory: (bus: NatsBus) => new CatalogCache(bus, ttlMs) });
+      exported.push(CatalogCache);
     }
     return { module: ServiceInfraModule, providers, exports: exported };
   }

@@ -1,9 +1,10 @@
 import { GatewayError, SUBJECTS, type CatalogChannelsReply, type VisibleModel } from '@gateway/contracts';
-import { connectNats, encodeReply, NatsBus } from '@gateway/platform';
 import { randomBytes } from 'node:crypto';
 import type { NatsConnection } from 'nats';
-import { ChatEnv } from '../config/chat-env';
-import { CatalogCache } from './catalog.cache';
+import { connectNats } from '../nats/connect';
+import { encodeReply } from '../nats/codec';
+import { NatsBus } from '../nats/nats-bus';
+import { CatalogCache } from './catalog-cache';
 
 const visible: VisibleModel[] = [
   { id: 'gpt', displayName: 'GPT', capability: 'chat', createdAt: '2025-01-01T00:00:00Z' },
@@ -52,7 +53,7 @@ describe('CatalogCache against accounts subjects on a real NATS server', () => {
         msg.respond(encodeReply({ ok: true, data: channels(modelId) }));
       },
     });
-    catalog = new CatalogCache(new NatsBus(connection, prefix), ChatEnv.parse({}));
+    catalog = new CatalogCache(new NatsBus(connection, prefix), 300_000);
   });
 
   afterAll(async () => {
@@ -96,7 +97,7 @@ describe('CatalogCache against accounts subjects on a real NATS server', () => {
   });
 
   it('forgets everything when the NATS connection comes back, since invalidations sent meanwhile are lost', async () => {
-    catalog.onModuleInit();
+    catalog.watch();
     try {
       await catalog.route('tenant-1', 'gpt', 'chat');
       expect(calls).toEqual({ visible: 1, channels: 1 });
@@ -108,7 +109,7 @@ describe('CatalogCache against accounts subjects on a real NATS server', () => {
       await catalog.route('tenant-1', 'gpt', 'chat');
       expect(calls).toEqual({ visible: 2, channels: 2 });
     } finally {
-      catalog.onModuleDestroy();
+      catalog.close();
     }
   });
 });
