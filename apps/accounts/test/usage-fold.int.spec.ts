@@ -135,6 +135,10 @@ describe('usage fold', () => {
     const { rows } = await sql.query<{ requests: string }>(`SELECT sum(requests)::text AS requests FROM usage_hourly WHERE tenant_id = $1::uuid`, [tenantId]);
     expect(rows[0]!.requests).toBe('400');
     await expectExact(windows());
+    // The written_xid ranges filled so far are summarized, and a second call finds none left.
+    expect(await folds.summarizeNewRanges()).toBeGreaterThanOrEqual(0);
+    expect(await folds.summarizeNewRanges()).toBe(0);
+    await expectExact(windows());
   });
 
   it('counts charges written after their record was folded, and records written after the fold, before and after the next fold', async () => {

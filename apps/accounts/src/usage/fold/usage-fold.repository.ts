@@ -61,6 +61,12 @@ const FOLD_LATENCY = `
    ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT (tenant_id, day, kind, model_id, key_id, bucket) DO UPDATE SET count = d.count + EXCLUDED.count`;
 
+/**
+ * Summarizes the BRIN ranges written since the last call, so a summary's scan of what is not folded yet
+ * reads the newest pages only, whenever autovacuum last ran (an unsummarized range is read whole).
+ */
+const SUMMARIZE = `SELECT brin_summarize_new_values('usage_records_written_xid_idx'::regclass) + brin_summarize_new_values('ledger_entries_written_xid_idx'::regclass) AS ranges`;
+
 const ADVANCE = `UPDATE usage_fold SET folded_xid = $1, folded_at = now() AT TIME ZONE 'UTC' WHERE id = 1`;
 
 export interface FoldResult {
@@ -103,5 +109,10 @@ export class UsageFoldRepository {
     } finally {
       client.release();
     }
+  }
+
+  /** Summarizes the written_xid BRIN ranges filled since the last call; returns how many. */
+  async summarizeNewRanges(): Promise<number> {
+    return Number((await this.pool.query<{ ranges: number }>(SUMMARIZE)).rows[0]?.ranges ?? 0);
   }
 }

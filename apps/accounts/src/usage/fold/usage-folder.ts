@@ -31,10 +31,11 @@ export class UsageFolder implements OnApplicationBootstrap, OnApplicationShutdow
   fold(): Promise<FoldResult | null> {
     this.folding = this.folding
       .then(() => this.repository.fold())
-      .then((result) => {
+      .then(async (result) => {
         if (result) {
           gatewayMetrics.usageFoldedAt.set(Date.now() / 1000);
           gatewayMetrics.usageFoldedRows.inc(result.rows);
+          await this.repository.summarizeNewRanges().catch((error: Error) => this.logger.warn(`summarizing new BRIN ranges failed: ${error.message}`));
         }
         return result;
       })
