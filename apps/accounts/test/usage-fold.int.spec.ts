@@ -29,6 +29,9 @@ const GROUPS: Record<By, string> = {
   kind: 'u.kind',
 };
 
+// Each exactness check asks 20 summaries and histograms and reads the records for each: seconds under load.
+jest.setTimeout(60_000);
+
 /**
  * Usage summaries over the hourly rollup, and the console's latency histograms over the daily one, on a
  * real Postgres: equal to the records' own sums and counts before any
