@@ -24,6 +24,9 @@ function run(env: Record<string, string>, waitFor?: number): Promise<Run> {
   return new Promise((resolve) => child.once('close', (code) => resolve({ lines: parsed(), code })));
 }
 
+// Each test starts a Node process that loads pino: seconds on a loaded machine.
+jest.setTimeout(30_000);
+
 describe('the batched log destination', () => {
   it('writes every line, in order, when the process exits right after logging them', async () => {
     const { lines, code } = await run({ LINES: '5000', THEN: 'exit' });
