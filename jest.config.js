@@ -10,4 +10,7 @@ module.exports = {
   // A failed test can leave a connection of its own open; the run still ends with its result instead of
   // waiting on it (the e2e stack is stopped by the global teardown either way).
   forceExit: true,
+  // A spec that waits on a real Postgres, Redis, NATS or a child process gets more than jest's 5 s on a
+  // machine the end-to-end stack keeps busy (the e2e project sets its own 30 s).
+  testTimeout: 15_000,
 };
