@@ -8,7 +8,7 @@
  * The unauthenticated music callback is fuzzed beside the contract's routes; after every case the edge
  * that answers is the process that started (a crash would have it restarted under another pid).
  *
- * FUZZ_RUNS cases per route (100 by default, `npm run fuzz` runs 10,000); FUZZ_SEED replays a run;
+ * FUZZ_RUNS cases per route (50 by default, `npm run fuzz` runs 10,000); FUZZ_SEED replays a run;
  * FUZZ_KEEP_GOING=1 records every violation instead of stopping at (and shrinking) the first.
  */
 import { BUILT_ROUTES, type RouteDef } from '@gateway/contracts';
@@ -24,7 +24,7 @@ import { fuzzCaseArbitrary, type FuzzCase, type FuzzKeys } from './support/fuzz-
 import { seedOf } from './support/fuzz-seeds';
 import { adminClient, baseUrl, createTenantWithKey, type TenantWithKey } from './support/gateway';
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 100);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 50);
 const SEED = process.env.FUZZ_SEED === undefined ? Date.now() : Number(process.env.FUZZ_SEED);
 const KEEP_GOING = process.env.FUZZ_KEEP_GOING === '1';
 /** Each route's cases run as this many concurrent properties (seeds SEED, SEED+1, ...). */
