@@ -26,3 +26,4 @@ export * from './webhooks';
 export * from './families/media';
 export * from './families/music';
 export * from './console';
+export * from './cache';

@@ -1,0 +1,37 @@
+import { CACHE_HEADER, CACHE_MAX_TTL_SECONDS, CacheSettings, parseCacheDirective } from './response-cache.schema';
+
+describe('the x-gateway-cache directive', () => {
+  it('reads and stores when the header is absent', () => {
+    expect(parseCacheDirective(undefined)).toEqual({ read: true, store: true });
+  });
+
+  it('reads the three directives, in any case and with spaces around', () => {
+    expect(parseCacheDirective('no-store')).toEqual({ read: false, store: false });
+    expect(parseCacheDirective(' No-Cache ')).toEqual({ read: false, store: true });
+    expect(parseCacheDirective('ttl=60')).toEqual({ read: true, store: true, ttlSeconds: 60 });
+    expect(parseCacheDirective(`ttl=${CACHE_MAX_TTL_SECONDS}`).ttlSeconds).toBe(CACHE_MAX_TTL_SECONDS);
+  });
+
+  it.each(['', 'store', 'ttl=0', 'ttl=-1', 'ttl=1.5', `ttl=${CACHE_MAX_TTL_SECONDS + 1}`, 'ttl=99999999999', 'no-store, no-cache'])(
+    'refuses %j naming the header',
+    (value) => {
+      expect(() => parseCacheDirective(value)).toThrow(expect.objectContaining({ param: CACHE_HEADER, message: expect.stringContaining(CACHE_HEADER) }));
+    },
+  );
+
+  it('refuses the header sent twice', () => {
+    expect(() => parseCacheDirective(['no-store', 'no-store'])).toThrow(expect.objectContaining({ param: CACHE_HEADER }));
+  });
+});
+
+describe('cache settings', () => {
+  it('are off unless a tenant turns them on, for an hour by default', () => {
+    expect(CacheSettings.parse({})).toEqual({ mode: 'off', ttlSeconds: 3600, sampled: false });
+  });
+
+  it('refuse unknown modes, fields and a ttl past the maximum', () => {
+    expect(CacheSettings.safeParse({ mode: 'write_only' }).success).toBe(false);
+    expect(CacheSettings.safeParse({ mode: 'read_write', ttl: 5 }).success).toBe(false);
+    expect(CacheSettings.safeParse({ ttlSeconds: CACHE_MAX_TTL_SECONDS + 1 }).success).toBe(false);
+  });
+});
