@@ -6,6 +6,7 @@ import { WalletModule } from './billing/wallet.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
+import { CacheSettingsModule } from './cache/cache-settings.module';
 import { EventsModule } from './events/events.module';
 import { KeysModule } from './keys/keys.module';
 import { LedgerModule } from './ledger/ledger.module';
@@ -41,6 +42,7 @@ export class AccountsModule {
         ConsoleModule,
         MoneyModule,
         QueuesModule,
+        CacheSettingsModule,
       ],
     };
   }

@@ -5,7 +5,7 @@ import type { ApplyPlan, CurrentState, CurrentTenant, PlanRow, SubscriptionRow, 
 type TenantConfig = GatewayConfig['tenants'][number];
 
 const PLAN_FIELDS = ['quotaMicros', 'quotaRequests', 'periodSeconds'] as const;
-const TENANT_FIELDS = ['name', 'billing', 'featureControls', 'limits'] as const;
+const TENANT_FIELDS = ['name', 'billing', 'featureControls', 'limits', 'cache'] as const;
 const SUBSCRIPTION_FIELDS = ['kind', 'planName', 'expiresAt'] as const;
 
 export function planPlans(config: GatewayConfig, state: CurrentState, plan: ApplyPlan): void {
@@ -93,6 +93,7 @@ export function planTenants(config: GatewayConfig, state: CurrentState, plan: Ap
       billing: tenant.billing,
       featureControls: tenant.featureControls,
       limits: tenant.limits ?? current?.limits ?? null,
+      cache: tenant.cache ?? current?.cache ?? null,
     };
     const subscription = desiredSubscription(tenant, current, config, state, now);
     const subscriptionChanged =

@@ -1,4 +1,4 @@
-import type { ApplyResult, BillingMode, TenantLimitsConfig } from '@gateway/contracts';
+import type { ApplyResult, BillingMode, CacheSettings, TenantLimitsConfig } from '@gateway/contracts';
 
 /** Plain rows the apply planner compares; the repository maps them to and from Prisma. */
 export interface ProviderRow {
@@ -51,6 +51,8 @@ export interface TenantRow {
   featureControls: Record<string, boolean>;
   /** Rate limits; a file without them keeps what is stored. */
   limits: TenantLimitsConfig | null;
+  /** The response cache; a file without it keeps what is stored. */
+  cache: CacheSettings | null;
 }
 
 export interface SubscriptionRow {

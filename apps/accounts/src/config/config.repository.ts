@@ -1,4 +1,4 @@
-import { TenantLimitsConfig } from '@gateway/contracts';
+import { CacheSettings, TenantLimitsConfig } from '@gateway/contracts';
 import { Prisma, PrismaClient } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { storedFeatureControls } from '../tenants/feature-controls';
@@ -60,6 +60,9 @@ export class ConfigRepository {
             limits: TenantLimitsConfig.nullable()
               .catch(null)
               .parse(t.limits ?? null),
+            cache: CacheSettings.nullable()
+              .catch(null)
+              .parse(t.cache ?? null),
             subscription: t.subscription
               ? { kind: t.subscription.kind, planName: t.subscription.plan?.name ?? null, expiresAt: t.subscription.expiresAt }
               : null,
@@ -83,8 +86,12 @@ export class ConfigRepository {
   }
 
   private async writeAccounts(tx: Tx, plan: ApplyPlan): Promise<void> {
-    // A JSON column takes DbNull, not null, for "no limits".
-    const withLimits = <T extends { limits: TenantLimitsConfig | null }>(row: T) => ({ ...row, limits: row.limits ?? Prisma.DbNull });
+    // A JSON column takes DbNull, not null, for "no limits" and "no cache".
+    const withLimits = <T extends { limits: TenantLimitsConfig | null; cache: CacheSettings | null }>(row: T) => ({
+      ...row,
+      limits: row.limits ?? Prisma.DbNull,
+      cache: row.cache ?? Prisma.DbNull,
+    });
     if (plan.tenants.create.length) await tx.tenant.createMany({ data: plan.tenants.create.map(withLimits) });
     for (const { slug, ...data } of plan.tenants.update) await tx.tenant.update({ where: { slug }, data: withLimits(data) });
     for (const { slug, kind, planName, expiresAt } of plan.subscriptions) {

@@ -5,6 +5,7 @@ import { effectiveFeatureControls } from '../tenants/feature-controls';
 import { TenantsService } from '../tenants/tenants.service';
 import { issueKey } from './key-secret';
 import { keyLimits } from '../billing/key-limits';
+import { keyCache } from '../cache/key-cache';
 import { KeysRepository, type KeyRecord, type ResolvableKey } from './keys.repository';
 
 function toKeyView(key: KeyRecord): KeyView {
@@ -50,6 +51,7 @@ export class KeysService {
       expiresAt: expiresAt?.toISOString() ?? null,
       featureControls: effectiveFeatureControls(key.tenant.featureControls),
       limits: keyLimits(key),
+      cache: keyCache(key),
     };
   }
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KeyLimits } from '../billing/limits.schema';
+import { CacheSettings } from '../cache/response-cache.schema';
 
 export const BillingMode = z.enum(['payg', 'plan', 'custom']);
 export type BillingMode = z.infer<typeof BillingMode>;
@@ -23,6 +24,8 @@ export const KeyContext = z.object({
   featureControls: z.record(z.string(), z.boolean()),
   /** Rate limits of the key and of its tenant; absent or both null means the edge skips limiting. */
   limits: KeyLimits.optional(),
+  /** The key's response cache (its tenant's, narrowed by the key's own); absent means off. */
+  cache: CacheSettings.optional(),
 });
 export type KeyContext = z.infer<typeof KeyContext>;
 

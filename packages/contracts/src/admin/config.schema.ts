@@ -1,3 +1,4 @@
+import { CacheSettings } from '../cache/response-cache.schema';
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { Capability } from '../accounts/catalog.schema';
@@ -122,6 +123,8 @@ export const TenantConfig = z
     featureControls: z.record(z.string(), z.boolean()).default({}),
     /** Rate limits: tenant-wide values and `perKey` defaults for each key. */
     limits: TenantLimitsConfig.optional(),
+    /** The response cache (off unless set); a file without it keeps what is stored. */
+    cache: CacheSettings.optional(),
   })
   .strict();
 

@@ -1,1 +1,2 @@
 export * from './response-cache.schema';
+export * from './cache-admin.schema';

@@ -1,3 +1,4 @@
+import { effectiveCache } from './cache-admin.schema';
 import { CACHE_HEADER, CACHE_MAX_TTL_SECONDS, CacheSettings, parseCacheDirective } from './response-cache.schema';
 
 describe('the x-gateway-cache directive', () => {
@@ -33,5 +34,20 @@ describe('cache settings', () => {
     expect(CacheSettings.safeParse({ mode: 'write_only' }).success).toBe(false);
     expect(CacheSettings.safeParse({ mode: 'read_write', ttl: 5 }).success).toBe(false);
     expect(CacheSettings.safeParse({ ttlSeconds: CACHE_MAX_TTL_SECONDS + 1 }).success).toBe(false);
+  });
+});
+
+describe('a key narrowing its tenant', () => {
+  const on = CacheSettings.parse({ mode: 'read_write', ttlSeconds: 600, sampled: true });
+
+  it("takes the tenant's settings when the key has none, and off when neither has", () => {
+    expect(effectiveCache(on, null)).toEqual(on);
+    expect(effectiveCache(null, null).mode).toBe('off');
+  });
+
+  it('never widens: the lesser mode, the shorter ttl, sampled only when both allow', () => {
+    expect(effectiveCache(on, CacheSettings.parse({ mode: 'read_only', ttlSeconds: 60 }))).toEqual({ mode: 'read_only', ttlSeconds: 60, sampled: false });
+    expect(effectiveCache(CacheSettings.parse({ mode: 'read_only', ttlSeconds: 60 }), on)).toEqual({ mode: 'read_only', ttlSeconds: 60, sampled: false });
+    expect(effectiveCache(null, on).mode).toBe('off');
   });
 });

@@ -54,6 +54,8 @@ export const SUBJECTS = {
     },
     deadLetters: { list: 'accounts.dead-letters.list', replay: 'accounts.dead-letters.replay' },
     money: { ledger: 'accounts.money.ledger', reconcile: 'accounts.money.reconcile' },
+    /** A tenant's or a key's response cache settings. */
+    cache: { set: 'accounts.cache.set' },
     /** The console's people, sessions (resolved by the edge on every console call), single sign-on and pages. */
     console: {
       users: {
@@ -118,6 +120,8 @@ export const SUBJECTS = {
     },
     msgc: { messages: 'chat.msgc.messages', countTokens: 'chat.msgc.count-tokens' },
     genc: { generate: 'chat.genc.generate' },
+    /** The response cache: forget a tenant's entries. */
+    cache: { purge: 'chat.cache.purge' },
     /** JetStream (durable): batches of usage events, written by accounts. */
     usageRecorded: 'chat.usage.recorded',
   },
