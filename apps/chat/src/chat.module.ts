@@ -4,6 +4,7 @@ import { ServiceInfraModule } from '@gateway/platform/infra';
 import type { StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule } from '@nestjs/common';
 import { AssistantsModule } from './assistants/assistants.module';
+import { ResponseCacheModule } from './cache/response-cache.module';
 import { CHAT_ENV, type ChatEnv } from './config/chat-env';
 import { GencModule } from './genc/genc.module';
 import { MsgcModule } from './msgc/msgc.module';
@@ -32,6 +33,7 @@ export class ChatModule {
         MsgcModule,
         GencModule,
         AssistantsModule,
+        ResponseCacheModule,
       ],
     };
   }

@@ -12,6 +12,7 @@ import { registerUsage } from './commands/usage.command';
 import { registerUp } from './commands/up.command';
 import { registerUsers } from './commands/users.command';
 import { registerWebhooks } from './commands/webhooks.command';
+import { registerCache } from './commands/cache.command';
 import { CliError, EXIT, oneLine, type ExitCode } from './cli-error';
 import { processIo, type Io } from './output/output';
 
@@ -33,6 +34,7 @@ export function createProgram(io: Io = processIo): Command {
   registerUsage(program, io);
   registerMoney(program, io);
   registerWebhooks(program, io);
+  registerCache(program, io);
   registerUsers(program, io);
   registerMigrate(program, io);
   registerUp(program, io);

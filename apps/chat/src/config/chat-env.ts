@@ -32,6 +32,18 @@ export const ChatEnv = BaseEnv.extend({
     .int()
     .positive()
     .default(10 * 1024 ** 3),
+  /** What one tenant's cached answers may hold in Redis; the least recently read go first. */
+  CACHE_TENANT_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(64 * 1024 ** 2),
+  /** An answer larger than this is not cached. */
+  CACHE_ENTRY_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(1024 ** 2),
   /** Internal hosts client URLs may point at after all (dev, test), comma-separated: exact names or *.suffix. */
   URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
 });

@@ -3,6 +3,9 @@
  * Used by gatewayctl, the stack launcher, the e2e support module and the benches.
  */
 import {
+  CachePurgeReply,
+  CacheSetReply,
+  type CacheSetRequest,
   ApplyResult,
   ConsoleInviteView,
   ConsoleSessionList,
@@ -135,6 +138,16 @@ export class AdminClient {
   /** Rate limits, a custom subscription's quota and price overrides (decimal prices). */
   configureBilling(body: Record<string, unknown>) {
     return this.call('PUT', '/admin/billing', BillingConfigureReply, body);
+  }
+
+  /** A tenant's response cache, or one key's narrowing of it. */
+  setCache(body: CacheSetRequest) {
+    return this.call('PUT', '/admin/cache', CacheSetReply, body);
+  }
+
+  /** Forgets every cached answer of a tenant. */
+  purgeCache(tenant: string) {
+    return this.call('POST', '/admin/cache/purge', CachePurgeReply, { tenant });
   }
 
   /** Creates or rotates a tenant's webhook signing secret; the answer is the only time it is shown. */

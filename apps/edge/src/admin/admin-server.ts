@@ -5,6 +5,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { toGatewayError } from '../errors/error-dialect';
 import { hostNameOf, isLoopbackHost } from './admin-exposure';
 import { registerAdminRoutes } from './admin-routes';
+import { registerCacheRoutes } from './cache-routes';
 import { registerMoneyRoutes } from './money-routes';
 import { registerUsageRoutes } from './usage-routes';
 import { registerWebhookRoutes } from './webhook-routes';
@@ -93,5 +94,6 @@ export function createAdminServer(bus: NatsBus, adminToken: string | undefined, 
   registerUsageRoutes(fastify, bus);
   registerMoneyRoutes(fastify, bus);
   registerWebhookRoutes(fastify, bus);
+  registerCacheRoutes(fastify, bus);
   return fastify;
 }
