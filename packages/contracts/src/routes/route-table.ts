@@ -127,6 +127,7 @@ const passThrough = (
  * there (uploads, stored bytes, answers from the key itself). Routes with `built: false` are planned.
  */
 export const ROUTES: readonly RouteDef[] = [
+  // Edge handler (models/models.routes.ts): from the edge's cache of the tenant's visible models (accounts.models.visible).
   route('oaic.models.list', 'GET', '/oaic/v1/models', 'oaic', 'Stable', 'List the models this key may use', true, {
     query: ModelListQuery,
     reply: { json: 'ModelList' },
@@ -165,10 +166,12 @@ export const ROUTES: readonly RouteDef[] = [
     reply: { json: 'Moderation' },
     relay: toChat(OAIC.moderations),
   }),
+  // Edge handler (oaic/oaic.routes.ts) on chat.oaic.images: stored images read back as b64_json.
   ...oaic('oaic.images.generations', 'POST', '/images/generations', 'Stable', 'Generate images', true, false, {
     body: ImageGenerationRequest,
     reply: { json: 'Images' },
   }),
+  // Edge handlers (oaic/oaic.routes.ts) on chat.oaic.audio.*: audio streamed to and from object storage.
   ...oaic('oaic.audio.speech', 'POST', '/audio/speech', 'Stable', 'Synthesize speech', true, false, { body: SpeechRequest, reply: { bytes: ['audio/*'] } }),
   ...oaic('oaic.audio.transcriptions', 'POST', '/audio/transcriptions', 'Stable', 'Transcribe audio', true, false, { multipart: true, reply: TRANSCRIPTION }),
   ...oaic('oaic.audio.translations', 'POST', '/audio/translations', 'Stable', 'Translate audio into English text', true, false, {
@@ -181,6 +184,7 @@ export const ROUTES: readonly RouteDef[] = [
     reply: { json: 'FileList' },
     relay: toFiles(FILES.list, { query: true }),
   }),
+  // Edge handlers (files/files.routes.ts) on files.oaic.files.create/content: bytes into and out of object storage.
   ...oaic('oaic.files.create', 'POST', '/files', 'Stable', 'Upload a file', true, false, { multipart: true, reply: { json: 'File' } }),
   ...oaic('oaic.files.get', 'GET', '/files/{file_id}', 'Stable', 'Retrieve a file record', true, false, {
     reply: { json: 'File' },
@@ -239,6 +243,7 @@ export const ROUTES: readonly RouteDef[] = [
   ),
   passThrough('threads.runs.list', 'GET', '/threads/{thread_id}/runs', 'List runs', { query: AssistantsListQuery, reply: { json: 'AssistantsPage' } }),
 
+  // Edge handlers (media/media.routes.ts) on media.task.create/content: a multipart body read, a stored video streamed.
   // JSON, or multipart/form-data as OpenAI's SDK sends it: the handler reads either and parses it with VideoCreateRequest.
   ...oaic('oaic.videos.create', 'POST', '/videos', 'Stable', 'Create a video task', true, false, { multipart: true, reply: VIDEO }),
   ...oaic('oaic.videos.get', 'GET', '/videos/{video_id}', 'Stable', 'Query a video task', true, false, {
@@ -316,6 +321,7 @@ export const ROUTES: readonly RouteDef[] = [
   musicQuery('mp4', 'Query music video tasks'),
   musicQuery('cover', 'Query cover-art tasks'),
 
+  // Edge handlers (room/room.routes.ts): answered from the key and the visible-models cache.
   route('room.models', 'GET', '/v1/chatroom/models', 'room', 'Stable', 'Models visible to this key, by scope', true, {
     query: RoomModelsQuery,
     reply: { json: 'RoomModels' },
