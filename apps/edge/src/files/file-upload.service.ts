@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
-import { callerOf } from '../oaic/oaic-relay.service';
+import { callerOf } from '../relay/tenant-call';
 import { failWithConnection, onCutShort, FormCounter, multipartLimitsOf, parserLimits, type MultipartLimits } from '../routing/multipart-form';
 import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';

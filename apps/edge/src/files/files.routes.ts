@@ -1,39 +1,19 @@
-import {
-  BatchIdParam,
-  FileContentReply,
-  FileIdParam,
-  GatewayError,
-  OaicJsonReply,
-  SUBJECTS,
-  type BatchCreatePayload,
-  type BatchCreateRequest,
-  type BatchIdPayload,
-  type BatchListPayload,
-  type BatchListQuery,
-  type FileIdPayload,
-  type FileListPayload,
-  type FileListQuery,
-} from '@gateway/contracts';
+import { FileContentReply, FileIdParam, GatewayError, OaicJsonReply, SUBJECTS, type FileIdPayload } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
-import { callerOf } from '../oaic/oaic-relay.service';
+import { callerOf } from '../relay/tenant-call';
 import { RouteHandler } from '../routing/route-handler.decorator';
 import type { RouteRequest } from '../routing/route-request';
 import { FileUploadService } from './file-upload.service';
 import { EDGE_FILES_ENV, FILES_OBJECT_STORE, type EdgeFilesEnv } from './files-env';
 
 const FILES = SUBJECTS.files.oaic;
-const BATCHES = SUBJECTS.files.batches;
 
-/** A malformed id names nothing, exactly as an unknown one does. */
-function idParam(schema: typeof FileIdParam | typeof BatchIdParam, value: string | undefined, what: string, param: string): string {
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) throw GatewayError.notFound(`No such ${what} object: ${value ?? ''}`, param);
-  return parsed.data;
-}
-
-/** The files and batches routes (spec 4.7, 4.8): uploads into storage here, records and batches in the files service. */
+/**
+ * The files routes that move bytes (spec 4.7): uploads into storage here, downloads streamed back from it.
+ * Records and batches are relayed to the files service straight from the route table.
+ */
 @Injectable()
 export class FilesRoutes {
   constructor(
@@ -58,22 +38,6 @@ export class FilesRoutes {
     }
   }
 
-  @RouteHandler('oaic.files.list')
-  list(request: RouteRequest<FileListQuery>): Promise<unknown> {
-    const payload: FileListPayload = { ...callerOf(request), query: request.query };
-    return this.call(FILES.list, payload);
-  }
-
-  @RouteHandler('oaic.files.get')
-  get(request: RouteRequest): Promise<unknown> {
-    return this.call(FILES.get, this.fileIdPayload(request));
-  }
-
-  @RouteHandler('oaic.files.delete')
-  delete(request: RouteRequest): Promise<unknown> {
-    return this.call(FILES.delete, this.fileIdPayload(request));
-  }
-
   /** The bytes stream from storage as a sandboxed download of a safe type (never a page on the gateway's origin). */
   @RouteHandler('oaic.files.content')
   async content(request: RouteRequest): Promise<undefined> {
@@ -83,33 +47,11 @@ export class FilesRoutes {
     return undefined;
   }
 
-  @RouteHandler('oaic.batches.create')
-  createBatch(request: RouteRequest<unknown, BatchCreateRequest>): Promise<unknown> {
-    const payload: BatchCreatePayload = { ...callerOf(request), body: request.body };
-    return this.call(BATCHES.create, payload);
-  }
-
-  @RouteHandler('oaic.batches.list')
-  listBatches(request: RouteRequest<BatchListQuery>): Promise<unknown> {
-    const payload: BatchListPayload = { ...callerOf(request), query: request.query };
-    return this.call(BATCHES.list, payload);
-  }
-
-  @RouteHandler('oaic.batches.get')
-  getBatch(request: RouteRequest): Promise<unknown> {
-    return this.call(BATCHES.get, this.batchIdPayload(request));
-  }
-
-  @RouteHandler('oaic.batches.cancel')
-  cancelBatch(request: RouteRequest): Promise<unknown> {
-    return this.call(BATCHES.cancel, this.batchIdPayload(request));
-  }
-
+  /** A malformed id names nothing, exactly as an unknown one does. */
   private fileIdPayload(request: RouteRequest): FileIdPayload {
-    return { ...callerOf(request), fileId: idParam(FileIdParam, request.params.file_id, 'File', 'file_id') };
-  }
-
-  private batchIdPayload(request: RouteRequest): BatchIdPayload {
-    return { ...callerOf(request), batchId: idParam(BatchIdParam, request.params.batch_id, 'Batch', 'batch_id') };
+    const value = request.params.file_id;
+    const parsed = FileIdParam.safeParse(value);
+    if (!parsed.success) throw GatewayError.notFound(`No such File object: ${value ?? ''}`, 'file_id');
+    return { ...callerOf(request), fileId: parsed.data };
   }
 }

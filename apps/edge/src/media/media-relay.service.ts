@@ -2,14 +2,14 @@ import { GatewayError, MediaCallbackReply, MediaContentReply, MediaTaskReply, SU
 import { NatsBus } from '@gateway/platform';
 import { servedObjectHeaders, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
-import { clientRequestIdOf } from '../routing/request-id';
+import { callerOf } from '../relay/tenant-call';
 import type { RouteRequest } from '../routing/route-request';
 import { MEDIA_EDGE_ENV, MEDIA_OBJECT_STORE, type MediaEdgeEnv } from './media-env';
 import { publicOriginOf } from './public-origin';
 
 /**
- * Carries media calls to the media service over NATS (the body parsed by the route's schema, the caller,
- * and the public origin result links are signed for), and streams a completed video out of storage.
+ * The media calls of the edge's own media handlers (the caller with the public origin result links are
+ * signed for): a create read at the edge, a completed video streamed out of storage, a vendor's callback.
  */
 @Injectable()
 export class MediaRelayService {
@@ -20,17 +20,7 @@ export class MediaRelayService {
   ) {}
 
   private caller(request: RouteRequest): MediaCaller {
-    const origin = publicOriginOf(request, this.env.PUBLIC_BASE_URL);
-    const caller: MediaCaller = {
-      requestId: request.requestId,
-      tenantId: request.key.tenantId,
-      keyId: request.key.keyId,
-      keyKind: request.key.kind,
-      route: request.route.id,
-      origin,
-    };
-    const clientRequestId = clientRequestIdOf(request.raw.headers);
-    return clientRequestId === undefined ? caller : { ...caller, clientRequestId };
+    return { ...callerOf(request), origin: publicOriginOf(request, this.env.PUBLIC_BASE_URL) };
   }
 
   private send(subject: string, request: RouteRequest, payload: unknown) {
@@ -41,12 +31,9 @@ export class MediaRelayService {
     });
   }
 
-  create(request: RouteRequest, body: unknown = request.body): Promise<MediaTaskReply> {
+  /** A create whose body the edge read itself (a video create sent as multipart). */
+  create(request: RouteRequest, body: unknown): Promise<MediaTaskReply> {
     return this.send(SUBJECTS.media.create, request, { ...this.caller(request), body });
-  }
-
-  get(request: RouteRequest, taskId: string): Promise<MediaTaskReply> {
-    return this.send(SUBJECTS.media.get, request, { ...this.caller(request), taskId });
   }
 
   /** A vendor's task-end callback: the caller learns nothing beyond "not found" for a token this gateway did not issue. */

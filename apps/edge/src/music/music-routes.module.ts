@@ -5,10 +5,9 @@ import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
 import { registerMusicCallbackRoute } from './music-callback.routes';
 import { MusicRelayService } from './music-relay.service';
-import { MusicRoutes } from './music.routes';
 
-/** The music family at the edge: its 22 routes relayed to the music service, and the upstream callback intake. */
-@Module({ providers: [MusicRelayService, MusicRoutes] })
+/** The music family's upstream callback intake (its 22 routes are relayed from the route table). */
+@Module({ providers: [MusicRelayService] })
 export class MusicRoutesModule implements OnModuleInit {
   constructor(
     private readonly adapterHost: HttpAdapterHost,

@@ -18,7 +18,8 @@ import { failWithConnection, onCutShort, FormCounter, multipartLimitsOf, parserL
 import { dropRestOfBody } from '../routing/refused-body';
 import type { RouteRequest } from '../routing/route-request';
 import { OAIC_ENV, OAIC_OBJECT_STORE, type OaicEnv } from './oaic-env';
-import { callerOf, OaicRelayService } from './oaic-relay.service';
+import { ChatRelay } from '../relay/chat-relay.service';
+import { callerOf } from '../relay/tenant-call';
 
 type FieldPart = { type: 'field'; fieldname: string; value: unknown; valueTruncated?: boolean; fieldnameTruncated?: boolean };
 type MultipartRequest = {
@@ -39,7 +40,7 @@ export class AudioStorageRelayService {
 
   constructor(
     private readonly bus: NatsBus,
-    private readonly relay: OaicRelayService,
+    private readonly relay: ChatRelay,
     @Inject(OAIC_OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(OAIC_ENV) private readonly env: OaicEnv,
     @Inject(EDGE_ENV) edgeEnv: EdgeEnv,

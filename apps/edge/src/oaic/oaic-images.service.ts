@@ -5,7 +5,7 @@ import { MEDIA_EDGE_ENV, type MediaEdgeEnv } from '../media/media-env';
 import { publicOriginOf } from '../media/public-origin';
 import type { RouteRequest } from '../routing/route-request';
 import { OAIC_OBJECT_STORE } from './oaic-env';
-import { OaicRelayService } from './oaic-relay.service';
+import { ChatRelay } from '../relay/chat-relay.service';
 
 /**
  * `POST /oaic/v1/images/generations`, relayed to the chat service with the public origin (a native-media
@@ -15,7 +15,7 @@ import { OaicRelayService } from './oaic-relay.service';
 @Injectable()
 export class OaicImagesService {
   constructor(
-    private readonly relay: OaicRelayService,
+    private readonly relay: ChatRelay,
     @Inject(OAIC_OBJECT_STORE) private readonly store: ObjectStore,
     @Inject(MEDIA_EDGE_ENV) private readonly env: MediaEdgeEnv,
   ) {}

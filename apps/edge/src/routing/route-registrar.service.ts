@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
 import { sendError } from '../errors/error-reply';
 import { logIfInternal } from '../errors/internal-error-log';
+import { TableRelay } from '../relay/table-relay.service';
 import { assertIdentityEncoding, assertJsonContentType } from './json-content-type';
 import { registerWrongMethodRoutes } from './wrong-method.routes';
 import type { BodyLimit } from './body-limits';
@@ -15,8 +16,9 @@ import { toFastifyPath } from './route-path';
 import type { RouteHandlerFn } from './route-request';
 
 /**
- * Turns the contract's route table into Fastify routes: every built route gets the provider method
- * decorated with its id, behind auth and schema parsing, with errors in the route family's dialect.
+ * Turns the contract's route table into Fastify routes: every built route is served by the table relay
+ * (an entry with `relay`) or by the provider method decorated with its id, behind auth and schema
+ * parsing, with errors in the route family's dialect.
  * Routes go straight onto the Fastify instance: no per-request Nest pipeline on the hot path.
  */
 @Injectable()
@@ -28,6 +30,7 @@ export class RouteRegistrar {
     private readonly scanner: MetadataScanner,
     private readonly reflector: Reflector,
     private readonly auth: AuthService,
+    private readonly relay: TableRelay,
   ) {}
 
   /** Every @RouteHandler method of every provider, by route id. */
@@ -50,7 +53,8 @@ export class RouteRegistrar {
   }
 
   /**
-   * Registers every built route; a built route without a handler, or a handler for no route, stops start-up.
+   * Registers every built route. A built route with neither a relay nor a handler, a relayed route that
+   * also has a handler, or a handler for no route stops start-up.
    * `bodyLimitOf` gives each route the largest body it reads (Fastify's own limit otherwise).
    */
   register(fastify: FastifyInstance, routes: readonly RouteDef[] = ROUTES, bodyLimitOf?: (route: RouteDef) => BodyLimit): number {
@@ -63,8 +67,7 @@ export class RouteRegistrar {
     let count = 0;
     for (const route of routes) {
       if (!route.built) continue;
-      const handler = handlers.get(route.id);
-      if (!handler) throw new Error(`Route ${route.method} ${route.path} (${route.id}) is built but has no @RouteHandler`);
+      const handler = this.handlerOf(route, handlers);
       const bodyLimit = bodyLimitOf?.(route);
       const config: EdgeRouteConfig = { routeId: route.id, family: route.family, ...(bodyLimit && { bodyLimit }) };
       fastify.route({
@@ -82,6 +85,15 @@ export class RouteRegistrar {
       routes.filter((route) => route.built),
     );
     return count;
+  }
+
+  private handlerOf(route: RouteDef, handlers: Map<string, RouteHandlerFn>): RouteHandlerFn {
+    const handler = handlers.get(route.id);
+    const where = `Route ${route.method} ${route.path} (${route.id})`;
+    if (route.relay && handler) throw new Error(`${where} is relayed by the route table and also has a @RouteHandler: keep one`);
+    if (route.relay) return this.relay.handlerFor(route);
+    if (!handler) throw new Error(`${where} is built but has no relay in the route table and no @RouteHandler`);
+    return handler;
   }
 
   /**

@@ -53,6 +53,8 @@ export const SUBJECTS = {
       usageRequests: 'accounts.usage.requests',
     },
     deadLetters: { list: 'accounts.dead-letters.list', replay: 'accounts.dead-letters.replay' },
+    /** JetStream (durable): records a consumer gave up on, one subject per consumer (`usage`, `ledger`). */
+    deadLetter: { all: 'accounts.dead-letter.*', of: (consumer: string) => `accounts.dead-letter.${consumer}` },
     money: { ledger: 'accounts.money.ledger', reconcile: 'accounts.money.reconcile' },
     /** A tenant's or a key's response cache settings. */
     cache: { set: 'accounts.cache.set' },

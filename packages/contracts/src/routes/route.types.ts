@@ -16,6 +16,44 @@ export interface RouteReply {
   bytes?: readonly string[];
 }
 
+/**
+ * How a relayed route is answered: `json`, one reply; `sse`, a stream relayed event by event;
+ * `json-or-sse`, a stream when the body asks for one (`stream: true`), else one reply.
+ */
+export type RelayReply = 'json' | 'sse' | 'json-or-sse';
+
+/**
+ * The payload and reply convention of the service a relay talks to (implemented once each at the edge):
+ * `chat` the tenant's call with its body inline or by claim check; `files` the call with its body inline;
+ * `media` the call with the public origin for signed links; `music` the call after the family's text
+ * checks, answered in the music envelope; `music-query` the tenant and the queried task, in the envelope.
+ */
+export type RelayShape = 'chat' | 'files' | 'media' | 'music' | 'music-query';
+
+/** A path parameter carried into the bus payload. */
+export interface RelayParam {
+  /** The payload field it fills. */
+  field: string;
+  /** Checks the value; a refused value is a 400 naming the parameter. */
+  schema?: z.ZodType<string>;
+  /** With a schema: a refused value is instead a 404 naming this object (`No such File object: …`), as an unknown id is. */
+  notFound?: string;
+}
+
+/** A route the edge serves straight from the table: the subject it is sent on and how it is answered. */
+export interface RouteRelay {
+  /** From SUBJECTS; its first segment names the service that answers. */
+  subject: string;
+  reply: RelayReply;
+  shape: RelayShape;
+  /** Path parameters the payload carries, by their name in the path. */
+  params?: Readonly<Record<string, RelayParam>>;
+  /** The parsed query travels as the payload's `query`. */
+  query?: boolean;
+  /** Fixed payload fields: the operation, verb or kind a shared subject needs. */
+  fields?: Readonly<Record<string, string | boolean>>;
+}
+
 /** One public route: the single source for registration, the route index and the OpenAPI document. */
 export interface RouteDef {
   /** Stable handler id; `/v1` aliases share the handler id of their `/oaic/v1` route. */
@@ -35,4 +73,6 @@ export interface RouteDef {
   multipart?: boolean;
   /** What it answers; every route of the table names it (test fixtures may leave it out). */
   reply?: RouteReply;
+  /** Served by the edge's table relay; a route without one has a @RouteHandler at the edge. */
+  relay?: RouteRelay;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SUBJECTS } from '../nats/subjects';
 
 /**
  * Dead letters: records a durable consumer could not write after its last attempt (a value Postgres
@@ -20,8 +21,8 @@ export function deadLetterStreamNames(prefix: string): { stream: string; subject
   const tag = prefix.replace(/\.$/, '').replace(/[^A-Za-z0-9_-]/g, '_');
   return {
     stream: tag ? `DEAD_LETTERS_${tag}` : 'DEAD_LETTERS',
-    subjects: `${prefix}accounts.dead-letter.*`,
-    subject: (consumer) => `${prefix}accounts.dead-letter.${consumer}`,
+    subjects: `${prefix}${SUBJECTS.accounts.deadLetter.all}`,
+    subject: (consumer) => `${prefix}${SUBJECTS.accounts.deadLetter.of(consumer)}`,
   };
 }
 

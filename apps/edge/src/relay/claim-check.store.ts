@@ -2,7 +2,7 @@ import { claimCheckKey, type BodyRef, type TenantCaller } from '@gateway/contrac
 import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { OAIC_ENV, OAIC_REDIS, type OaicEnv } from './oaic-env';
+import { OAIC_ENV, OAIC_REDIS, type OaicEnv } from '../oaic/oaic-env';
 
 /**
  * Parks request bodies too large for one NATS message in Redis and hands back the reference the chat

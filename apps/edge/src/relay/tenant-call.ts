@@ -1,0 +1,16 @@
+import type { TenantCaller } from '@gateway/contracts';
+import { clientRequestIdOf } from '../routing/request-id';
+import type { RouteRequest } from '../routing/route-request';
+
+/** Who is calling, as every service's payload names it: the server's request id, the key's tenant, the route. */
+export function callerOf(request: RouteRequest): TenantCaller {
+  const caller: TenantCaller = {
+    requestId: request.requestId,
+    tenantId: request.key.tenantId,
+    keyId: request.key.keyId,
+    keyKind: request.key.kind,
+    route: request.route.id,
+  };
+  const clientRequestId = clientRequestIdOf(request.raw.headers);
+  return clientRequestId === undefined ? caller : { ...caller, clientRequestId };
+}
