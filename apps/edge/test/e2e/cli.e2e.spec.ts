@@ -2,7 +2,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ApplyResult, BalanceView, KeyCreated, TenantView } from '@gateway/contracts';
+import { ApplyResult, BalanceView, CachePurgeReply, CacheSetReply, KeyCreated, TenantView } from '@gateway/contracts';
 import { runCli } from './support/cli-runner';
 import { bearer, e2eEnv, http, uniqueSlug } from './support/gateway';
 
@@ -95,5 +95,28 @@ describe('gatewayctl against the admin API', () => {
     expect(raw.status).toBe(401);
     const wrong = await http('GET', `${e2eEnv().GW_E2E_ADMIN_URL}/admin/tenants/demo`, { headers: bearer('not-the-token') });
     expect(wrong.status).toBe(401);
+  });
+
+  it("sets a tenant's response cache, narrows it for one key, and purges the tenant's entries", async () => {
+    const slug = uniqueSlug('cached');
+    expect((await runCli(['tenants', 'create', slug])).code).toBe(0);
+    const key = KeyCreated.parse(JSON.parse((await runCli(['keys', 'create', '--tenant', slug, '--json'])).stdout));
+
+    const on = await runCli(['cache', 'set', '--tenant', slug, '--mode', 'read_write', '--ttl', '600', '--json']);
+    expect(on).toMatchObject({ code: 0, stderr: '' });
+    expect(CacheSetReply.parse(JSON.parse(on.stdout)).effective).toEqual({ mode: 'read_write', ttlSeconds: 600, sampled: false });
+    const narrowed = await runCli(['cache', 'set', '--tenant', slug, '--key', key.id, '--mode', 'read_only']);
+    expect(narrowed.code).toBe(0);
+    expect(narrowed.stdout).toContain(`key ${key.id}: read_only`);
+    expect(narrowed.stdout).toContain('effective: read_only, ttl 600 s');
+
+    const purged = await runCli(['cache', 'purge', '--tenant', slug, '--json']);
+    expect(CachePurgeReply.parse(JSON.parse(purged.stdout))).toEqual({ tenant: slug, purged: 0 });
+    const wrongMode = await runCli(['cache', 'set', '--tenant', slug, '--mode', 'sometimes']);
+    expect(wrongMode.code).not.toBe(0);
+    expect(wrongMode.stderr).toContain('--mode');
+    const unknown = await runCli(['cache', 'purge', '--tenant', uniqueSlug('nobody')]);
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.stderr).toContain('does not exist');
   });
 });
