@@ -2,7 +2,7 @@ import { GatewayError, RunCreateRequest, UpstreamList, UpstreamRun, parseOrThrow
 import { parseSse, parseUpstreamBody, readBodyJson, withPublicModel, type UpstreamResponse } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
-import { publicModelRewriter } from '../oaic/stream-delta';
+import { publicModelRewriter } from '../pipeline/stream-delta';
 import { AssistantObjectsRepository, type RunRecord } from './assistant-objects.repository';
 import { AssistantsRouting } from './assistants-routing.service';
 import { AssistantsUpstream } from './assistants-upstream';

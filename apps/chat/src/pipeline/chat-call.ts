@@ -1,5 +1,5 @@
-import { GatewayError, type CatalogChannel, type TenantCaller } from '@gateway/contracts';
-import { countTokens, NATIVE_FAMILY, UPSTREAM_CHAT, type ChatIrRequest, type ChatProtocol, type IrFamily } from '@gateway/providers';
+import { GatewayError, type CatalogChannel, type ChatCompletionRequest, type TenantCaller } from '@gateway/contracts';
+import { countTokens, fromOaicRequest, NATIVE_FAMILY, UPSTREAM_CHAT, type ChatIrRequest, type ChatProtocol, type IrFamily } from '@gateway/providers';
 import { randomBytes } from 'node:crypto';
 import type { MeteredStream } from '../usage/metered-stream';
 
@@ -27,6 +27,12 @@ export function createChatCall(init: ChatCallInit): ChatCall {
   const { decode, ...rest } = init;
   let ir: ChatIrRequest | undefined;
   return { ...rest, ir: () => (ir ??= decode()) };
+}
+
+/** An oaic chat request (body already checked as a chat completion request) as a call like any family's. */
+export function oaicChatCall(prepared: Pick<ChatCall, 'caller' | 'modelId' | 'channels' | 'metered'>, body: ChatCompletionRequest): ChatCall {
+  const { caller, modelId, channels, metered } = prepared;
+  return createChatCall({ family: 'oaic', caller, modelId, channels, body, decode: () => fromOaicRequest(body), stream: body.stream === true, metered });
 }
 
 /** The chat protocol a channel speaks; a channel of a non-chat protocol cannot serve a chat call. */

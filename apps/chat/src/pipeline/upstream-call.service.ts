@@ -1,0 +1,118 @@
+import { GatewayError, type CatalogChannel } from '@gateway/contracts';
+import {
+  assertIrUrls,
+  crossedUpstreamError,
+  executeWithFailover,
+  fromUpstreamError,
+  isRetryableError,
+  NATIVE_FAMILY,
+  parseSse,
+  sendUpstream,
+  UPSTREAM_CHAT,
+  type SseEvent,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from '@gateway/providers';
+import { Inject, Injectable } from '@nestjs/common';
+import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
+import { chatProtocolOf, isPassThrough, type ChatCall } from './chat-call';
+import { passThroughRequest } from './passthrough-request';
+import { streamError } from './stream-error';
+import { UpstreamAttempts } from './upstream-observer';
+
+export interface Served {
+  channel: CatalogChannel;
+  response: UpstreamResponse;
+}
+
+/** A stream whose first event has arrived and is not an error: from here on, bytes may reach the client. */
+export interface OpenedStream {
+  channel: CatalogChannel;
+  events: AsyncGenerator<SseEvent>;
+  first: SseEvent;
+  destroy(): void;
+}
+
+/** One header of an upstream answer (the first, when it came more than once). */
+export function responseHeader(response: UpstreamResponse, name: string): string | undefined {
+  const value = response.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+type Build = (channel: CatalogChannel) => UpstreamRequest;
+type Refusal = (status: number, text: string, channel: CatalogChannel, headers?: Record<string, string | string[] | undefined>) => GatewayError;
+
+/** An OpenAI-protocol refusal in our terms, without the channel's key. */
+const openaiRefusal: Refusal = (status, text, channel, headers) => fromUpstreamError(status, text, { headers, secrets: [channel.apiKey] });
+
+/**
+ * The one way the chat service calls an upstream: channels in order, the providers' failover (connection
+ * errors, timeouts, 429 and 5xx move on), only status and headers awaited before a channel is chosen, so
+ * nothing has reached the client when a retry happens. A stream is opened once its first event is in.
+ */
+@Injectable()
+export class UpstreamCallService {
+  constructor(@Inject(CHAT_ENV) private readonly env: ChatEnv) {}
+
+  async open(channels: readonly CatalogChannel[], build: Build, signal: AbortSignal, refusal: Refusal = openaiRefusal): Promise<Served> {
+    const attempts = new UpstreamAttempts();
+    const { channel, response } = await executeWithFailover(
+      channels,
+      (ch) => attempts.send(ch, () => sendUpstream(build(ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS })),
+      { signal, toError: refusal },
+    );
+    return { channel, response };
+  }
+
+  /**
+   * Opens channels in order until one produces a first event that is not an error. Streams that answer
+   * 200 and then fail in their first event (or end at once) are retried on the remaining channels too,
+   * since nothing has reached the client yet.
+   */
+  async openStream(channels: readonly CatalogChannel[], build: Build, signal: AbortSignal, refusal: Refusal = openaiRefusal): Promise<OpenedStream> {
+    let remaining = channels;
+    for (;;) {
+      const { channel, response } = await this.open(remaining, build, signal, refusal);
+      const events = parseSse(response.body);
+      const rest = remaining.slice(remaining.indexOf(channel) + 1);
+      let failure: GatewayError;
+      try {
+        const first = await events.next();
+        const error = first.done ? null : streamError(first.value.data);
+        if (!first.done && !error) return { channel, events, first: first.value, destroy: () => response.body.destroy() };
+        failure = error ?? new GatewayError('upstream_error', 'The upstream stream ended before sending anything.');
+      } catch (error) {
+        if (signal.aborted || !(error instanceof GatewayError)) throw error;
+        failure = error;
+      }
+      response.body.destroy();
+      if (rest.length === 0 || !isRetryableError(failure)) throw failure;
+      remaining = rest;
+    }
+  }
+
+  /** A chat call on its channels, each in its own protocol; `openStream` when the call streams. */
+  openChat(call: ChatCall, signal: AbortSignal): Promise<Served> {
+    return this.open(call.channels, (ch) => this.request(call, ch), signal, (status, text, ch, headers) => this.upstreamError(call, ch, status, text, headers));
+  }
+
+  openChatStream(call: ChatCall, signal: AbortSignal): Promise<OpenedStream> {
+    return this.openStream(call.channels, (ch) => this.request(call, ch), signal, (status, text, ch, headers) => this.upstreamError(call, ch, status, text, headers));
+  }
+
+  /** A chat call's request: the client's body untouched on its family's own protocol, the IR encoded for any other. */
+  request(call: ChatCall, channel: CatalogChannel): UpstreamRequest {
+    const protocol = chatProtocolOf(channel);
+    if (isPassThrough(call.family, protocol)) return passThroughRequest(protocol, call.body, channel, call.stream);
+    const ir = call.ir();
+    assertIrUrls(ir);
+    return UPSTREAM_CHAT[protocol].toRequest({ ...ir, stream: call.stream }, channel);
+  }
+
+  /** An upstream's refusal in its protocol's dialect; on a crossed path, told in the client's field names. */
+  upstreamError(call: ChatCall, channel: CatalogChannel, status: number, text: string, headers?: Record<string, string | string[] | undefined>): GatewayError {
+    const protocol = chatProtocolOf(channel);
+    const error = UPSTREAM_CHAT[protocol].fromError(status, text, { headers, secrets: [channel.apiKey] });
+    return isPassThrough(call.family, protocol) ? error : crossedUpstreamError(error, call.family, NATIVE_FAMILY[protocol]);
+  }
+}
