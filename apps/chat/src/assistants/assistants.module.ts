@@ -20,15 +20,6 @@ import { RunsService } from './runs.service';
 @Module({
   imports: [ClaimCheckModule, MeteringModule, PipelineModule],
   controllers: [AssistantsHandler],
-  providers: [
-    AssistantsService,
-    RunsService,
-    AssistantsRouting,
-    AssistantsUpstream,
-    AssistantObjectsRepository,
-    AssistantStorage,
-    RunBilling,
-    RunSweeper,
-  ],
+  providers: [AssistantsService, RunsService, AssistantsRouting, AssistantsUpstream, AssistantObjectsRepository, AssistantStorage, RunBilling, RunSweeper],
 })
 export class AssistantsModule {}

@@ -1,12 +1,5 @@
 import { BillingClient } from '@gateway/billing';
-import {
-  GatewayError,
-  TranscriptionFields,
-  TranslationFields,
-  parseOrThrow,
-  type OaicAudioPayload,
-  type TranscriptionReply,
-} from '@gateway/contracts';
+import { GatewayError, TranscriptionFields, TranslationFields, parseOrThrow, type OaicAudioPayload, type TranscriptionReply } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
 import { OBJECT_STORE } from '@gateway/platform/infra';
 import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';

@@ -110,6 +110,8 @@ interface CallContext {
   route: CatalogChannelsReply;
   /** The order to try them in (providers' priority and weight rules), fixed for this request. */
   channels: CatalogChannel[];
+  /** Whether the answer is streamed (chat, completions and responses, as the body asks). */
+  stream?: boolean;
   metered: MeteredStream;
   /** Images of a native-media model: handed to the media service, which holds, runs and bills it as a task; its links go on `origin`. */
   mediaTask?: { origin: string };
@@ -148,8 +150,7 @@ export class OaicRequestService {
     }
     let channels = channelsFor(op, modelId, route.channels);
     if (request.op === 'responses' && request.body.previous_response_id) {
-      // The conversation lives with the upstream that answered it, under its own id.
-      const continuation = await this.responses.continuation(payload.tenantId, request.body.previous_response_id, channels);
+      const continuation = await this.continuation(payload.tenantId, request.body.previous_response_id, channels);
       request.body.previous_response_id = continuation.upstreamId;
       channels = [continuation.channel];
     }
@@ -158,6 +159,34 @@ export class OaicRequestService {
     if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
-    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), metered };
+    const stream = 'stream' in body && body.stream === true;
+    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), stream, metered };
+  }
+
+  /**
+   * What a request naming `previousId` continues: the conversation lives with the upstream that answered,
+   * under its own id, so the request goes to that channel only. Another tenant's id is not found.
+   */
+  private async continuation(
+    tenantId: string,
+    previousId: string,
+    channels: readonly CatalogChannel[],
+  ): Promise<{ upstreamId: string; channel: CatalogChannel }> {
+    const source = await this.responses.source(tenantId, previousId);
+    if (!source) throw GatewayError.notFound(`No response found with id '${previousId}'.`, 'previous_response_id');
+    if (!source.upstreamId || !source.channelId) {
+      throw GatewayError.invalid(
+        `The response '${previousId}' was answered through chat and cannot be continued by id; send its output as input items instead.`,
+        'previous_response_id',
+      );
+    }
+    const channel = channels.find((c) => c.id === source.channelId);
+    if (!channel) {
+      throw GatewayError.invalid(
+        `The response '${previousId}' was answered by an upstream this model no longer uses; send its output as input items instead.`,
+        'previous_response_id',
+      );
+    }
+    return { upstreamId: source.upstreamId, channel };
   }
 }

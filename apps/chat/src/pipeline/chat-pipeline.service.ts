@@ -1,108 +1,114 @@
+import type { CatalogChannel, ChatCompletionRequest } from '@gateway/contracts';
 import {
-  chatAnswerAsCompletion,
-  chatAnswerAsResponse,
-  ChatStreamAsCompletions,
-  ChatStreamAsResponseEvents,
   completionAsChatRequest,
-  fromUpstream,
+  fromOaicRequest,
+  NATIVE_FAMILY,
   readBodyJson,
   responseAsChatRequest,
-  toUpstream,
-  type ResponseOrigin,
+  UPSTREAM_CHAT,
+  type ChatIrRequest,
+  type ChatProtocol,
+  type IrFamily,
 } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ResponsesService } from '../responses/responses.service';
-import { needsTranslation, oaicChatCall, type ChatCall } from './chat-call';
-import { chatAnswer, chatStreamFrames } from './chat-frames';
-import { rewrittenFrames } from './oaic-as-chat';
-import { oaicAnswerUsage, oaicStreamFrames, type OaicTextCall } from './oaic-frames';
-import { relayStream, type StreamFrames } from './stream-relay';
-import { UpstreamCallService } from './upstream-call.service';
+import type { ChatCall } from './chat-call';
+import type { ChatCodec, CodecOf, PipelineCall } from './chat-codec';
+import { familyChatCodec } from './family-chat.codec';
+import { completionsAsChatCodec, responsesAsChatCodec, type ResponseAsChatCall } from './oaic-as-chat.codec';
+import { openaiRouteCodec, type OaicRouteCall } from './openai-route.codec';
+import { relayStream, UpstreamCallService } from './upstream-call.service';
+
+export interface ChatCallInit extends Omit<ChatCall, 'ir'> {
+  decode: () => ChatIrRequest;
+}
+
+/** A chat call whose IR is decoded on first use: a pass-through call may never need it. */
+export function createChatCall(init: ChatCallInit): ChatCall {
+  const { decode, ...rest } = init;
+  let ir: ChatIrRequest | undefined;
+  return { ...rest, ir: () => (ir ??= decode()) };
+}
+
+/** An oaic chat request (body already checked as a chat completion request) as a call like any family's. */
+export function oaicChatCall(prepared: Pick<ChatCall, 'caller' | 'modelId' | 'channels' | 'metered'>, body: ChatCompletionRequest): ChatCall {
+  const { caller, modelId, channels, metered } = prepared;
+  return createChatCall({ family: 'oaic', caller, modelId, channels, body, decode: () => fromOaicRequest(body), stream: body.stream === true, metered });
+}
+
+/** Whether any of the channels speaks a protocol other than the family's own. */
+export function needsTranslation(family: IrFamily, channels: readonly CatalogChannel[]): boolean {
+  return channels.some((channel) => !(channel.protocol in UPSTREAM_CHAT) || NATIVE_FAMILY[channel.protocol as ChatProtocol] !== family);
+}
 
 type ChatAnswer = Record<string, unknown> | AsyncGenerator<Uint8Array>;
-type OaicCall<Op extends OaicTextCall['op']> = Extract<OaicTextCall, { op: Op }>;
+type OaicRequest<Op extends OaicRouteCall['op']> = Extract<OaicRouteCall, { op: Op }>;
+
+/** One call with the codec made for it: all the pipeline runs. */
+interface PipelineRun {
+  call: PipelineCall;
+  codec: ChatCodec;
+}
 
 /**
- * The chat pipeline: a chat request of any family, whole or streamed, on the model's channels in order.
- * On the family's own protocol the body goes out as sent and the answer comes back as it came, only the
- * model renamed; on another, through the providers' IR and the family's codec. Usage is recorded durably
- * before the client sees the end. oaic completions and responses on a non-OpenAI channel are answered as chat.
+ * The chat pipeline: one request, whole or streamed, on the model's channels in order, through one
+ * upstream call and one stream relay, usage recorded durably before the client sees the end. What
+ * differs between a family's own protocol, another protocol and an oaic route answered as chat is
+ * only the codec it runs with. On a model whose channels all speak the OpenAI protocol, each oaic
+ * route goes out as its own.
  */
 @Injectable()
 export class ChatPipeline {
+  private readonly familyChat: CodecOf<ChatCall>;
+  private readonly openaiRoute: CodecOf<OaicRouteCall>;
+  private readonly completionsAsChat: CodecOf<ChatCall>;
+  private readonly responsesAsChat: CodecOf<ResponseAsChatCall>;
+
   constructor(
     private readonly upstream: UpstreamCallService,
     private readonly records: ResponsesService,
-  ) {}
+  ) {
+    this.familyChat = familyChatCodec(upstream);
+    this.openaiRoute = openaiRouteCodec(records);
+    this.completionsAsChat = completionsAsChatCodec(this.familyChat);
+    this.responsesAsChat = responsesAsChatCodec(this.familyChat, records);
+  }
 
-  /** A chat call of any family (msgc, genc, or oaic chat on a model with a channel of another protocol). */
+  /** A chat call of any family: its own protocol passed through, any other through the IR. */
   run(call: ChatCall, signal: AbortSignal): Promise<ChatAnswer> {
-    return call.stream ? this.stream(call, signal) : this.unary(call, signal);
+    return this.execute({ call, codec: this.familyChat(call) }, signal);
   }
 
-  chat(call: OaicCall<'chat'>, signal: AbortSignal): Promise<unknown> {
-    if (!needsTranslation('oaic', call.channels)) return this.openai(call, signal);
-    return this.run(oaicChatCall(call, call.body), signal);
+  chat(request: OaicRequest<'chat'>, signal: AbortSignal): Promise<ChatAnswer> {
+    const chat = needsTranslation('oaic', request.channels) ? oaicChatCall(request, request.body) : null;
+    return this.execute(chat ? { call: chat, codec: this.familyChat(chat) } : { call: request, codec: this.openaiRoute(request) }, signal);
   }
 
-  async completions(call: OaicCall<'completions'>, signal: AbortSignal): Promise<unknown> {
-    if (!needsTranslation('oaic', call.channels)) return this.openai(call, signal);
-    const chat = oaicChatCall(call, completionAsChatRequest(call.body));
-    if (!chat.stream) return chatAnswerAsCompletion(await this.unary(chat, signal));
-    const rewrite = new ChatStreamAsCompletions();
-    return this.stream(chat, signal, (frames) => rewrittenFrames(frames, (text) => rewrite.push(text)));
+  completions(request: OaicRequest<'completions'>, signal: AbortSignal): Promise<ChatAnswer> {
+    const chat = needsTranslation('oaic', request.channels) ? oaicChatCall(request, completionAsChatRequest(request.body)) : null;
+    return this.execute(chat ? { call: chat, codec: this.completionsAsChat(chat) } : { call: request, codec: this.openaiRoute(request) }, signal);
   }
 
-  /** A response answered as chat is stored for retrieval like any other, before its last event is sent. */
-  async responses(call: OaicCall<'responses'>, signal: AbortSignal): Promise<unknown> {
-    if (!needsTranslation('oaic', call.channels)) return this.openai(call, signal);
-    const request = call.body;
-    const origin: ResponseOrigin = { id: this.records.newId(), createdAt: Math.floor(Date.now() / 1000), model: call.modelId, request };
-    const chat = oaicChatCall(call, responseAsChatRequest(request));
-    if (!chat.stream) {
-      const response = chatAnswerAsResponse(await this.unary(chat, signal), origin);
-      await this.records.save(call.caller.tenantId, { ...response, id: origin.id });
-      return response;
+  responses(request: OaicRequest<'responses'>, signal: AbortSignal): Promise<ChatAnswer> {
+    const chat = needsTranslation('oaic', request.channels) ? this.responseAsChat(request) : null;
+    return this.execute(chat ? { call: chat, codec: this.responsesAsChat(chat) } : { call: request, codec: this.openaiRoute(request) }, signal);
+  }
+
+  private responseAsChat(request: OaicRequest<'responses'>): ResponseAsChatCall {
+    const origin = { id: this.records.newId(), createdAt: Math.floor(Date.now() / 1000), model: request.modelId, request: request.body };
+    return { ...oaicChatCall(request, responseAsChatRequest(request.body)), origin };
+  }
+
+  private async execute({ call, codec }: PipelineRun, signal: AbortSignal): Promise<ChatAnswer> {
+    if (!call.stream) {
+      const { channel, response } = await this.upstream.open(call.channels, codec.request, signal, codec.refusal);
+      call.metered.meter.channelId = channel.id;
+      const answer = await codec.answer(await readBodyJson(response.body), channel);
+      call.metered.succeed();
+      return codec.settle ? codec.settle(answer) : answer;
     }
-    const rewrite = new ChatStreamAsResponseEvents(origin);
-    let saved = false;
-    const settle = async () => {
-      if (!rewrite.final || saved) return;
-      saved = true;
-      await this.records.save(call.caller.tenantId, { ...rewrite.final, id: origin.id });
-    };
-    return this.stream(chat, signal, (frames) => rewrittenFrames(frames, (text) => rewrite.push(text), settle));
-  }
-
-  private async unary(call: ChatCall, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const { channel, response } = await this.upstream.openChat(call, signal);
-    call.metered.meter.channelId = channel.id;
-    const answer = chatAnswer(call, channel, await readBodyJson(response.body));
-    call.metered.succeed();
-    return answer;
-  }
-
-  private async stream(call: ChatCall, signal: AbortSignal, shape = (frames: StreamFrames) => frames): Promise<AsyncGenerator<Uint8Array>> {
-    const opened = await this.upstream.openChatStream(call, signal);
+    const opened = await this.upstream.openStream(call.channels, codec.request, signal, codec.refusal);
     call.metered.meter.channelId = opened.channel.id;
-    return relayStream(opened, shape(chatStreamFrames(call, opened.channel)), call.metered, signal);
-  }
-
-  /** An oaic text request on a model whose channels all speak the OpenAI protocol: its own route upstream, as sent. */
-  private async openai(call: OaicTextCall, signal: AbortSignal): Promise<unknown> {
-    const stream = call.body.stream === true;
-    const build = (ch: OaicTextCall['channels'][number]) => toUpstream(call.op, call.body, ch, { stream });
-    if (stream) {
-      const opened = await this.upstream.openStream(call.channels, build, signal);
-      call.metered.meter.channelId = opened.channel.id;
-      return relayStream(opened, oaicStreamFrames(call, opened.channel, this.records), call.metered, signal);
-    }
-    const { channel, response } = await this.upstream.open(call.channels, build, signal);
-    call.metered.meter.channelId = channel.id;
-    let answer = fromUpstream(call.op, await readBodyJson(response.body), call.modelId);
-    oaicAnswerUsage(call, answer);
-    if (call.op === 'responses') answer = await this.records.store(call.caller.tenantId, answer, channel.id);
-    call.metered.succeed();
-    return answer;
+    return relayStream(opened, codec.frames(opened.channel), call.metered, signal);
   }
 }

@@ -5,8 +5,7 @@ import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/provi
 import { Injectable } from '@nestjs/common';
 import { MeteringService } from '../usage/metering.service';
 import type { UsageMeter } from '../usage/usage-meter';
-import { createChatCall } from './chat-call';
-import { ChatPipeline } from './chat-pipeline.service';
+import { ChatPipeline, createChatCall } from './chat-pipeline.service';
 
 /** A family's request once its body is parsed: what the run needs of it. */
 export interface FamilyChatRequest {

@@ -4,7 +4,8 @@ import { GatewayError, type CatalogChannel, type ChatCompletionRequest } from '@
 import { fromOaicRequest } from '@gateway/providers';
 import type { ChatEnv } from '../config/chat-env';
 import type { MeteredStream } from '../usage/metered-stream';
-import { createChatCall, type ChatCall } from './chat-call';
+import type { ChatCall } from './chat-call';
+import { createChatCall } from './chat-pipeline.service';
 import { UpstreamCallService } from './upstream-call.service';
 
 const channel = (protocol: CatalogChannel['protocol']): CatalogChannel => ({

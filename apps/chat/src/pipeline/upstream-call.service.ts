@@ -13,12 +13,61 @@ import {
   type UpstreamRequest,
   type UpstreamResponse,
 } from '@gateway/providers';
+import { endSpanWithError, gatewayMetrics, SpanKind, trace, traceContext, tracer, tracingOn } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
+import type { MeteredStream } from '../usage/metered-stream';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { chatProtocolOf, isPassThrough, type ChatCall } from './chat-call';
+import type { StreamFrames } from './chat-codec';
 import { passThroughRequest } from './passthrough-request';
 import { streamError } from './stream-error';
-import { UpstreamAttempts } from './upstream-observer';
+
+/** The GenAI semantic conventions' names for the upstream protocols. */
+const GEN_AI_SYSTEM: Record<string, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gcp.gemini' };
+
+function systemOf(channel: CatalogChannel): string {
+  return GEN_AI_SYSTEM[channel.protocol] ?? channel.protocol;
+}
+
+/** Watches one request's upstream attempts: latency to headers, errors and failovers by channel, and with tracing on, each attempt's client span (GenAI attributes). */
+class UpstreamAttempts {
+  private previous: CatalogChannel | undefined;
+
+  /** One attempt on `channel`; an attempt after another is a failover away from the one before. */
+  async send(channel: CatalogChannel, send: () => Promise<UpstreamResponse>): Promise<UpstreamResponse> {
+    if (this.previous) gatewayMetrics.upstreamFailovers.inc({ channel: this.previous.id });
+    this.previous = channel;
+    const system = systemOf(channel);
+    const started = performance.now();
+    const span = tracingOn()
+      ? tracer().startSpan(`chat ${channel.upstreamModel}`, {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            'gen_ai.system': system,
+            'gen_ai.operation.name': 'chat',
+            'gen_ai.request.model': channel.upstreamModel,
+            'gateway.channel': channel.id,
+            'server.address': new URL(channel.baseUrl).host,
+          },
+        })
+      : undefined;
+    try {
+      const response = span ? await traceContext.with(trace.setSpan(traceContext.active(), span), send) : await send();
+      gatewayMetrics.upstreamDuration.observe({ channel: channel.id, system }, (performance.now() - started) / 1000);
+      if (response.status >= 400) gatewayMetrics.upstreamErrors.inc({ channel: channel.id, status: String(response.status) });
+      if (span) {
+        span.setAttribute('http.response.status_code', response.status);
+        if (response.status >= 400) span.setStatus({ code: 2 });
+        span.end();
+      }
+      return response;
+    } catch (error) {
+      gatewayMetrics.upstreamErrors.inc({ channel: channel.id, status: 'error' });
+      if (span) endSpanWithError(span, error);
+      throw error;
+    }
+  }
+}
 
 export interface Served {
   channel: CatalogChannel;
@@ -91,15 +140,6 @@ export class UpstreamCallService {
     }
   }
 
-  /** A chat call on its channels, each in its own protocol; `openStream` when the call streams. */
-  openChat(call: ChatCall, signal: AbortSignal): Promise<Served> {
-    return this.open(call.channels, (ch) => this.request(call, ch), signal, (status, text, ch, headers) => this.upstreamError(call, ch, status, text, headers));
-  }
-
-  openChatStream(call: ChatCall, signal: AbortSignal): Promise<OpenedStream> {
-    return this.openStream(call.channels, (ch) => this.request(call, ch), signal, (status, text, ch, headers) => this.upstreamError(call, ch, status, text, headers));
-  }
-
   /** A chat call's request: the client's body untouched on its family's own protocol, the IR encoded for any other. */
   request(call: ChatCall, channel: CatalogChannel): UpstreamRequest {
     const protocol = chatProtocolOf(channel);
@@ -114,5 +154,35 @@ export class UpstreamCallService {
     const protocol = chatProtocolOf(channel);
     const error = UPSTREAM_CHAT[protocol].fromError(status, text, { headers, secrets: [channel.apiKey] });
     return isPassThrough(call.family, protocol) ? error : crossedUpstreamError(error, call.family, NATIVE_FAMILY[protocol]);
+  }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The one stream relay: each upstream event goes out as the frames its codec writes, the moment it
+ * arrives. The codec records usage (through `metered`) before the frames that end the answer; a failure
+ * after the first event ends the stream with the error, and a client that leaves is counted in `finally`.
+ */
+export async function* relayStream(opened: OpenedStream, frames: StreamFrames, metered: MeteredStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  try {
+    let event: SseEvent | undefined = opened.first;
+    while (event) {
+      // Most codecs answer at once: awaiting only a promise keeps a microtask off every event.
+      const pushed = frames.push(event);
+      const out = typeof pushed === 'string' ? pushed : await pushed;
+      if (out !== '') yield encoder.encode(out);
+      frames.sent?.();
+      const next: IteratorResult<SseEvent> = await opened.events.next();
+      event = next.done ? undefined : next.value;
+    }
+    const out = await frames.end();
+    if (out !== '') yield encoder.encode(out);
+  } catch (error) {
+    // A client that went away is no failure: `finally` counts what it received.
+    if (!signal.aborted) throw metered.fail(error);
+  } finally {
+    opened.destroy();
+    metered.cancel();
   }
 }

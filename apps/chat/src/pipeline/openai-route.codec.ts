@@ -1,17 +1,22 @@
-import { GatewayError, type CatalogChannel, type ChatCompletionRequest, type TenantCaller, type CompletionRequest, type ResponseCreateRequest } from '@gateway/contracts';
-import { extractUsage, type SseEvent, type TokenUsage } from '@gateway/providers';
+import {
+  GatewayError,
+  type CatalogChannel,
+  type ChatCompletionRequest,
+  type TenantCaller,
+  type CompletionRequest,
+  type ResponseCreateRequest,
+} from '@gateway/contracts';
+import { extractUsage, fromUpstream, fromUpstreamError, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
 import type { ResponsesService } from '../responses/responses.service';
 import type { MeteredStream } from '../usage/metered-stream';
 import { eventError } from './stream-error';
 import { deltaText, estimateTokens, isFinalEvent, publicIdRewriter, publicModelRewriter } from './stream-delta';
-import type { StreamFrames } from './stream-relay';
+import type { CodecOf, StreamFrames } from './chat-codec';
 
-/** An oaic text request (chat, completions or responses) on the OpenAI protocol; narrowing `op` narrows `body`. */
-export type OaicTextCall = (
-  | { op: 'chat'; body: ChatCompletionRequest }
-  | { op: 'completions'; body: CompletionRequest }
-  | { op: 'responses'; body: ResponseCreateRequest }
-) & { caller: TenantCaller; modelId: string; channels: CatalogChannel[]; metered: MeteredStream };
+/** An oaic text request (chat, completions or responses); narrowing `op` narrows `body`. */
+export type OaicRouteCall = (
+  { op: 'chat'; body: ChatCompletionRequest } | { op: 'completions'; body: CompletionRequest } | { op: 'responses'; body: ResponseCreateRequest }
+) & { caller: TenantCaller; modelId: string; channels: CatalogChannel[]; stream?: boolean; metered: MeteredStream };
 
 const DONE = 'data: [DONE]\n\n';
 
@@ -25,7 +30,7 @@ function parseEvent(data: string): Record<string, unknown> | null {
 }
 
 /** What the request sends as its input, for an estimate when the upstream reports no usage. */
-function promptOf(call: OaicTextCall): unknown {
+function promptOf(call: OaicRouteCall): unknown {
   switch (call.op) {
     case 'chat':
       return call.body.messages;
@@ -41,7 +46,7 @@ function promptOf(call: OaicTextCall): unknown {
  * renamed. A stream that ends before its final event is cut; a response is stored before the client sees
  * its end, and usage is recorded before `[DONE]`. On cancellation, what reached the client counts.
  */
-export function oaicStreamFrames(call: OaicTextCall, channel: CatalogChannel, responses: ResponsesService): StreamFrames {
+function oaicStreamFrames(call: OaicRouteCall, channel: CatalogChannel, responses: ResponsesService): StreamFrames {
   const { op } = call;
   const publicModel = publicModelRewriter(channel.upstreamModel, call.modelId);
   // A streamed response is stored like a unary one: under a gateway id that every event carries.
@@ -92,10 +97,22 @@ export function oaicStreamFrames(call: OaicTextCall, channel: CatalogChannel, re
   };
 }
 
-/** Usage of a whole oaic answer: the upstream's count, else a local estimate of the input. */
-export function oaicAnswerUsage(call: OaicTextCall, answer: Record<string, unknown>): void {
+/** A whole oaic answer with the public model, its usage (the upstream's count, else an estimate of the input) on the meter; a response stored under a gateway id. */
+async function oaicAnswer(call: OaicRouteCall, json: unknown, channel: CatalogChannel, responses: ResponsesService): Promise<Record<string, unknown>> {
+  const answer = fromUpstream(call.op, json, call.modelId);
   const usage = extractUsage(answer);
   call.metered.meter.tokens = usage
     ? { prompt: usage.promptTokens, completion: usage.completionTokens, cached: usage.cachedTokens }
     : { prompt: estimateTokens(JSON.stringify(call.op === 'responses' ? (call.body.input ?? '') : '')), completion: 0 };
+  return call.op === 'responses' ? responses.store(call.caller.tenantId, answer, channel.id) : answer;
+}
+
+/** An oaic chat, completions or responses request on OpenAI-protocol channels: its own route upstream, the body as sent. */
+export function openaiRouteCodec(responses: ResponsesService): CodecOf<OaicRouteCall> {
+  return (call) => ({
+    request: (channel) => toUpstream(call.op, call.body, channel, { stream: call.stream === true }),
+    refusal: (status, text, channel, headers) => fromUpstreamError(status, text, { headers, secrets: [channel.apiKey] }),
+    answer: (json, channel) => oaicAnswer(call, json, channel, responses),
+    frames: (channel) => oaicStreamFrames(call, channel, responses),
+  });
 }

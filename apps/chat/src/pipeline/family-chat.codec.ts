@@ -13,7 +13,8 @@ import {
 import type { Tokens } from '../usage/usage-meter';
 import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
 import { passThroughAnswer, streamModelRewriter } from './passthrough-request';
-import type { StreamFrames } from './stream-relay';
+import type { CodecOf, StreamFrames } from './chat-codec';
+import type { UpstreamCallService } from './upstream-call.service';
 
 function decodeContext(call: ChatCall, protocol: ChatProtocol): DecodeContext {
   let estimate: number | undefined;
@@ -54,7 +55,7 @@ function frame(message: SseEvent, data: string): string {
  * A chat call's whole answer in its family's shape: decoded into the IR (which yields its usage) and
  * written for the family, or, on the family's own protocol, the upstream's answer with the public model.
  */
-export function chatAnswer(call: ChatCall, channel: CatalogChannel, json: unknown): Record<string, unknown> {
+function chatAnswer(call: ChatCall, channel: CatalogChannel, json: unknown): Record<string, unknown> {
   const protocol = chatProtocolOf(channel);
   const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call, protocol));
   const answer = isPassThrough(call.family, protocol)
@@ -69,7 +70,7 @@ export function chatAnswer(call: ChatCall, channel: CatalogChannel, json: unknow
  * the family, or, on the family's own protocol, relayed as it came with only the model renamed. Usage
  * is recorded as soon as the upstream reports it, before the frames that end the answer.
  */
-export function chatStreamFrames(call: ChatCall, channel: CatalogChannel): StreamFrames {
+function chatStreamFrames(call: ChatCall, channel: CatalogChannel): StreamFrames {
   const protocol = chatProtocolOf(channel);
   const passThrough = isPassThrough(call.family, protocol);
   const context = decodeContext(call, protocol);
@@ -97,4 +98,17 @@ export function chatStreamFrames(call: ChatCall, channel: CatalogChannel): Strea
     push: (message) => emit(decoder.push(message), passThrough ? frame(message, rewrite(message.data)) : ''),
     end: () => emit(decoder.end(), '') + (passThrough ? (call.family === 'oaic' ? SSE_DONE : '') : familyEncoder.end()),
   };
+}
+
+/**
+ * A chat call of any family against any chat protocol: the body as sent on the family's own protocol,
+ * the IR encoded for any other (the request and refusals are the upstream call's, per protocol).
+ */
+export function familyChatCodec(upstream: UpstreamCallService): CodecOf<ChatCall> {
+  return (call) => ({
+    request: (channel) => upstream.request(call, channel),
+    refusal: (status, text, channel, headers) => upstream.upstreamError(call, channel, status, text, headers),
+    answer: (json, channel) => chatAnswer(call, channel, json),
+    frames: (channel) => chatStreamFrames(call, channel),
+  });
 }
