@@ -6,10 +6,11 @@ import {
   type CompletionRequest,
   type ResponseCreateRequest,
 } from '@gateway/contracts';
-import { extractUsage, fromUpstream, fromUpstreamError, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
+import { extractUsage, fromUpstream, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
 import type { ResponsesService } from '../responses/responses.service';
 import type { MeteredStream } from '../usage/metered-stream';
 import { eventError } from './stream-error';
+import { openaiRefusal } from './upstream-call.service';
 import { deltaText, estimateTokens, isFinalEvent, publicIdRewriter, publicModelRewriter } from './stream-delta';
 import type { CodecOf, StreamFrames } from './chat-codec';
 
@@ -111,7 +112,7 @@ async function oaicAnswer(call: OaicRouteCall, json: unknown, channel: CatalogCh
 export function openaiRouteCodec(responses: ResponsesService): CodecOf<OaicRouteCall> {
   return (call) => ({
     request: (channel) => toUpstream(call.op, call.body, channel, { stream: call.stream === true }),
-    refusal: (status, text, channel, headers) => fromUpstreamError(status, text, { headers, secrets: [channel.apiKey] }),
+    refusal: openaiRefusal,
     answer: (json, channel) => oaicAnswer(call, json, channel, responses),
     frames: (channel) => oaicStreamFrames(call, channel, responses),
   });

@@ -89,10 +89,10 @@ export function responseHeader(response: UpstreamResponse, name: string): string
 }
 
 type Build = (channel: CatalogChannel) => UpstreamRequest;
-type Refusal = (status: number, text: string, channel: CatalogChannel, headers?: Record<string, string | string[] | undefined>) => GatewayError;
+export type Refusal = (status: number, text: string, channel: CatalogChannel, headers?: Record<string, string | string[] | undefined>) => GatewayError;
 
 /** An OpenAI-protocol refusal in our terms, without the channel's key. */
-const openaiRefusal: Refusal = (status, text, channel, headers) => fromUpstreamError(status, text, { headers, secrets: [channel.apiKey] });
+export const openaiRefusal: Refusal = (status, text, channel, headers) => fromUpstreamError(status, text, { headers, secrets: [channel.apiKey] });
 
 /**
  * The one way the chat service calls an upstream: channels in order, the providers' failover (connection
