@@ -15,7 +15,6 @@ import {
 } from '@gateway/providers';
 import { endSpanWithError, gatewayMetrics, SpanKind, trace, traceContext, tracer, tracingOn } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
-import type { MeteredStream } from '../usage/metered-stream';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { chatProtocolOf, isPassThrough, type ChatCall } from './chat-call';
 import type { StreamFrames } from './chat-codec';
@@ -74,12 +73,23 @@ export interface Served {
   response: UpstreamResponse;
 }
 
-/** A stream whose first event has arrived and is not an error: from here on, bytes may reach the client. */
+/** An upstream's event stream; `first`, when read ahead, has arrived and is not an error: from here on, bytes may reach the client. */
 export interface OpenedStream {
   channel: CatalogChannel;
   events: AsyncGenerator<SseEvent>;
-  first: SseEvent;
+  first?: SseEvent;
   destroy(): void;
+}
+
+/** What ends with a relayed stream: a failure is told to `fail` (which returns what to throw); `cancel` runs last, whatever happened. */
+export interface StreamLifecycle {
+  fail(error: unknown): unknown;
+  cancel(): void | Promise<void>;
+}
+
+/** An upstream answer's event stream as it comes, nothing read ahead (a pass-through without first-event failover). */
+export function eventStreamOf(channel: CatalogChannel, response: UpstreamResponse): OpenedStream {
+  return { channel, events: parseSse(response.body), destroy: () => response.body.destroy() };
 }
 
 /** One header of an upstream answer (the first, when it came more than once). */
@@ -159,30 +169,35 @@ export class UpstreamCallService {
 
 const encoder = new TextEncoder();
 
+async function nextEvent(events: AsyncGenerator<SseEvent>): Promise<SseEvent | undefined> {
+  const next = await events.next();
+  return next.done ? undefined : next.value;
+}
+
 /**
  * The one stream relay: each upstream event goes out as the frames its codec writes, the moment it
- * arrives. The codec records usage (through `metered`) before the frames that end the answer; a failure
- * after the first event ends the stream with the error, and a client that leaves is counted in `finally`.
+ * arrives. The codec records usage (a chat call's through its metered stream) before the frames that
+ * end the answer; a failure ends the stream with the error, and a client that leaves is counted in
+ * `finally` (a chat call's `cancel`).
  */
-export async function* relayStream(opened: OpenedStream, frames: StreamFrames, metered: MeteredStream, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+export async function* relayStream(opened: OpenedStream, frames: StreamFrames, lifecycle: StreamLifecycle, signal: AbortSignal): AsyncGenerator<Uint8Array> {
   try {
-    let event: SseEvent | undefined = opened.first;
+    let event = opened.first ?? (await nextEvent(opened.events));
     while (event) {
       // Most codecs answer at once: awaiting only a promise keeps a microtask off every event.
       const pushed = frames.push(event);
       const out = typeof pushed === 'string' ? pushed : await pushed;
       if (out !== '') yield encoder.encode(out);
       frames.sent?.();
-      const next: IteratorResult<SseEvent> = await opened.events.next();
-      event = next.done ? undefined : next.value;
+      event = await nextEvent(opened.events);
     }
     const out = await frames.end();
     if (out !== '') yield encoder.encode(out);
   } catch (error) {
     // A client that went away is no failure: `finally` counts what it received.
-    if (!signal.aborted) throw metered.fail(error);
+    if (!signal.aborted) throw lifecycle.fail(error);
   } finally {
     opened.destroy();
-    metered.cancel();
+    await lifecycle.cancel();
   }
 }
