@@ -2,7 +2,7 @@ import { UpstreamRun, type CatalogChannel } from '@gateway/contracts';
 import { parseUpstreamBody, readBodyJson, toAssistantsUpstream, toRunRetrieveUpstream, type AssistantsCall, type RunPathIds } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { UpstreamCallService, type Served } from '../oaic/upstream-call.service';
+import { UpstreamCallService, type Served } from '../pipeline/upstream-call.service';
 
 /**
  * The HTTP side of the assistants pass-through: one call on the given channels (in order, the providers'

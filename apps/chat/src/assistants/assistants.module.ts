@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
-import { UpstreamCallService } from '../oaic/upstream-call.service';
+import { PipelineModule } from '../pipeline/pipeline.module';
 import { MeteringModule } from '../usage/metering.module';
 import { AssistantObjectsRepository } from './assistant-objects.repository';
 import { AssistantStorage } from './assistant-storage';
@@ -18,18 +18,8 @@ import { RunsService } from './runs.service';
  * about a run again (RunSweeper).
  */
 @Module({
-  imports: [ClaimCheckModule, MeteringModule],
+  imports: [ClaimCheckModule, MeteringModule, PipelineModule],
   controllers: [AssistantsHandler],
-  providers: [
-    AssistantsService,
-    RunsService,
-    AssistantsRouting,
-    AssistantsUpstream,
-    AssistantObjectsRepository,
-    AssistantStorage,
-    RunBilling,
-    RunSweeper,
-    UpstreamCallService,
-  ],
+  providers: [AssistantsService, RunsService, AssistantsRouting, AssistantsUpstream, AssistantObjectsRepository, AssistantStorage, RunBilling, RunSweeper],
 })
 export class AssistantsModule {}

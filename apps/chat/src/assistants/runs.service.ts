@@ -1,8 +1,10 @@
 import { GatewayError, RunCreateRequest, UpstreamList, UpstreamRun, parseOrThrow, type CatalogChannel } from '@gateway/contracts';
-import { parseSse, parseUpstreamBody, readBodyJson, withPublicModel, type UpstreamResponse } from '@gateway/providers';
+import { parseUpstreamBody, readBodyJson, withPublicModel, type UpstreamResponse } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
-import { publicModelRewriter } from '../oaic/stream-delta';
+import type { StreamFrames } from '../pipeline/chat-codec';
+import { publicModelRewriter } from '../pipeline/stream-delta';
+import { eventStreamOf, relayStream, type StreamLifecycle } from '../pipeline/upstream-call.service';
 import { AssistantObjectsRepository, type RunRecord } from './assistant-objects.repository';
 import { AssistantsRouting } from './assistants-routing.service';
 import { AssistantsUpstream } from './assistants-upstream';
@@ -11,8 +13,7 @@ import { capRunOutput, capRunPrompt, RunBilling, type RunHold } from './run-bill
 import { AssistantStorage } from './assistant-storage';
 import { NO_SIZE, plusSize, storedSizeOf } from './stored-size';
 
-const encoder = new TextEncoder();
-const DONE = encoder.encode('event: done\ndata: [DONE]\n\n');
+const DONE = 'event: done\ndata: [DONE]\n\n';
 
 /** Everything known of a run being started, to record it once the upstream names it. */
 interface Start {
@@ -130,11 +131,11 @@ export class RunsService {
     return { ...run, hold: start.hold, usageRecordedAt: null, createdAt: new Date() };
   }
 
-  private async *relay(start: Start, served: UpstreamResponse, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+  private relay(start: Start, served: UpstreamResponse, signal: AbortSignal): AsyncGenerator<Uint8Array> {
     const rewrite = publicModelRewriter(start.channel.upstreamModel, start.modelId);
     let record: RunRecord | null = null;
-    try {
-      for await (const event of parseSse(served.body)) {
+    const frames: StreamFrames = {
+      push: async (event) => {
         // The run's own events (not its steps', which carry usage of their own) say how far it got.
         if (event.event?.startsWith('thread.run.') && !event.event.startsWith('thread.run.step.')) {
           const run = readRun(event.data);
@@ -144,24 +145,26 @@ export class RunsService {
           }
         }
         const data = rewrite(event.data);
-        yield encoder.encode(event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`);
-      }
+        return event.event ? `event: ${event.event}\ndata: ${data}\n\n` : `data: ${data}\n\n`;
+      },
       // The parser stops at the stream's `data: [DONE]`, which the client is owed as OpenAI sends it.
-      yield DONE;
-    } catch (error) {
-      if (!signal.aborted) throw error;
-    } finally {
-      served.body.destroy();
+      end: () => DONE,
+    };
+    const lifecycle: StreamLifecycle = {
+      fail: (error) => error,
       // A stream that never named its run leaves nothing to settle later: its hold goes back now.
-      if (!record)
-        await this.billing.refused(
-          start.call,
-          start.modelId,
-          start.channel.id,
-          start.hold,
-          new GatewayError('upstream_error', 'The run stream named no run.'),
-          start.call.note,
-        );
-    }
+      cancel: async () => {
+        if (!record)
+          await this.billing.refused(
+            start.call,
+            start.modelId,
+            start.channel.id,
+            start.hold,
+            new GatewayError('upstream_error', 'The run stream named no run.'),
+            start.call.note,
+          );
+      },
+    };
+    return relayStream(eventStreamOf(start.channel, served), frames, lifecycle, signal);
   }
 }

@@ -2,7 +2,7 @@ import { GencCallPayload, GenerateContentRequest, parseOrThrow, type ReplyNote }
 import { fromGencRequest } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
-import { FamilyChatService } from '../translation/family-chat.service';
+import { FamilyChatService } from '../pipeline/family-chat.service';
 import { UsageMeter } from '../usage/usage-meter';
 
 const FAMILY = 'genc';

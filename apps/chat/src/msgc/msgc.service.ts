@@ -3,7 +3,7 @@ import { CatalogCache } from '@gateway/platform';
 import { countTokens, fromMsgcRequest } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
-import { FamilyChatService } from '../translation/family-chat.service';
+import { FamilyChatService } from '../pipeline/family-chat.service';
 import { UsageMeter } from '../usage/usage-meter';
 
 const FAMILY = 'msgc';

@@ -1,5 +1,5 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
-import { channelsFor, servedAsMediaTask } from './compatible-channels';
+import { channelsFor, servedAsMediaTask } from './oaic-request.service';
 
 function channel(id: string, protocol: CatalogChannel['protocol']): CatalogChannel {
   return {

@@ -1,13 +1,5 @@
 import { BillingClient } from '@gateway/billing';
-import {
-  GatewayError,
-  TranscriptionFields,
-  TranslationFields,
-  parseOrThrow,
-  type OaicAudioPayload,
-  type SpeechReply,
-  type TranscriptionReply,
-} from '@gateway/contracts';
+import { GatewayError, TranscriptionFields, TranslationFields, parseOrThrow, type OaicAudioPayload, type TranscriptionReply } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
 import { OBJECT_STORE } from '@gateway/platform/infra';
 import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';
@@ -16,21 +8,15 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
 import type { MeteredStream } from '../usage/metered-stream';
 import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
-import type { PreparedCall } from './oaic-request.service';
-import { channelsFor } from './compatible-channels';
-import { estimateTokens } from './stream-delta';
-import { UpstreamCallService } from './upstream-call.service';
+import { responseHeader, UpstreamCallService } from '../pipeline/upstream-call.service';
+import { estimateTokens } from '../pipeline/stream-delta';
+import { channelsFor } from './oaic-request.service';
 
 const JSON_FORMATS = new Set(['json', 'verbose_json']);
 /** Enough of an upload to find a WAV header's format and data chunks. */
 const HEAD_BYTES = 4096;
 
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/** Audio through object storage: speech is written there for the edge to stream out; uploads are read from there. */
+/** Transcriptions and translations of an upload the edge put in object storage, priced per second of audio. */
 @Injectable()
 export class OaicAudioService {
   constructor(
@@ -39,17 +25,6 @@ export class OaicAudioService {
     private readonly billing: BillingClient,
     @Inject(OBJECT_STORE) private readonly store: ObjectStore,
   ) {}
-
-  async speech(call: PreparedCall<'speech'>, signal: AbortSignal): Promise<SpeechReply> {
-    const { channel, response } = await this.upstream.open(call.channels, (ch) => toUpstream('speech', call.body, ch, { stream: false }), signal);
-    call.metered.meter.channelId = channel.id;
-    const contentType = header(response.headers, 'content-type') ?? 'audio/mpeg';
-    const key = objectKey('speech', call.caller.tenantId, call.caller.requestId);
-    const info = await this.store.put(key, response.body, contentType);
-    call.metered.meter.tokens = { prompt: estimateTokens(call.body.input), completion: 0 };
-    call.metered.succeed();
-    return { objectKey: key, contentType, size: info.size };
-  }
 
   async transcribe(op: 'transcriptions' | 'translations', payload: OaicAudioPayload, metered: MeteredStream, signal: AbortSignal): Promise<TranscriptionReply> {
     const fields = parseOrThrow(op === 'translations' ? TranslationFields : TranscriptionFields, payload.fields);
@@ -95,7 +70,7 @@ export class OaicAudioService {
       }
       reply = { contentType: 'application/json', body: fromUpstream(op, json, fields.model) };
     } else {
-      reply = { contentType: header(response.headers, 'content-type') ?? 'text/plain; charset=utf-8', body: text };
+      reply = { contentType: responseHeader(response, 'content-type') ?? 'text/plain; charset=utf-8', body: text };
     }
     // Charged by what the upstream metered; when it does not say (text formats), by the WAV header, else the size bound.
     const reported = reportedAudioUsage(reply.body);

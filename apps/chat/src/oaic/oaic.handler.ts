@@ -1,8 +1,7 @@
-import { OaicAudioPayload, ResponseGetPayload, SUBJECTS, parseOrThrow } from '@gateway/contracts';
+import { OaicAudioPayload, SUBJECTS, parseOrThrow } from '@gateway/contracts';
 import { RpcContext } from '@gateway/platform';
 import { Controller } from '@nestjs/common';
 import { Ctx, MessagePattern, Payload } from '@nestjs/microservices';
-import { ResponsesService } from '../responses/responses.service';
 import { OaicService } from './oaic.service';
 
 const OAIC = SUBJECTS.chat.oaic;
@@ -10,10 +9,7 @@ const OAIC = SUBJECTS.chat.oaic;
 /** NATS entry points of the oaic family; each parses its payload and hands it to the service. */
 @Controller()
 export class OaicHandler {
-  constructor(
-    private readonly oaic: OaicService,
-    private readonly responses: ResponsesService,
-  ) {}
+  constructor(private readonly oaic: OaicService) {}
 
   @MessagePattern(OAIC.chat)
   chat(@Payload() payload: unknown, @Ctx() ctx: RpcContext) {
@@ -32,8 +28,7 @@ export class OaicHandler {
 
   @MessagePattern(OAIC.responseGet)
   getResponse(@Payload() payload: unknown) {
-    const { tenantId, responseId } = parseOrThrow(ResponseGetPayload, payload);
-    return this.responses.get(tenantId, responseId);
+    return this.oaic.response(payload);
   }
 
   @MessagePattern(OAIC.embeddings)

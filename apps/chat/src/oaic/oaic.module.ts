@@ -1,31 +1,20 @@
 import { Module } from '@nestjs/common';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
+import { PipelineModule } from '../pipeline/pipeline.module';
 import { ResponsesModule } from '../responses/responses.module';
-import { TranslationModule } from '../translation/translation.module';
 import { MeteringModule } from '../usage/metering.module';
 import { OaicAudioService } from './oaic-audio.service';
-import { OaicHandler } from './oaic.handler';
-import { OaicJsonService } from './oaic-json.service';
 import { OaicMediaImagesService } from './oaic-media-images.service';
+import { OaicOperationsService } from './oaic-operations.service';
 import { OaicRequestService } from './oaic-request.service';
+import { OaicSpeechService } from './oaic-speech.service';
+import { OaicHandler } from './oaic.handler';
 import { OaicService } from './oaic.service';
-import { OaicStreamService } from './oaic-stream.service';
-import { OaicViaChatService } from './oaic-via-chat.service';
-import { UpstreamCallService } from './upstream-call.service';
 
-/** The oaic family in the chat service: routing to channels, failover, unary/stream/audio execution. */
+/** The oaic family in the chat service: chat, completions and responses through the chat pipeline; the other operations beside it. */
 @Module({
-  imports: [ClaimCheckModule, ResponsesModule, MeteringModule, TranslationModule],
+  imports: [ClaimCheckModule, ResponsesModule, MeteringModule, PipelineModule],
   controllers: [OaicHandler],
-  providers: [
-    OaicService,
-    OaicRequestService,
-    OaicJsonService,
-    OaicStreamService,
-    OaicAudioService,
-    OaicViaChatService,
-    UpstreamCallService,
-    OaicMediaImagesService,
-  ],
+  providers: [OaicService, OaicRequestService, OaicOperationsService, OaicSpeechService, OaicAudioService, OaicMediaImagesService],
 })
 export class OaicModule {}

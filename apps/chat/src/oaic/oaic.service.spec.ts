@@ -1,14 +1,14 @@
 import { GatewayError, type CatalogChannel, type OaicCallPayload, type UsageEvent } from '@gateway/contracts';
-import type { ChatExecutionService } from '../translation/chat-execution.service';
+import type { ChatPipeline } from '../pipeline/chat-pipeline.service';
+import type { ResponsesService } from '../responses/responses.service';
 import { MeteringService } from '../usage/metering.service';
 import type { MeteredStream } from '../usage/metered-stream';
 import type { UsagePublisher } from '../usage/usage.publisher';
 import type { OaicAudioService } from './oaic-audio.service';
-import type { OaicJsonService } from './oaic-json.service';
+import type { OaicOperationsService } from './oaic-operations.service';
 import type { OaicMediaImagesService } from './oaic-media-images.service';
 import type { OaicRequestService, PreparedCall } from './oaic-request.service';
-import type { OaicStreamService } from './oaic-stream.service';
-import type { OaicViaChatService } from './oaic-via-chat.service';
+import type { OaicSpeechService } from './oaic-speech.service';
 import { OaicService } from './oaic.service';
 
 const payload: OaicCallPayload = { requestId: 'req-1', tenantId: 't1', keyId: 'k1', keyKind: 'payg', route: 'oaic.responses', body: {} };
@@ -44,14 +44,14 @@ function service(answer: (call: PreparedCall<'responses'>) => Promise<unknown>) 
       };
     },
   } as unknown as OaicRequestService;
-  const viaChat = { responses: answer } as unknown as OaicViaChatService;
+  const viaChat = { responses: answer } as unknown as ChatPipeline;
   const oaic = new OaicService(
     requests,
-    {} as OaicJsonService,
-    {} as OaicStreamService,
+    {} as OaicOperationsService,
+    {} as OaicSpeechService,
     {} as OaicAudioService,
     new MeteringService(publisher),
-    {} as ChatExecutionService,
+    {} as ResponsesService,
     viaChat,
     {} as OaicMediaImagesService,
   );

@@ -1,34 +1,32 @@
-import type { OaicAudioPayload, ReplyNote } from '@gateway/contracts';
+import { ResponseGetPayload, parseOrThrow, type OaicAudioPayload, type ReplyNote } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
-import { ChatExecutionService } from '../translation/chat-execution.service';
-import { oaicChatCall, oaicChatNeedsTranslation } from '../translation/oaic-chat-call';
-import { UsageMeter } from '../usage/usage-meter';
+import { ChatPipeline } from '../pipeline/chat-pipeline.service';
+import { ResponsesService } from '../responses/responses.service';
 import { MeteringService } from '../usage/metering.service';
+import { UsageMeter } from '../usage/usage-meter';
 import { OaicAudioService } from './oaic-audio.service';
-import { OaicJsonService } from './oaic-json.service';
 import { OaicMediaImagesService } from './oaic-media-images.service';
-import type { JsonOperation } from './oaic-operation';
-import { OaicRequestService } from './oaic-request.service';
-import { OaicViaChatService } from './oaic-via-chat.service';
-import { OaicStreamService } from './oaic-stream.service';
+import { OaicOperationsService } from './oaic-operations.service';
+import { OaicRequestService, type JsonOperation } from './oaic-request.service';
+import { OaicSpeechService } from './oaic-speech.service';
 
 const FAMILY = 'oaic';
 
 /**
- * Runs one oaic request: prepare (body, model, channels), then the unary, streamed or audio path.
- * Its usage lifecycle starts here, so any failure before an answer is still recorded, with its outcome
- * and status, and one after an answer was metered adds nothing.
+ * Runs one oaic request: prepare (body, model, channels), then the chat pipeline for chat, completions
+ * and responses, or the operation's own path. Its usage lifecycle starts here, so any failure before an
+ * answer is still recorded, with its outcome and status, and one after an answer was metered adds nothing.
  */
 @Injectable()
 export class OaicService {
   constructor(
     private readonly requests: OaicRequestService,
-    private readonly json: OaicJsonService,
-    private readonly streams: OaicStreamService,
+    private readonly operations: OaicOperationsService,
+    private readonly speech: OaicSpeechService,
     private readonly audio: OaicAudioService,
     private readonly metering: MeteringService,
-    private readonly translated: ChatExecutionService,
-    private readonly viaChat: OaicViaChatService,
+    private readonly responses: ResponsesService,
+    private readonly pipeline: ChatPipeline,
     private readonly mediaImages: OaicMediaImagesService,
   ) {}
 
@@ -38,17 +36,21 @@ export class OaicService {
     const metered = this.metering.start(new UsageMeter(caller, FAMILY), note);
     try {
       const call = await this.requests.prepare(op, caller, metered);
-      if (call.op === 'speech') return await this.audio.speech(call, signal);
-      if (call.op === 'images' && call.mediaTask) return await this.mediaImages.generate(call, call.mediaTask.origin);
-      if (call.op === 'chat' || call.op === 'completions' || call.op === 'responses') {
-        // A channel of another protocol: chat goes through the IR, completions and responses are answered as chat.
-        if (oaicChatNeedsTranslation(call.channels)) {
-          if (call.op === 'chat') return await this.translated.execute(oaicChatCall(call), signal);
-          return await (call.op === 'completions' ? this.viaChat.completions(call, signal) : this.viaChat.responses(call, signal));
-        }
-        if (call.body.stream === true) return await this.streams.open(call, signal);
+      switch (call.op) {
+        case 'chat':
+          return await this.pipeline.chat(call, signal);
+        case 'completions':
+          return await this.pipeline.completions(call, signal);
+        case 'responses':
+          return await this.pipeline.responses(call, signal);
+        case 'speech':
+          return await this.speech.create(call, signal);
+        case 'images':
+          if (call.mediaTask) return await this.mediaImages.generate(call, call.mediaTask.origin);
+          return await this.operations.execute(call, signal);
+        default:
+          return await this.operations.execute(call, signal);
       }
-      return await this.json.execute(call, signal);
     } catch (error) {
       metered.fail(error);
       throw error;
@@ -63,5 +65,11 @@ export class OaicService {
       metered.fail(error);
       throw error;
     }
+  }
+
+  /** A stored response of the caller's tenant. */
+  response(payload: unknown): Promise<Record<string, unknown>> {
+    const { tenantId, responseId } = parseOrThrow(ResponseGetPayload, payload);
+    return this.responses.get(tenantId, responseId);
   }
 }

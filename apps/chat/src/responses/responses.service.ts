@@ -1,13 +1,7 @@
-import { GatewayError, type CatalogChannel } from '@gateway/contracts';
+import { GatewayError } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { ResponsesRepository, type ResponseSource } from './responses.repository';
-
-/** A request that continues a stored response: the upstream's id for it and the one channel that can continue it. */
-export interface Continuation {
-  upstreamId: string;
-  channel: CatalogChannel;
-}
 
 /**
  * Response records per tenant. Each stored response gets a gateway id, so ids from different
@@ -40,26 +34,8 @@ export class ResponsesService {
     return body;
   }
 
-  /**
-   * What a request naming `previousId` continues: the conversation lives with the upstream that answered,
-   * under its own id, so the request goes to that channel only. Another tenant's id is not found.
-   */
-  async continuation(tenantId: string, previousId: string, channels: readonly CatalogChannel[]): Promise<Continuation> {
-    const source = await this.repository.source(previousId, tenantId);
-    if (!source) throw GatewayError.notFound(`No response found with id '${previousId}'.`, 'previous_response_id');
-    if (!source.upstreamId || !source.channelId) {
-      throw GatewayError.invalid(
-        `The response '${previousId}' was answered through chat and cannot be continued by id; send its output as input items instead.`,
-        'previous_response_id',
-      );
-    }
-    const channel = channels.find((c) => c.id === source.channelId);
-    if (!channel) {
-      throw GatewayError.invalid(
-        `The response '${previousId}' was answered by an upstream this model no longer uses; send its output as input items instead.`,
-        'previous_response_id',
-      );
-    }
-    return { upstreamId: source.upstreamId, channel };
+  /** Where the tenant's response `id` came from; null when this tenant has no such response. */
+  source(tenantId: string, id: string): Promise<ResponseSource | null> {
+    return this.repository.source(id, tenantId);
   }
 }

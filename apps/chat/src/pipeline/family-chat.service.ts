@@ -5,8 +5,7 @@ import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/provi
 import { Injectable } from '@nestjs/common';
 import { MeteringService } from '../usage/metering.service';
 import type { UsageMeter } from '../usage/usage-meter';
-import { createChatCall } from './chat-call';
-import { ChatExecutionService } from './chat-execution.service';
+import { ChatPipeline, createChatCall } from './chat-pipeline.service';
 
 /** A family's request once its body is parsed: what the run needs of it. */
 export interface FamilyChatRequest {
@@ -27,7 +26,7 @@ export class FamilyChatService {
   constructor(
     private readonly catalog: CatalogCache,
     private readonly billing: BillingClient,
-    private readonly execution: ChatExecutionService,
+    private readonly pipeline: ChatPipeline,
     private readonly metering: MeteringService,
   ) {}
 
@@ -48,7 +47,7 @@ export class FamilyChatService {
       capChatOutput(family === 'oaic' ? 'oaic-chat' : family, body, route.model.defaultMaxTokens);
       await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
       const call = createChatCall({ family, caller, modelId, channels: orderChannels(route.channels), body, decode, stream, metered });
-      return await this.execution.execute(call, signal);
+      return await this.pipeline.run(call, signal);
     } catch (error) {
       metered.fail(error);
       throw error;

@@ -1,7 +1,7 @@
 // Same-protocol calls: the body reaches the upstream as sent with only the model swapped, and answers
 // come back under the public model id, without touching look-alike fields inside content.
 import type { CatalogChannel } from '@gateway/contracts';
-import { needsTranslation } from './chat-call';
+import { needsTranslation } from './chat-pipeline.service';
 import { passThroughAnswer, passThroughRequest, streamModelRewriter } from './passthrough-request';
 
 const channel = (protocol: CatalogChannel['protocol'], upstreamModel = 'up-model'): CatalogChannel => ({

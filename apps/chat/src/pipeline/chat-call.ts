@@ -19,16 +19,6 @@ export interface ChatCall {
   metered: MeteredStream;
 }
 
-export interface ChatCallInit extends Omit<ChatCall, 'ir'> {
-  decode: () => ChatIrRequest;
-}
-
-export function createChatCall(init: ChatCallInit): ChatCall {
-  const { decode, ...rest } = init;
-  let ir: ChatIrRequest | undefined;
-  return { ...rest, ir: () => (ir ??= decode()) };
-}
-
 /** The chat protocol a channel speaks; a channel of a non-chat protocol cannot serve a chat call. */
 export function chatProtocolOf(channel: CatalogChannel): ChatProtocol {
   if (channel.protocol in UPSTREAM_CHAT) return channel.protocol as ChatProtocol;
@@ -38,11 +28,6 @@ export function chatProtocolOf(channel: CatalogChannel): ChatProtocol {
 /** Same wire format on both sides: the body goes through as sent, only the model name changes. */
 export function isPassThrough(family: IrFamily, protocol: ChatProtocol): boolean {
   return NATIVE_FAMILY[protocol] === family;
-}
-
-/** Whether any of the channels speaks a protocol other than the family's own. */
-export function needsTranslation(family: IrFamily, channels: readonly CatalogChannel[]): boolean {
-  return channels.some((channel) => !(channel.protocol in UPSTREAM_CHAT) || !isPassThrough(family, channel.protocol as ChatProtocol));
 }
 
 /** The input estimate for upstreams that report no usage; a request the IR cannot hold counts as zero. */

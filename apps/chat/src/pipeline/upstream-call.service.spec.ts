@@ -4,8 +4,9 @@ import { GatewayError, type CatalogChannel, type ChatCompletionRequest } from '@
 import { fromOaicRequest } from '@gateway/providers';
 import type { ChatEnv } from '../config/chat-env';
 import type { MeteredStream } from '../usage/metered-stream';
-import { createChatCall, type ChatCall } from './chat-call';
-import { ChatUpstreamService } from './chat-upstream.service';
+import type { ChatCall } from './chat-call';
+import { createChatCall } from './chat-pipeline.service';
+import { UpstreamCallService } from './upstream-call.service';
 
 const channel = (protocol: CatalogChannel['protocol']): CatalogChannel => ({
   id: `ch-${protocol}`,
@@ -45,8 +46,8 @@ function oaicCall(url: string): ChatCall {
   });
 }
 
-describe('ChatUpstreamService.request', () => {
-  const service = new ChatUpstreamService({ UPSTREAM_TIMEOUT_MS: 1000 } as ChatEnv);
+describe('UpstreamCallService.request', () => {
+  const service = new UpstreamCallService({ UPSTREAM_TIMEOUT_MS: 1000 } as ChatEnv);
 
   it('sends a public image URL on to a Gemini upstream as a fileUri', () => {
     const request = service.request(oaicCall('https://example.com/a.png'), channel('gemini'));
@@ -68,8 +69,8 @@ describe('ChatUpstreamService.request', () => {
   );
 });
 
-describe('ChatUpstreamService.upstreamError', () => {
-  const service = new ChatUpstreamService({ UPSTREAM_TIMEOUT_MS: 1000 } as ChatEnv);
+describe('UpstreamCallService.upstreamError', () => {
+  const service = new UpstreamCallService({ UPSTREAM_TIMEOUT_MS: 1000 } as ChatEnv);
   const refusal = JSON.stringify({
     error: { message: "'max_completion_tokens' must be at most 4096", type: 'invalid_request_error', param: 'max_completion_tokens' },
   });

@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ResponsesModule } from '../responses/responses.module';
+import { MeteringModule } from '../usage/metering.module';
+import { ChatPipeline } from './chat-pipeline.service';
+import { FamilyChatService } from './family-chat.service';
+import { UpstreamCallService } from './upstream-call.service';
+
+/**
+ * The chat pipeline: any public family (oaic, msgc, genc) against any chat protocol (OpenAI, Anthropic,
+ * Gemini), with failover, one stream relay and durable usage; and the one upstream call every path uses.
+ */
+@Module({
+  imports: [MeteringModule, ResponsesModule],
+  providers: [UpstreamCallService, ChatPipeline, FamilyChatService],
+  exports: [UpstreamCallService, ChatPipeline, FamilyChatService],
+})
+export class PipelineModule {}
