@@ -44,7 +44,7 @@ function service(answer: (call: PreparedCall<'responses'>) => Promise<unknown>) 
       };
     },
   } as unknown as OaicRequestService;
-  const viaChat = { responses: answer } as unknown as ChatPipeline;
+  const viaChat = { oaic: answer } as unknown as ChatPipeline;
   const oaic = new OaicService(
     requests,
     {} as OaicOperationsService,

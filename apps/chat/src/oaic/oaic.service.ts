@@ -38,11 +38,9 @@ export class OaicService {
       const call = await this.requests.prepare(op, caller, metered);
       switch (call.op) {
         case 'chat':
-          return await this.pipeline.chat(call, signal);
         case 'completions':
-          return await this.pipeline.completions(call, signal);
         case 'responses':
-          return await this.pipeline.responses(call, signal);
+          return await this.pipeline.oaic(call, signal);
         case 'speech':
           return await this.speech.create(call, signal);
         case 'images':

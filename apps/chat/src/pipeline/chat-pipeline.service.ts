@@ -43,6 +43,8 @@ export function needsTranslation(family: IrFamily, channels: readonly CatalogCha
 
 type ChatAnswer = Record<string, unknown> | AsyncGenerator<Uint8Array>;
 type OaicRequest<Op extends OaicRouteCall['op']> = Extract<OaicRouteCall, { op: Op }>;
+/** The oaic operations the pipeline answers. */
+export type OaicChatRequest = OaicRequest<'chat' | 'completions' | 'responses'>;
 
 /** One call with the codec made for it: all the pipeline runs. */
 interface PipelineRun {
@@ -79,19 +81,28 @@ export class ChatPipeline {
     return this.execute({ call, codec: this.familyChat(call) }, signal);
   }
 
-  chat(request: OaicRequest<'chat'>, signal: AbortSignal): Promise<ChatAnswer> {
-    const chat = needsTranslation('oaic', request.channels) ? oaicChatCall(request, request.body) : null;
-    return this.execute(chat ? { call: chat, codec: this.familyChat(chat) } : { call: request, codec: this.openaiRoute(request) }, signal);
+  /** An oaic chat, completions or responses request: sent as it is to OpenAI channels, as chat to any other. */
+  oaic(request: OaicChatRequest, signal: AbortSignal): Promise<ChatAnswer> {
+    const run = this.planOf(request);
+    return this.execute(run, signal);
   }
 
-  completions(request: OaicRequest<'completions'>, signal: AbortSignal): Promise<ChatAnswer> {
-    const chat = needsTranslation('oaic', request.channels) ? oaicChatCall(request, completionAsChatRequest(request.body)) : null;
-    return this.execute(chat ? { call: chat, codec: this.completionsAsChat(chat) } : { call: request, codec: this.openaiRoute(request) }, signal);
-  }
-
-  responses(request: OaicRequest<'responses'>, signal: AbortSignal): Promise<ChatAnswer> {
-    const chat = needsTranslation('oaic', request.channels) ? this.responseAsChat(request) : null;
-    return this.execute(chat ? { call: chat, codec: this.responsesAsChat(chat) } : { call: request, codec: this.openaiRoute(request) }, signal);
+  private planOf(request: OaicChatRequest): PipelineRun {
+    if (!needsTranslation('oaic', request.channels)) return { call: request, codec: this.openaiRoute(request) };
+    switch (request.op) {
+      case 'chat': {
+        const chat = oaicChatCall(request, request.body);
+        return { call: chat, codec: this.familyChat(chat) };
+      }
+      case 'completions': {
+        const chat = oaicChatCall(request, completionAsChatRequest(request.body));
+        return { call: chat, codec: this.completionsAsChat(chat) };
+      }
+      case 'responses': {
+        const chat = this.responseAsChat(request);
+        return { call: chat, codec: this.responsesAsChat(chat) };
+      }
+    }
   }
 
   private responseAsChat(request: OaicRequest<'responses'>): ResponseAsChatCall {
