@@ -5,6 +5,9 @@
  * utime+stime from /proc of each app, NATS, Redis and every Postgres backend before and after. The ratio
  * of the gateway's total to the upstream's own is the figure: it holds across machines where µs do not.
  *
+ * Last, the floor: a bare Fastify route and a bare NATS responder doing one request-reply per request
+ * on the same NATS, measured the same way, beside the upstream's own CPU.
+ *
  * `--profile APP` (edge, chat, accounts, ...) writes a .cpuprofile of that app over the run into
  * .data/profiles/. The bench process itself (the load generator, and the log relay it stands in for) is
  * not counted.
@@ -17,6 +20,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT, STACK_APPS, type StackApp } from '@gateway/cli';
 import { formatTable } from './translation.section';
+import { startFloor } from './nats-floor.phase';
 import { cpuBetween, pidsNamed, readCpu, type CpuGroup } from './process-cpu';
 
 const SECONDS = Number(process.env.BENCH_CPU_SECONDS ?? 10);
@@ -59,7 +63,7 @@ function groupsOf(stack: RunningStack): CpuGroup[] {
   ];
 }
 
-async function phase(stack: RunningStack, scenario: Scenario, rate: number | undefined): Promise<Phase> {
+async function phase(groups: CpuGroup[], scenario: Scenario, rate: number | undefined): Promise<Phase> {
   const options = {
     url: scenario.url,
     method: 'POST',
@@ -69,7 +73,6 @@ async function phase(stack: RunningStack, scenario: Scenario, rate: number | und
     ...(rate !== undefined && { overallRate: rate }),
   };
   await autocannon({ ...options, duration: 2 });
-  const groups = groupsOf(stack);
   const before = readCpu(groups);
   const result = await autocannon({ ...options, duration: SECONDS });
   const used = cpuBetween(before, readCpu(groups));
@@ -100,6 +103,24 @@ function report(scenario: Scenario, offered: Phase, saturated: Phase, chunks: nu
   }
   rows.push(['answered req/s / errors', `${offered.rps.toFixed(0)} / ${offered.errors}`, `${saturated.rps.toFixed(0)} / ${saturated.errors}`]);
   return `\n${scenario.name}\n${formatTable(rows)}\n`;
+}
+
+const FLOOR_NAME = 'the floor: one HTTP hop and one NATS request-reply, nothing else (same body, same NATS)';
+
+/** The floor's own processes, its total, and that total over the first scenario's upstream. */
+function floorReport(offered: Phase, saturated: Phase, upstream: { offered: number; saturated: number }): string {
+  const us = (value: number) => `${value.toFixed(0)} µs`;
+  const total = (p: Phase) => [...p.perRequest.values()].reduce((sum, v) => sum + v, 0);
+  const rows: string[][] = [['process', `at ${RATE} req/s offered`, `at ${CONNECTIONS} connections`]];
+  for (const name of offered.perRequest.keys()) rows.push([name, us(offered.perRequest.get(name)!), us(saturated.perRequest.get(name)!)]);
+  rows.push(['floor total', us(total(offered)), us(total(saturated))]);
+  rows.push([
+    'floor ÷ upstream (non-streamed chat above)',
+    `${(total(offered) / upstream.offered).toFixed(2)}×`,
+    `${(total(saturated) / upstream.saturated).toFixed(2)}×`,
+  ]);
+  rows.push(['answered req/s / errors', `${offered.rps.toFixed(0)} / ${offered.errors}`, `${saturated.rps.toFixed(0)} / ${saturated.errors}`]);
+  return `\n${FLOOR_NAME}\n${formatTable(rows)}\n`;
 }
 
 async function main(): Promise<void> {
@@ -140,13 +161,25 @@ async function main(): Promise<void> {
         streamed: false,
       },
     ];
+    let yardstick: { offered: number; saturated: number } | undefined;
     process.stdout.write(`each scenario: ${RATE} req/s offered, then ${CONNECTIONS} connections, ${SECONDS} s each (log level ${LOG_LEVEL})\n`);
     for (const scenario of scenarios) {
       process.stdout.write(`${scenario.name}...\n`);
       const chunks = scenario.streamed ? await chunksOf(scenario) : 0;
-      const offered = await phase(stack, scenario, RATE);
-      const saturated = await phase(stack, scenario, undefined);
+      const offered = await phase(groupsOf(stack), scenario, RATE);
+      const saturated = await phase(groupsOf(stack), scenario, undefined);
       process.stdout.write(report(scenario, offered, saturated, chunks));
+      yardstick ??= { offered: offered.perRequest.get('sandbox')!, saturated: saturated.perRequest.get('sandbox')! };
+    }
+    process.stdout.write(`${FLOOR_NAME}...\n`);
+    const floor = await startFloor(`bench${stamp}.floor.echo`, stack.natsUrl);
+    try {
+      const scenario: Scenario = { name: FLOOR_NAME, url: floor.url, headers: json, body: chat(false), streamed: false };
+      const offered = await phase(floor.groups, scenario, RATE);
+      const saturated = await phase(floor.groups, scenario, undefined);
+      process.stdout.write(floorReport(offered, saturated, yardstick!));
+    } finally {
+      floor.stop();
     }
   } finally {
     await stack.stop();
