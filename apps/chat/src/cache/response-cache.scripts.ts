@@ -1,19 +1,25 @@
+/** Drops one entry and its place in a tenant's books (last read, expiry, size, total). */
+const FORGET = `
+local function forget(lru, expiries, sizes, total, prefix, h)
+  local s = tonumber(redis.call('HGET', sizes, h) or '0')
+  redis.call('HDEL', sizes, h)
+  redis.call('ZREM', lru, h)
+  redis.call('ZREM', expiries, h)
+  redis.call('DEL', prefix .. h)
+  if s > 0 then redis.call('DECRBY', total, s) end
+end
+`;
+
 /**
  * Stores one entry and keeps the tenant's total under its cap: expired entries leave the books first,
  * then the least recently read go until the total fits. KEYS: entry, lru, expiries, sizes, total.
  * ARGV: hash, value, ttlMs, nowMs, tenantMaxBytes, entry key prefix. Returns {total, evicted}.
  */
 export const PUT_SCRIPT = `
-local function forget(h)
-  local s = tonumber(redis.call('HGET', KEYS[4], h) or '0')
-  redis.call('HDEL', KEYS[4], h)
-  redis.call('ZREM', KEYS[2], h)
-  redis.call('ZREM', KEYS[3], h)
-  redis.call('DEL', ARGV[6] .. h)
-  if s > 0 then redis.call('DECRBY', KEYS[5], s) end
-end
-for _, h in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[4], 'LIMIT', 0, 256)) do forget(h) end
-if redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 then forget(ARGV[1]) end
+${FORGET}
+local function forgetHere(h) forget(KEYS[2], KEYS[3], KEYS[4], KEYS[5], ARGV[6], h) end
+for _, h in ipairs(redis.call('ZRANGEBYSCORE', KEYS[3], '-inf', ARGV[4], 'LIMIT', 0, 256)) do forgetHere(h) end
+if redis.call('HEXISTS', KEYS[4], ARGV[1]) == 1 then forgetHere(ARGV[1]) end
 local size = string.len(ARGV[2])
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
@@ -24,7 +30,7 @@ local evicted = 0
 while total > tonumber(ARGV[5]) do
   local oldest = redis.call('ZRANGE', KEYS[2], 0, 0)
   if #oldest == 0 or oldest[1] == ARGV[1] then break end
-  forget(oldest[1])
+  forgetHere(oldest[1])
   evicted = evicted + 1
   total = tonumber(redis.call('GET', KEYS[5]) or '0')
 end
@@ -40,15 +46,9 @@ return value
 
 /** Forgets up to ARGV[2] of a tenant's entries. KEYS: lru, expiries, sizes, total. ARGV: entry key prefix, batch. Returns how many. */
 export const PURGE_SCRIPT = `
+${FORGET}
 local hashes = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[2]) - 1)
-for _, h in ipairs(hashes) do
-  local s = tonumber(redis.call('HGET', KEYS[3], h) or '0')
-  redis.call('HDEL', KEYS[3], h)
-  redis.call('ZREM', KEYS[1], h)
-  redis.call('ZREM', KEYS[2], h)
-  redis.call('DEL', ARGV[1] .. h)
-  if s > 0 then redis.call('DECRBY', KEYS[4], s) end
-end
+for _, h in ipairs(hashes) do forget(KEYS[1], KEYS[2], KEYS[3], KEYS[4], ARGV[1], h) end
 if redis.call('ZCARD', KEYS[1]) == 0 then redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4]) end
 return #hashes
 `;
