@@ -1,6 +1,7 @@
-// `npm test`'s jest half: two jest processes side by side, the end-to-end project (its shared stack) and
-// every other project, including the end-to-end specs that run a stack of their own (e2e-own-stack), which
-// even out the two. Arguments after the script go to both processes. Exits with the first failure's code.
+// `npm test`'s jest half: the end-to-end project and every other project as two jest processes side by side.
+// Jest gives a two-core machine one worker, so one run would take the unit and integration specs and the
+// end-to-end specs one file after another; the end-to-end specs mostly wait on their stack, and the others
+// fill that wait. Arguments after the script go to both processes. Exits with the first failure's code.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 

@@ -1,6 +1,5 @@
 // The end-to-end suite: its global setup launches the whole stack (two edge replicas) once per run.
 const preset = require('../../../../jest.preset');
-const OWN_STACK = require('./own-stack-specs');
 
 const base = preset(__dirname);
 // The Vercel AI SDK (`ai`, `@ai-sdk/*`) and some of what they import ship ES modules only; jest runs
@@ -11,7 +10,7 @@ const swc = base.transform['^.+\\.ts$'];
 module.exports = preset(__dirname, {
   displayName: 'e2e',
   testMatch: ['<rootDir>/**/*.e2e.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...OWN_STACK],
+  testPathIgnorePatterns: ['/node_modules/'],
   transform: { '^.+\\.ts$': swc, [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: swc },
   // They import zod's locale by its ESM file name; the CommonJS build beside it keeps one zod in the process.
   moduleNameMapper: { '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs' },
