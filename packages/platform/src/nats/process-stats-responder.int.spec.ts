@@ -1,10 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { ProcessStats, SUBJECTS } from '@gateway/contracts';
-import type { NatsConnection } from 'nats';
+import type { NatsConnection, Subscription } from 'nats';
 import { decodeJson, encodeJson } from './codec';
 import { connectNats } from './connect';
 import { answerProcessStats } from './process-stats-responder';
+
+const FENCE = 'fence';
 
 describe('the process-stats broadcast', () => {
   const prefix = `t${Date.now().toString(36)}${randomBytes(3).toString('hex')}.`;
@@ -12,20 +13,35 @@ describe('the process-stats broadcast', () => {
 
   beforeAll(async () => {
     connection = await connectNats('nats://127.0.0.1:4222', 'process-stats-spec');
+    connection.subscribe(`${prefix}fence`, { callback: (_e, msg) => msg.respond(encodeJson(FENCE)) });
   });
 
   afterAll(async () => {
     await connection.drain();
   });
 
-  /** Every answer to one broadcast within `waitMs`. */
-  async function broadcast(payload: unknown, waitMs = 300): Promise<unknown[]> {
+  /**
+   * Every answer to one broadcast. A fence subject answered on the same connection is asked right after
+   * it: responders answer synchronously and NATS keeps one connection's order, so once the fence's answer
+   * is in, every answer to the broadcast is too, however slow the machine.
+   */
+  async function broadcast(payload: unknown): Promise<unknown[]> {
     const inbox = `_INBOX.${randomBytes(6).toString('hex')}`;
     const answers: unknown[] = [];
-    const subscription = connection.subscribe(inbox, { callback: (_e, msg) => answers.push(decodeJson(msg.data)) });
+    let subscription: Subscription | undefined;
+    const fenced = new Promise<void>((resolve) => {
+      subscription = connection.subscribe(inbox, {
+        callback: (_e, msg) => {
+          const answer = decodeJson(msg.data);
+          if (answer === FENCE) resolve();
+          else answers.push(answer);
+        },
+      });
+    });
     connection.publish(prefix + SUBJECTS.ops.processStats, encodeJson(payload), { reply: inbox });
-    await sleep(waitMs);
-    subscription.unsubscribe();
+    connection.publish(`${prefix}fence`, encodeJson({}), { reply: inbox });
+    await fenced;
+    subscription?.unsubscribe();
     return answers;
   }
 
