@@ -15,6 +15,8 @@ export const MusicEnv = BaseEnv.extend({
   MUSIC_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   /** How often a task's upstream is asked where it stands, in case its callbacks are late or never come. */
   MUSIC_POLL_INTERVAL_MS: z.coerce.number().int().positive().default(15_000),
+  /** How long a poll job's lock lives without renewal: a worker killed mid-poll gives its task back after about this long. */
+  MUSIC_JOB_LOCK_MS: z.coerce.number().int().min(1000).default(15_000),
   /** A task not finished by then fails (GENERATE_AUDIO_FAILED) and its hold is released. */
   MUSIC_TASK_DEADLINE_MS: z.coerce
     .number()

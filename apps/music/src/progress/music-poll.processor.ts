@@ -1,6 +1,7 @@
 import type { MusicTaskStatus } from '@gateway/contracts';
 import { CatalogCache, QueueFactory } from '@gateway/platform';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { MUSIC_ENV, type MusicEnv } from '../config/music-env';
 import { MusicTaskRepository, type MusicTaskRow } from '../tasks/music-task.repository';
 import { isTerminal } from '../tasks/music-task.state';
 import { MusicUpstreamClient } from '../upstream/music-upstream.client';
@@ -25,10 +26,16 @@ export class MusicPollProcessor {
     private readonly upstream: MusicUpstreamClient,
     private readonly progress: MusicProgressService,
     private readonly polls: MusicPollScheduler,
+    @Inject(MUSIC_ENV) private readonly env: MusicEnv,
   ) {}
 
   start(): void {
-    this.queues.worker(POLL_QUEUE, PollJob, (job) => this.poll(job), { concurrency: 32 });
+    const lockMs = this.env.MUSIC_JOB_LOCK_MS;
+    this.queues.worker(POLL_QUEUE, PollJob, (job) => this.poll(job), {
+      concurrency: 32,
+      lockDurationMs: lockMs,
+      stalledIntervalMs: Math.max(1000, Math.floor(lockMs / 2)),
+    });
   }
 
   async poll({ taskId, round }: PollJob): Promise<void> {
