@@ -1,7 +1,8 @@
-// `npm test`'s jest half: the end-to-end project and every other project as two jest processes side by side.
-// Jest gives a two-core machine one worker, so one run would take the unit and integration specs and the
-// end-to-end specs one file after another; the end-to-end specs mostly wait on their stack, and the others
-// fill that wait. Arguments after the script go to both processes. Exits with the first failure's code.
+// `npm test`'s jest half, as two lanes side by side. Jest gives a two-core machine one worker, so one run
+// would take every spec file one after another. One lane runs the end-to-end specs on the shared stack;
+// the other runs the unit and integration specs, then the end-to-end specs that launch and kill stacks of
+// their own. Those mostly wait on their processes, so they go once the unit specs have given the cores
+// back. Arguments after the script go to every process. Exits with the first failure's code.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 
@@ -9,18 +10,26 @@ const require = createRequire(import.meta.url);
 const jestBin = require.resolve('jest/bin/jest');
 const extra = process.argv.slice(2);
 
-const halves = [
-  ['--selectProjects', 'e2e'],
-  ['--ignoreProjects', 'e2e'],
+const lanes = [
+  [['--selectProjects', 'e2e']],
+  [['--ignoreProjects', 'e2e', 'e2e-own-stack'], ['--selectProjects', 'e2e-own-stack']],
 ];
 
-const codes = await Promise.all(
-  halves.map(
-    (args) =>
-      new Promise((resolve) => {
-        const child = spawn(process.execPath, [jestBin, '--passWithNoTests', ...args, ...extra], { stdio: 'inherit' });
-        child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-      }),
-  ),
-);
+function jest(args) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [jestBin, '--passWithNoTests', ...args, ...extra], { stdio: 'inherit' });
+    child.on('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function runLane(runs) {
+  let failed = 0;
+  for (const args of runs) {
+    const code = await jest(args);
+    failed ||= code;
+  }
+  return failed;
+}
+
+const codes = await Promise.all(lanes.map(runLane));
 process.exit(codes.find((code) => code !== 0) ?? 0);

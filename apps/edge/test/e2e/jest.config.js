@@ -1,4 +1,5 @@
-// The end-to-end suite: its global setup launches the whole stack (two edge replicas) once per run.
+// The end-to-end suite: its global setup launches the whole stack (two edge replicas) once per run. The
+// specs in own-stack/ launch stacks of their own (to kill their processes) and run as a project apart.
 const preset = require('../../../../jest.preset');
 
 const base = preset(__dirname);
@@ -10,7 +11,7 @@ const swc = base.transform['^.+\\.ts$'];
 module.exports = preset(__dirname, {
   displayName: 'e2e',
   testMatch: ['<rootDir>/**/*.e2e.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/own-stack/'],
   transform: { '^.+\\.ts$': swc, [`node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: swc },
   // They import zod's locale by its ESM file name; the CommonJS build beside it keeps one zod in the process.
   moduleNameMapper: { '^zod/v4/locales/(.+)\\.js$': 'zod/v4/locales/$1.cjs' },

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { request } from 'undici';
-import { chat, eventually, storedBalance, withSql } from './support/billing-fixtures';
+import { chat, eventually, storedBalance, withSql } from '../support/billing-fixtures';
 
 const HOLD_TTL_MS = 3000;
 const SWEEP_MS = 500;

@@ -16,10 +16,10 @@ import os from 'node:os';
 import path from 'node:path';
 import OpenAI from 'openai';
 import { request } from 'undici';
-import { eventually } from './support/billing-fixtures';
-import { chatFile } from './support/batch-fixtures';
-import { CLI_BIN, type CliResult } from './support/cli-runner';
-import { msgcHeaders } from './support/gateway';
+import { eventually } from '../support/billing-fixtures';
+import { chatFile } from '../support/batch-fixtures';
+import { CLI_BIN, type CliResult } from '../support/cli-runner';
+import { msgcHeaders } from '../support/gateway';
 
 const KILLED = ['accounts', 'chat', 'files', 'files-worker', 'media', 'media-worker', 'music', 'music-worker', 'edge'] as const;
 /** Each client call gives up after this long: a call held by a process that died fails, and the loop goes on. */

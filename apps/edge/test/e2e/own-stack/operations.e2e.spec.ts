@@ -15,8 +15,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
-import { chat, eventually, withSql } from './support/billing-fixtures';
-import { startOtlpReceiver, type OtlpReceiver } from './support/otlp-receiver';
+import { chat, eventually, withSql } from '../support/billing-fixtures';
+import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
 
 const SLOW_STREAM_MODEL = 'ops-slow-stream';
 /** OTLP's span kinds. */

@@ -17,10 +17,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Webhook } from 'standardwebhooks';
 import { request } from 'undici';
-import { chatFile, finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
-import { eventually, withSql } from './support/billing-fixtures';
-import { bearer, http, openaiClient } from './support/gateway';
-import { WebhookReceiver } from './support/webhook-receiver';
+import { chatFile, finished, jsonlOf, waitForBatch } from '../support/batch-fixtures';
+import { eventually, withSql } from '../support/billing-fixtures';
+import { bearer, http, openaiClient } from '../support/gateway';
+import { WebhookReceiver } from '../support/webhook-receiver';
 
 const TASKS = 24;
 const MUSIC_TASKS = 10;
@@ -38,7 +38,7 @@ describe('tasks and batches across a worker crash', () => {
   const startWorker = (name: string, app: 'media' | 'music' | 'files' = 'media'): ChildProcess => {
     const roles = {
       media: { MEDIA_ROLE: 'worker', MEDIA_JOB_LOCK_MS: '2000', MEDIA_POLL_INTERVAL_MS: '200' },
-      music: { MUSIC_ROLE: 'worker' },
+      music: { MUSIC_ROLE: 'worker', MUSIC_JOB_LOCK_MS: '2000' },
       files: { FILES_ROLE: 'worker', BATCH_LOCK_MS: '2000', BATCH_CONCURRENCY: String(CONCURRENCY), NATIVE_BATCH_POLL_MS: '250' },
     };
     const worker = spawn(process.execPath, [path.join(REPO_ROOT, 'apps', app, 'dist', 'main.js')], {
