@@ -1,7 +1,8 @@
-import { claimCheckKey, GatewayError, type OaicCallPayload } from '@gateway/contracts';
+import { claimCheckKey, GatewayError, parseOrThrow, type OaicCallPayload } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { Injectable } from '@nestjs/common';
 import Redis from 'ioredis';
+import type { z } from 'zod';
 
 /**
  * Reads bodies that came by claim check: the edge parked them in Redis because they exceed what one
@@ -14,6 +15,15 @@ export class ClaimCheckService {
     private readonly redis: Redis,
     private readonly bus: NatsBus,
   ) {}
+
+  /**
+   * The body by `schema`: taken as typed when the edge already parsed it by the same schema (`checked`),
+   * parsed here when it comes from anywhere else.
+   */
+  async checkedBody<S extends z.ZodType>(payload: OaicCallPayload, schema: S): Promise<z.infer<S>> {
+    const body = await this.body(payload);
+    return payload.checked ? (body as z.infer<S>) : parseOrThrow(schema, body);
+  }
 
   async body(payload: OaicCallPayload): Promise<unknown> {
     if (!payload.bodyRef) return payload.body;

@@ -26,7 +26,7 @@ export class GencService {
       caller,
       meter,
       async () => {
-        const body = parseOrThrow(GenerateContentRequest, await this.claimCheck.body(caller));
+        const body = await this.claimCheck.checkedBody(caller, GenerateContentRequest);
         return { modelId: caller.model, body, stream: caller.stream, decode: () => fromGencRequest(body, caller.model, caller.stream) };
       },
       signal,

@@ -27,7 +27,7 @@ export class MsgcService {
       caller,
       new UsageMeter(caller, FAMILY),
       async () => {
-        const body = parseOrThrow(MessagesRequest, await this.claimCheck.body(caller));
+        const body = await this.claimCheck.checkedBody(caller, MessagesRequest);
         return { modelId: body.model, body, stream: body.stream === true, decode: () => fromMsgcRequest(body) };
       },
       signal,
@@ -38,7 +38,7 @@ export class MsgcService {
   /** Generates nothing: the local estimate of the request's input, for a model the key may use. */
   async countTokens(payload: unknown): Promise<CountTokensResponse> {
     const caller = parseOrThrow(MsgcCallPayload, payload);
-    const body = parseOrThrow(CountTokensRequest, await this.claimCheck.body(caller));
+    const body = await this.claimCheck.checkedBody(caller, CountTokensRequest);
     await this.catalog.route(caller.tenantId, body.model, 'chat');
     return { input_tokens: countTokens(fromMsgcRequest(body)) };
   }

@@ -61,6 +61,11 @@ export function parseOperation<Op extends JsonOperation>(op: Op, body: unknown):
   return { op, body: parseOrThrow(schema, body) };
 }
 
+/** The schema a body of `op` is parsed by, here or (for a body the edge marks checked) at the edge. */
+export function operationSchema(op: JsonOperation): z.ZodType {
+  return SCHEMAS[op];
+}
+
 /** The operations that cross protocols: chat through the IR, completions and responses answered as chat. */
 const ACROSS_PROTOCOLS = ['chat', 'completions', 'responses'] as const;
 type AcrossProtocols = (typeof ACROSS_PROTOCOLS)[number];
@@ -139,7 +144,8 @@ export class OaicRequestService {
 
   /** `metered` is filled as far as known, so a failure here is still recorded. */
   async prepare(op: JsonOperation, payload: OaicCallPayload, metered: MeteredStream): Promise<PreparedCall> {
-    const request = parseOperation(op, await this.claimCheck.body(payload));
+    const sent = await this.claimCheck.body(payload);
+    const request = payload.checked ? ({ op, body: sent } as OperationRequestOf<typeof op>) : parseOperation(op, sent);
     const { body } = request;
     const modelId = body.model ?? (await this.catalog.defaultModel(payload.tenantId, CAPABILITIES[op]));
     metered.meter.modelId = modelId;

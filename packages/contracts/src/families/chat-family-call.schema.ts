@@ -1,7 +1,7 @@
 // NATS payloads of the msgc and genc chat subjects (`chat.msgc.*`, `chat.genc.*`). The caller and the
 // claim-check rule are the oaic family's; genc adds the model and the streaming flag its path carries.
 import { z } from 'zod';
-import { BodyRef, OaicCallPayload } from './oaic/oaic-call.schema';
+import { BodyChecked, BodyRef, OaicCallPayload } from './oaic/oaic-call.schema';
 import { TenantCaller } from './tenant-caller.schema';
 
 /** `chat.msgc.messages` and `chat.msgc.count-tokens`: the msgc body inline, or a claim check. */
@@ -14,6 +14,7 @@ export const GencCallPayload = TenantCaller.extend({
   stream: z.boolean(),
   body: z.unknown().optional(),
   bodyRef: BodyRef.optional(),
+  checked: BodyChecked,
 }).refine((p) => (p.body === undefined) !== (p.bodyRef === undefined), { message: 'give exactly one of body or bodyRef', path: ['body'] });
 export type GencCallPayload = z.infer<typeof GencCallPayload>;
 

@@ -16,12 +16,20 @@ export function claimCheckKey(prefix: string, tenantId: string, requestId: strin
   return `${prefix}claim:${tenantId}:${requestId}`;
 }
 
+/**
+ * Set by the edge when it parsed the body by its route's schema, the one the service would parse it by:
+ * the bus is internal, so the service takes such a body as typed and parses it no second time. A body
+ * from anywhere else (a batch line) comes without it and is parsed where it is used.
+ */
+export const BodyChecked = z.literal(true).optional();
+
 /** Payload of every JSON-bodied `chat.oaic.*` subject: the parsed request body inline, or a claim check. */
 export const OaicCallPayload = TenantCaller.extend({
   /** The public origin the edge answers on, sent where an answer may carry gateway links (images from a media model). */
   origin: z.url().optional(),
   body: z.unknown().optional(),
   bodyRef: BodyRef.optional(),
+  checked: BodyChecked,
 }).refine((p) => (p.body === undefined) !== (p.bodyRef === undefined), { message: 'give exactly one of body or bodyRef', path: ['body'] });
 export type OaicCallPayload = z.infer<typeof OaicCallPayload>;
 
