@@ -7,6 +7,8 @@ import type { RouteRequest } from '../routing/route-request';
 import { ClaimCheckStore } from './claim-check.store';
 import { callerOf } from './tenant-call';
 
+const JSON_TYPE = 'application/json; charset=utf-8';
+
 /** Carries calls to the chat service: the body inline or by claim check, and unary JSON replies. */
 @Injectable()
 export class ChatRelay {
@@ -16,14 +18,33 @@ export class ChatRelay {
     @Inject(OAIC_ENV) private readonly env: OaicEnv,
   ) {}
 
-  /** The NATS payload; a body over the claim-check threshold travels as a Redis reference. */
+  /**
+   * The NATS payload; a body over the claim-check threshold travels as a Redis reference. A body the
+   * route's schema parsed is marked checked: the chat service parses it no second time.
+   */
   async payload(request: RouteRequest): Promise<OaicCallPayload> {
-    const caller = callerOf(request);
+    const caller = request.route.body ? { ...callerOf(request), checked: true as const } : callerOf(request);
     const declared = Number(request.raw.headers['content-length']);
     if (Number.isFinite(declared) && declared < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
     const json = JSON.stringify(request.body);
     if (Buffer.byteLength(json) < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
     return { ...caller, bodyRef: await this.claimCheck.park(caller, json) };
+  }
+
+  /**
+   * A unary answer for the client: with tracing off, the chat service's JSON bytes as they came (nothing
+   * here reads them); with it on, read for the span's finish reasons.
+   */
+  async answer(subject: string, request: RouteRequest, payload?: unknown): Promise<OaicJsonReply | Buffer> {
+    const raw = request.raw;
+    if (raw.traceSpan) return this.json(subject, request, payload);
+    const bytes = await this.bus.requestJsonBytes(subject, payload ?? (await this.payload(request)), {
+      timeoutMs: this.env.CHAT_TIMEOUT_MS,
+      trace: raw.traceContext ?? undefined,
+      onNote: (note) => (raw.replyNote = note),
+    });
+    request.reply.type(JSON_TYPE);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   async json(subject: string, request: RouteRequest, payload?: unknown): Promise<OaicJsonReply> {

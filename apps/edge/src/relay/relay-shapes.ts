@@ -60,7 +60,7 @@ export class RelayShapes {
   private toChat(): RelayShaper {
     return {
       base: (request) => (request.route.body ? this.chat.payload(request) : callerOf(request)),
-      answer: (relay, request, payload) => this.chat.json(relay.subject, request, payload),
+      answer: (relay, request, payload) => this.chat.answer(relay.subject, request, payload),
     };
   }
 

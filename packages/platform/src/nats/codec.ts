@@ -28,3 +28,17 @@ export function toErrorBody(error: unknown): ErrorBody {
 export function encodeReply(reply: RpcReply): Uint8Array {
   return encodeJson(reply);
 }
+
+/** How `encodeReply` begins a success: `{"ok":true,"data":`, then the data's JSON, then `}`. */
+const OK_HEAD = encoder.encode('{"ok":true,"data":');
+const CLOSE_BRACE = 0x7d;
+
+/**
+ * A success reply's data as the JSON bytes `encodeReply` wrote, sliced out of the envelope without
+ * decoding it; null for any other reply (an error, or an envelope written otherwise), to be decoded.
+ */
+export function replyDataBytes(envelope: Uint8Array): Uint8Array | null {
+  if (envelope.length <= OK_HEAD.length || envelope[envelope.length - 1] !== CLOSE_BRACE) return null;
+  for (let i = 0; i < OK_HEAD.length; i++) if (envelope[i] !== OK_HEAD[i]) return null;
+  return envelope.subarray(OK_HEAD.length, envelope.length - 1);
+}

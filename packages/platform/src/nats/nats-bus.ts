@@ -4,7 +4,7 @@ import type { z } from 'zod';
 import { gatewayMetrics } from '../observability/metrics';
 import { noteOf } from '../observability/reply-note';
 import { injectTraceContext, tracingOn, type TraceContext } from '../observability/tracing';
-import { decodeJson, encodeJson, encodeText } from './codec';
+import { decodeJson, encodeJson, encodeText, replyDataBytes } from './codec';
 import { ReplyBarrier } from './reply-barrier';
 import { ReplyClaims } from './reply-claims';
 import { RequestFailure, RequestMux } from './request-mux';
@@ -51,6 +51,13 @@ function unsentError(name: string, failure: RequestFailure): GatewayError {
 /** One frame of a streamed reply: raw bytes as the service sent them. */
 export type StreamFrame = { kind: 'data'; data: Uint8Array } | { kind: 'end'; data: Uint8Array };
 
+/** A reply envelope's data, or its error thrown. */
+function okData(envelope: Uint8Array): unknown {
+  const reply = RpcReply.parse(decodeJson(envelope));
+  if (!reply.ok) throw GatewayError.fromBody(reply.error);
+  return reply.data;
+}
+
 /**
  * The raw NATS client every process talks through: request/reply, streamed replies, broadcast events.
  * It applies the deployment's subject prefix in this one place.
@@ -84,6 +91,20 @@ export class NatsBus {
 
   /** Unary request; resolves with the handler's data parsed by `schema`, or throws its GatewayError. */
   async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
+    return schema.parse(okData(await this.exchange(name, payload, options)));
+  }
+
+  /**
+   * Unary request whose answer goes on as it came: the handler's data as the JSON bytes it was encoded
+   * to, neither decoded nor encoded again here (a failure is thrown as `request` throws it).
+   */
+  async requestJsonBytes(name: string, payload: unknown, options: RequestOptions = {}): Promise<Uint8Array> {
+    const envelope = await this.exchange(name, payload, options);
+    return replyDataBytes(envelope) ?? encodeJson(okData(envelope));
+  }
+
+  /** One request and its reply envelope's bytes, redeemed from the reply store when it came by claim check. */
+  private async exchange(name: string, payload: unknown, options: RequestOptions): Promise<Uint8Array> {
     let msg: Msg;
     try {
       msg = await this.requests.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000, traceHeaders(options.trace));
@@ -99,9 +120,7 @@ export class NatsBus {
     }
     tellNote(msg, options.onNote);
     const ref = msg.headers?.get(NATS_HEADERS.replyRef);
-    const reply = RpcReply.parse(decodeJson(ref ? await this.redeem(name, ref) : msg.data));
-    if (!reply.ok) throw GatewayError.fromBody(reply.error);
-    return schema.parse(reply.data);
+    return ref ? this.redeem(name, ref) : msg.data;
   }
 
   /** A reply that came by claim check: taken once from the reply store. */
