@@ -28,6 +28,7 @@ export class CatalogRepository {
           outputMicrosPerMTok: true,
           cachedInputMicrosPerMTok: true,
           cacheWriteMicrosPerMTok: true,
+          cacheHitMicrosPerMTok: true,
           perImageMicros: true,
           perSecondMicros: true,
           perTaskMicros: true,

@@ -24,6 +24,7 @@ function pricesOf(model: PricedModel, override: PriceOverride | undefined): Cons
     ['outputPerMTok', model.outputMicrosPerMTok],
     ['cachedInputPerMTok', model.cachedInputMicrosPerMTok],
     ['cacheWritePerMTok', model.cacheWriteMicrosPerMTok],
+    ['cacheHitPerMTok', model.cacheHitMicrosPerMTok],
     ['perImage', model.perImageMicros],
     ['perSecond', model.perSecondMicros],
     ['perTask', model.perTaskMicros],
@@ -87,6 +88,7 @@ export class CatalogService {
           perTask: model.perTaskMicros.toString(),
           ...(model.cachedInputMicrosPerMTok !== null ? { cachedInputPerMTok: model.cachedInputMicrosPerMTok.toString() } : {}),
           ...(model.cacheWriteMicrosPerMTok !== null ? { cacheWritePerMTok: model.cacheWriteMicrosPerMTok.toString() } : {}),
+          ...(model.cacheHitMicrosPerMTok > 0n ? { cacheHitPerMTok: model.cacheHitMicrosPerMTok.toString() } : {}),
         },
       },
       channels: model.channels.map((channel) => ({

@@ -17,6 +17,7 @@ const MODEL_FIELDS = [
   'perTaskMicros',
   'cachedInputMicrosPerMTok',
   'cacheWriteMicrosPerMTok',
+  'cacheHitMicrosPerMTok',
   'defaultMaxTokens',
 ] as const;
 
@@ -62,6 +63,7 @@ function desiredModel(model: ModelConfig, current: ModelRow | undefined, now: Da
     perTaskMicros: model.prices.perTask ?? 0n,
     cachedInputMicrosPerMTok: model.prices.cachedInputPerMTok ?? null,
     cacheWriteMicrosPerMTok: model.prices.cacheWritePerMTok ?? null,
+    cacheHitMicrosPerMTok: model.prices.cacheHitPerMTok ?? 0n,
     defaultMaxTokens: model.maxOutputTokens,
   };
 }

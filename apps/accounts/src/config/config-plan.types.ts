@@ -22,6 +22,7 @@ export interface ModelRow {
   perTaskMicros: bigint;
   cachedInputMicrosPerMTok: bigint | null;
   cacheWriteMicrosPerMTok: bigint | null;
+  cacheHitMicrosPerMTok: bigint;
   defaultMaxTokens: number;
 }
 

@@ -45,6 +45,11 @@ export class MeteredStream {
     if (this.end()) this.sink.record(this.meter.ok(), this.note);
   }
 
+  /** Served from the response cache: the meter holds the stored answer's tokens and the hit's price. */
+  hit(): void {
+    if (this.end()) this.sink.record(this.meter.event('cache_hit', 200), this.note);
+  }
+
   /** Returns `error`, for the relay to rethrow. */
   fail(error: unknown): unknown {
     if (!this.end()) return error;

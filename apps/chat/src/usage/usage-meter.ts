@@ -1,4 +1,4 @@
-import { GatewayError, type TenantCaller, type UsageEvent } from '@gateway/contracts';
+import { GatewayError, type TenantCaller, type UsageEvent, type UsageKind } from '@gateway/contracts';
 
 /** `cached` and `cacheWrite` are the prompt tokens an upstream's prompt cache read and wrote (part of `prompt`). */
 export interface Tokens {
@@ -16,6 +16,10 @@ export class UsageMeter {
   tokens: Tokens = { prompt: 0, completion: 0 };
   /** Seconds of media, for what is priced per second (audio). */
   seconds?: number;
+  /** What the record bills, when its route does not say (an answer from the response cache). */
+  kind?: UsageKind;
+  /** What the request costs whatever its tokens (an answer from the response cache), in micro-units. */
+  costMicros?: bigint;
 
   constructor(
     private readonly caller: TenantCaller,
@@ -40,6 +44,8 @@ export class UsageMeter {
       ...(this.tokens.cached ? { cachedTokens: this.tokens.cached } : {}),
       ...(this.tokens.cacheWrite ? { cacheWriteTokens: this.tokens.cacheWrite } : {}),
       ...(this.seconds !== undefined ? { seconds: this.seconds } : {}),
+      ...(this.kind !== undefined ? { kind: this.kind } : {}),
+      ...(this.costMicros !== undefined ? { costMicros: this.costMicros.toString() } : {}),
       latencyMs: Date.now() - this.startedAt,
       outcome,
       status,

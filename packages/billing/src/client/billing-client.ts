@@ -1,6 +1,6 @@
 import { BalanceSeedReply, GatewayError, SUBJECTS, type BillingMode, type CatalogModel, type HoldSettlement, type LeaseClose } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
-import { costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
+import { cacheHitCostOf, costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';
 import type { LeaseDraw, ReserveTarget, WalletStore } from '../redis/wallet.store';
 import { LeaseBook, type LeaseTicket } from './lease-book';
@@ -25,6 +25,8 @@ interface Held {
   perRequest: boolean;
   /** Set when the request was admitted under a balance lease rather than its own hold. */
   ticket?: LeaseTicket;
+  /** What the request costs whatever its usage says (an answer from the response cache). */
+  fixedMicros?: bigint;
 }
 
 /** What billing needs of a request's usage record to end its hold. */
@@ -122,6 +124,23 @@ export class BillingClient {
   }
 
   /**
+   * An answer from the response cache: its price (the catalog's cacheHitPerMTok over the stored answer's
+   * tokens) is known before it is served, so that is all it holds. Returns that price in micro-units when
+   * it is what the hold settles at (null: billing off, or a plan that counts requests).
+   */
+  async reserveHit(request: Omit<ReserveRequest, 'body' | 'maxUsage'>, tokens: { inputTokens: number; outputTokens: number }): Promise<bigint | null> {
+    if (!this.options.enabled) return null;
+    const plan = await this.planOf(request.tenantId, request.keyKind, request.model);
+    const override = request.keyKind === 'payg' ? undefined : (await this.profiles.get(request.tenantId)).subscription?.priceOverrides[request.model.id];
+    const micros = cacheHitCostOf(request.model.prices, tokens, override);
+    const amount = plan.perRequest ? 1n : micros;
+    if (amount === 0n) return micros;
+    await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs);
+    this.held.set(request.requestId, { prices: plan.prices, perRequest: plan.perRequest, capability: request.model.capability, fixedMicros: micros });
+    return plan.perRequest ? null : micros;
+  }
+
+  /**
    * Where a tenant's request for `model` draws and at what prices: the prepaid balance (payg keys, and
    * subscriptions without a period quota), or the current period's quota counter, in micro-units or in
    * requests (a request-count plan charges one request whatever the usage).
@@ -174,7 +193,7 @@ export class BillingClient {
     const held = this.held.get(event.requestId);
     if (!held) return null;
     this.held.delete(event.requestId);
-    const served = event.outcome === 'ok' || event.outcome === 'cancelled';
+    const served = event.outcome === 'ok' || event.outcome === 'cancelled' || event.outcome === 'cache_hit';
     if (held.ticket) {
       const charge = this.leases!.end(held.ticket, served ? this.costOf(held, event) : 0n);
       return charge > 0n ? { action: 'draw', lease: held.ticket.lease.id, micros: charge.toString(), held: held.ticket.reserved.toString() } : null;
@@ -185,6 +204,7 @@ export class BillingClient {
   }
 
   private costOf(held: Held, event: UsageFacts): bigint {
+    if (held.fixedMicros !== undefined) return held.fixedMicros;
     // Image answers count generated images where chat counts completion tokens.
     const usage: Usage =
       held.capability === 'image'

@@ -1,4 +1,4 @@
-import { costOf, effectivePrices } from './request-cost';
+import { cacheHitCostOf, costOf, effectivePrices } from './request-cost';
 
 const catalog = { inputPerMTok: '500000', outputPerMTok: '1500000', perImage: '40000', perSecond: '100', perTask: '0' };
 
@@ -24,5 +24,14 @@ describe('request cost', () => {
     expect(costOf(effectivePrices(cachedCatalog), usage)).toBe(150_000n + 30_000n + 62_500n);
     expect(costOf(effectivePrices(catalog), usage)).toBe(500_000n);
     expect(effectivePrices(cachedCatalog, { cachedInputPerMTok: '0' }).cachedInputPerMTok).toBe(0n);
+  });
+});
+
+describe('a response cache hit', () => {
+  it('costs its input and output tokens at the hit price, rounded up, and nothing without one', () => {
+    expect(cacheHitCostOf({ ...catalog, cacheHitPerMTok: '100000' }, { inputTokens: 12, outputTokens: 8 })).toBe(2n); // 2 micros
+    expect(cacheHitCostOf({ ...catalog, cacheHitPerMTok: '100000' }, { inputTokens: 1, outputTokens: 0 })).toBe(1n);
+    expect(cacheHitCostOf(catalog, { inputTokens: 1_000_000, outputTokens: 1_000_000 })).toBe(0n);
+    expect(cacheHitCostOf({ ...catalog, cacheHitPerMTok: '100000' }, { inputTokens: 1_000_000, outputTokens: 0 }, { cacheHitPerMTok: '7' })).toBe(7n);
   });
 });

@@ -59,3 +59,9 @@ export function costOf(prices: Prices, usage: Usage): bigint {
   const seconds = BigInt(Math.ceil(usage.seconds ?? 0));
   return tokens + BigInt(usage.images ?? 0) * prices.perImage + seconds * prices.perSecond + BigInt(usage.tasks ?? 0) * prices.perTask;
 }
+
+/** An answer served from the response cache: its input and output tokens at the catalog's (or override's) hit price, default free. */
+export function cacheHitCostOf(catalog: CatalogPrices, tokens: { inputTokens: number; outputTokens: number }, override?: PriceOverride): bigint {
+  const price = BigInt(override?.cacheHitPerMTok ?? catalog.cacheHitPerMTok ?? '0');
+  return (BigInt(tokens.inputTokens + tokens.outputTokens) * price + PER_MILLION - 1n) / PER_MILLION;
+}

@@ -18,6 +18,8 @@ export const CatalogPrices = z.object({
   cachedInputPerMTok: MicrosString.optional(),
   /** Prompt tokens written to the upstream's prompt cache; absent: the input price. */
   cacheWritePerMTok: MicrosString.optional(),
+  /** Input and output tokens of an answer served from the response cache; absent: free. */
+  cacheHitPerMTok: MicrosString.optional(),
 });
 export type CatalogPrices = z.infer<typeof CatalogPrices>;
 

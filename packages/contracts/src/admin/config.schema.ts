@@ -63,6 +63,8 @@ export const PriceConfig = z
     cachedInputPerMTok: MoneyAmount.optional(),
     /** Prompt tokens written to an upstream's prompt cache; without it they cost the input price. */
     cacheWritePerMTok: MoneyAmount.optional(),
+    /** Input and output tokens of an answer served from the gateway's response cache; without it, free. */
+    cacheHitPerMTok: MoneyAmount.optional(),
   })
   .strict();
 

@@ -14,6 +14,7 @@ export const PriceOverride = z
     perTask: MicrosString.optional(),
     cachedInputPerMTok: MicrosString.optional(),
     cacheWritePerMTok: MicrosString.optional(),
+    cacheHitPerMTok: MicrosString.optional(),
   })
   .strict();
 export type PriceOverride = z.infer<typeof PriceOverride>;

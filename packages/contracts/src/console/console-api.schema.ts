@@ -52,6 +52,7 @@ export const ConsolePrices = z.object({
   outputPerMTok: z.string().optional(),
   cachedInputPerMTok: z.string().optional(),
   cacheWritePerMTok: z.string().optional(),
+  cacheHitPerMTok: z.string().optional(),
   perImage: z.string().optional(),
   perSecond: z.string().optional(),
   perTask: z.string().optional(),

@@ -22,11 +22,13 @@ describe('usage kinds', () => {
     expect(kind('oaic.embeddings')).toBe('embeddings');
     expect(kind('oaic.moderations')).toBe('moderations');
     expect(usageKindOf({ requestId: 'r', route: 'oaic.chat', kind: 'music_task' })).toBe('music_task');
+    expect(usageKindOf({ requestId: 'r', route: 'msgc.messages', kind: 'cache_hit' })).toBe('cache_hit');
     expect(usageSubjectOf({ requestId: 'r', route: 'oaic.chat', subjectId: 'run_1' })).toBe('run_1');
   });
 
   it('says every outcome in the shared vocabulary', () => {
-    expect(['ok', 'succeeded', 'upstream_error', 'error', 'cancelled', 'expired', 'refunded'].map(usageResultOf)).toEqual([
+    expect(['ok', 'succeeded', 'cache_hit', 'upstream_error', 'error', 'cancelled', 'expired', 'refunded'].map(usageResultOf)).toEqual([
+      'succeeded',
       'succeeded',
       'succeeded',
       'failed',

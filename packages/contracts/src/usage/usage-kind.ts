@@ -3,7 +3,8 @@ import { z } from 'zod';
 /**
  * What a usage record bills: one live request of a kind (chat, images, audio, embeddings, moderations),
  * one line of a batch, one media or music task, one assistants run, or one call on assistants and
- * threads themselves (not billed by the gateway: the upstream's run is).
+ * threads themselves (not billed by the gateway: the upstream's run is), or a chat answer served from the
+ * response cache.
  */
 export const USAGE_KINDS = [
   'chat',
@@ -16,6 +17,7 @@ export const USAGE_KINDS = [
   'audio',
   'embeddings',
   'moderations',
+  'cache_hit',
 ] as const;
 export const UsageKind = z.enum(USAGE_KINDS);
 export type UsageKind = z.infer<typeof UsageKind>;
@@ -59,9 +61,9 @@ export function usageSubjectOf(event: KindSource & { subjectId?: string }): stri
   return usageKindOf(event) === 'batch_line' ? (event.clientRequestId ?? null) : null;
 }
 
-/** A usage row's outcome in the shared vocabulary (request outcomes are ok, upstream_error, error, cancelled, expired). */
+/** A usage row's outcome in the shared vocabulary (request outcomes are ok, cache_hit, upstream_error, error, cancelled, expired). */
 export function usageResultOf(outcome: string): UsageResult {
-  if (outcome === 'ok' || outcome === 'succeeded') return 'succeeded';
+  if (outcome === 'ok' || outcome === 'succeeded' || outcome === 'cache_hit') return 'succeeded';
   if (outcome === 'refunded' || outcome === 'cancelled' || outcome === 'expired') return outcome;
   return 'failed';
 }
