@@ -1,9 +1,10 @@
-// The response cache: answers kept per tenant in Redis, and their purge.
+// The response cache: answers kept per tenant in Redis, their lookup and storage for the pipeline, and their purge.
 import { NatsBus } from '@gateway/platform';
 import { Module } from '@nestjs/common';
 import Redis from 'ioredis';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
 import { ResponseCacheHandler } from './response-cache.handler';
+import { ResponseCacheService } from './response-cache.service';
 import { ResponseCacheStore } from './response-cache.store';
 
 @Module({
@@ -18,7 +19,8 @@ import { ResponseCacheStore } from './response-cache.store';
           entryMaxBytes: env.CACHE_ENTRY_MAX_BYTES,
         }),
     },
+    ResponseCacheService,
   ],
-  exports: [ResponseCacheStore],
+  exports: [ResponseCacheStore, ResponseCacheService],
 })
 export class ResponseCacheModule {}

@@ -27,7 +27,13 @@ export class GencService {
       meter,
       async () => {
         const body = await this.claimCheck.checkedBody(caller, GenerateContentRequest);
-        return { modelId: caller.model, body, stream: caller.stream, decode: () => fromGencRequest(body, caller.model, caller.stream) };
+        return {
+          modelId: caller.model,
+          body,
+          stream: caller.stream,
+          decode: () => fromGencRequest(body, caller.model, caller.stream),
+          cache: caller.cache,
+        };
       },
       signal,
       note,

@@ -28,7 +28,7 @@ export class MsgcService {
       new UsageMeter(caller, FAMILY),
       async () => {
         const body = await this.claimCheck.checkedBody(caller, MessagesRequest);
-        return { modelId: body.model, body, stream: body.stream === true, decode: () => fromMsgcRequest(body) };
+        return { modelId: body.model, body, stream: body.stream === true, decode: () => fromMsgcRequest(body), cache: caller.cache };
       },
       signal,
       note,

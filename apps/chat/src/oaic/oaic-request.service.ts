@@ -13,12 +13,15 @@ import {
   type Capability,
   type CatalogChannel,
   type CatalogChannelsReply,
+  type ReplyNote,
   type TenantCaller,
 } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
 import { orderChannels, type OaicOperation } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
+import type { CachedOperation } from '../cache/cache-key';
+import { ResponseCacheService, type CachedAnswer, type CachePlan } from '../cache/response-cache.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { ResponsesService } from '../responses/responses.service';
 import type { MeteredStream } from '../usage/metered-stream';
@@ -118,6 +121,9 @@ interface CallContext {
   /** Whether the answer is streamed (chat, completions and responses, as the body asks). */
   stream?: boolean;
   metered: MeteredStream;
+  /** The response cache's plan for the request (null: not cached), and the entry found for it. */
+  cachePlan?: CachePlan | null;
+  cacheHit?: CachedAnswer | null;
   /** Images of a native-media model: handed to the media service, which holds, runs and bills it as a task; its links go on `origin`. */
   mediaTask?: { origin: string };
 }
@@ -128,6 +134,9 @@ export type PreparedCall<Op extends JsonOperation = JsonOperation> = OperationRe
 /** The operations that generate text, by where their bodies name the output cap. */
 const CHAT_SHAPES: Partial<Record<JsonOperation, ChatShape>> = { chat: 'oaic-chat', completions: 'oaic-completions', responses: 'oaic-responses' };
 
+/** The operations whose answers the response cache keeps. */
+const CACHED: Partial<Record<JsonOperation, CachedOperation>> = { chat: 'oaic.chat', completions: 'oaic.completions', responses: 'oaic.responses' };
+
 /** Turns a NATS payload into a checked request: body redeemed and parsed, model visible to the tenant, channels known. */
 @Injectable()
 export class OaicRequestService {
@@ -136,20 +145,32 @@ export class OaicRequestService {
     private readonly catalog: CatalogCache,
     private readonly billing: BillingClient,
     private readonly responses: ResponsesService,
+    private readonly cache: ResponseCacheService,
   ) {}
 
   parseCaller(payload: unknown): OaicCallPayload {
     return parseOrThrow(OaicCallPayload, payload);
   }
 
-  /** `metered` is filled as far as known, so a failure here is still recorded. */
-  async prepare(op: JsonOperation, payload: OaicCallPayload, metered: MeteredStream): Promise<PreparedCall> {
+  /**
+   * `metered` is filled as far as known, so a failure here is still recorded. A request found in the
+   * response cache comes back with its entry before any hold (`note` is told hit, miss or bypass).
+   */
+  async prepare(op: JsonOperation, payload: OaicCallPayload, metered: MeteredStream, note?: ReplyNote): Promise<PreparedCall> {
     const sent = await this.claimCheck.body(payload);
     const request = payload.checked ? ({ op, body: sent } as OperationRequestOf<typeof op>) : parseOperation(op, sent);
     const { body } = request;
     const modelId = body.model ?? (await this.catalog.defaultModel(payload.tenantId, CAPABILITIES[op]));
     metered.meter.modelId = modelId;
     const route = await this.catalog.route(payload.tenantId, modelId, CAPABILITIES[op]);
+    const stream = 'stream' in body && body.stream === true;
+    const operation = CACHED[op];
+    const cachePlan =
+      payload.cache && operation
+        ? this.cache.plan({ cache: payload.cache, tenantId: payload.tenantId, operation, model: modelId, body: body as Record<string, unknown>, stream, note })
+        : null;
+    const cacheHit = cachePlan ? await this.cache.lookup(cachePlan, note) : null;
+    if (cacheHit) return { ...request, caller: payload, modelId, route, channels: [], stream, metered, cacheHit };
     if (servedAsMediaTask(op, route.channels)) {
       if (!payload.origin) throw new GatewayError('internal', 'The edge sent no public origin for the image links (origin).');
       return { ...request, caller: payload, modelId, route, channels: [], metered, mediaTask: { origin: payload.origin } };
@@ -165,8 +186,7 @@ export class OaicRequestService {
     if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
-    const stream = 'stream' in body && body.stream === true;
-    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), stream, metered };
+    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), stream, metered, cachePlan };
   }
 
   /**

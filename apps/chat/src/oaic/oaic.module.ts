@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ResponseCacheModule } from '../cache/response-cache.module';
 import { ClaimCheckModule } from '../claim-check/claim-check.module';
 import { PipelineModule } from '../pipeline/pipeline.module';
 import { ResponsesModule } from '../responses/responses.module';
@@ -13,7 +14,7 @@ import { OaicService } from './oaic.service';
 
 /** The oaic family in the chat service: chat, completions and responses through the chat pipeline; the other operations beside it. */
 @Module({
-  imports: [ClaimCheckModule, ResponsesModule, MeteringModule, PipelineModule],
+  imports: [ClaimCheckModule, ResponsesModule, MeteringModule, PipelineModule, ResponseCacheModule],
   controllers: [OaicHandler],
   providers: [OaicService, OaicRequestService, OaicOperationsService, OaicSpeechService, OaicAudioService, OaicMediaImagesService],
 })

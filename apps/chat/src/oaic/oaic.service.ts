@@ -1,5 +1,6 @@
 import { ResponseGetPayload, parseOrThrow, type OaicAudioPayload, type ReplyNote } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
+import { ResponseCacheService } from '../cache/response-cache.service';
 import { ChatPipeline } from '../pipeline/chat-pipeline.service';
 import { ResponsesService } from '../responses/responses.service';
 import { MeteringService } from '../usage/metering.service';
@@ -28,6 +29,7 @@ export class OaicService {
     private readonly responses: ResponsesService,
     private readonly pipeline: ChatPipeline,
     private readonly mediaImages: OaicMediaImagesService,
+    private readonly cache: ResponseCacheService,
   ) {}
 
   /** `note` (the reply's) is told the request's model, channel and tokens when its usage is recorded. */
@@ -35,12 +37,16 @@ export class OaicService {
     const caller = this.requests.parseCaller(payload);
     const metered = this.metering.start(new UsageMeter(caller, FAMILY), note);
     try {
-      const call = await this.requests.prepare(op, caller, metered);
+      const call = await this.requests.prepare(op, caller, metered, note);
       switch (call.op) {
         case 'chat':
         case 'completions':
         case 'responses':
-          return await this.pipeline.oaic(call, signal);
+          if (call.cacheHit) {
+            const hit = { family: FAMILY, caller, model: call.route.model, modelId: call.modelId, stream: call.stream === true, metered } as const;
+            return await this.cache.serve(call.cacheHit, hit);
+          }
+          return await this.pipeline.oaic(call, signal, call.cachePlan);
         case 'speech':
           return await this.speech.create(call, signal);
         case 'images':

@@ -11,6 +11,7 @@ import {
   type IrFamily,
 } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
+import { ResponseCacheService, type CachePlan } from '../cache/response-cache.service';
 import { ResponsesService } from '../responses/responses.service';
 import type { ChatCall } from './chat-call';
 import type { ChatCodec, CodecOf, PipelineCall } from './chat-codec';
@@ -69,6 +70,7 @@ export class ChatPipeline {
   constructor(
     private readonly upstream: UpstreamCallService,
     private readonly records: ResponsesService,
+    private readonly cache: ResponseCacheService,
   ) {
     this.familyChat = familyChatCodec(upstream);
     this.openaiRoute = openaiRouteCodec(records);
@@ -76,15 +78,15 @@ export class ChatPipeline {
     this.responsesAsChat = responsesAsChatCodec(this.familyChat, records);
   }
 
-  /** A chat call of any family: its own protocol passed through, any other through the IR. */
-  run(call: ChatCall, signal: AbortSignal): Promise<ChatAnswer> {
-    return this.execute({ call, codec: this.familyChat(call) }, signal);
+  /** A chat call of any family: its own protocol passed through, any other through the IR; a whole answer is cached as `cache` says. */
+  run(call: ChatCall, signal: AbortSignal, cache?: CachePlan | null): Promise<ChatAnswer> {
+    return this.execute({ call, codec: this.familyChat(call) }, signal, cache);
   }
 
   /** An oaic chat, completions or responses request: sent as it is to OpenAI channels, as chat to any other. */
-  oaic(request: OaicChatRequest, signal: AbortSignal): Promise<ChatAnswer> {
+  oaic(request: OaicChatRequest, signal: AbortSignal, cache?: CachePlan | null): Promise<ChatAnswer> {
     const run = this.planOf(request);
-    return this.execute(run, signal);
+    return this.execute(run, signal, cache);
   }
 
   private planOf(request: OaicChatRequest): PipelineRun {
@@ -110,13 +112,15 @@ export class ChatPipeline {
     return { ...oaicChatCall(request, responseAsChatRequest(request.body)), origin };
   }
 
-  private async execute({ call, codec }: PipelineRun, signal: AbortSignal): Promise<ChatAnswer> {
+  private async execute({ call, codec }: PipelineRun, signal: AbortSignal, cache?: CachePlan | null): Promise<ChatAnswer> {
     if (!call.stream) {
       const { channel, response } = await this.upstream.open(call.channels, codec.request, signal, codec.refusal);
       call.metered.meter.channelId = channel.id;
       const answer = await codec.answer(await readBodyJson(response.body), channel);
       call.metered.succeed();
-      return codec.settle ? codec.settle(answer) : answer;
+      const settled = codec.settle ? await codec.settle(answer) : answer;
+      if (cache) this.cache.keep(cache, settled, call.metered.meter.tokens);
+      return settled;
     }
     const opened = await this.upstream.openStream(call.channels, codec.request, signal, codec.refusal);
     call.metered.meter.channelId = opened.channel.id;

@@ -1,8 +1,10 @@
 import { BillingClient, capChatOutput } from '@gateway/billing';
-import type { ReplyNote, TenantCaller } from '@gateway/contracts';
+import type { ReplyNote, RequestCache, TenantCaller } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
+import type { CachedOperation } from '../cache/cache-key';
+import { ResponseCacheService } from '../cache/response-cache.service';
 import { MeteringService } from '../usage/metering.service';
 import type { UsageMeter } from '../usage/usage-meter';
 import { ChatPipeline, createChatCall } from './chat-pipeline.service';
@@ -13,7 +15,11 @@ export interface FamilyChatRequest {
   body: Record<string, unknown>;
   stream: boolean;
   decode: () => ChatIrRequest;
+  /** The response cache the caller may use; absent: off. */
+  cache?: RequestCache;
 }
+
+const OPERATION: Record<IrFamily, CachedOperation> = { oaic: 'oaic.chat', msgc: 'msgc.messages', genc: 'genc.generate' };
 
 /**
  * A msgc or genc request from its payload to the answer: the family parses its body (`prepare`), then
@@ -28,6 +34,7 @@ export class FamilyChatService {
     private readonly billing: BillingClient,
     private readonly pipeline: ChatPipeline,
     private readonly metering: MeteringService,
+    private readonly cache: ResponseCacheService,
   ) {}
 
   async serve(
@@ -40,14 +47,18 @@ export class FamilyChatService {
   ): Promise<unknown> {
     const metered = this.metering.start(meter, note);
     try {
-      const { modelId, body, stream, decode } = await prepare();
+      const { modelId, body, stream, decode, cache } = await prepare();
       meter.modelId = modelId;
       const route = await this.catalog.route(caller.tenantId, modelId, 'chat');
+      // Looked up before any hold: a hit holds only its own price.
+      const plan = cache ? this.cache.plan({ cache, tenantId: caller.tenantId, operation: OPERATION[family], model: modelId, body, stream, note }) : null;
+      const hit = plan ? await this.cache.lookup(plan, note) : null;
+      if (hit) return await this.cache.serve(hit, { family, caller, model: route.model, modelId, stream, metered });
       // The upstream, same protocol or translated, is asked for no more output than is reserved.
       capChatOutput(family === 'oaic' ? 'oaic-chat' : family, body, route.model.defaultMaxTokens);
       await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
       const call = createChatCall({ family, caller, modelId, channels: orderChannels(route.channels), body, decode, stream, metered });
-      return await this.pipeline.run(call, signal);
+      return await this.pipeline.run(call, signal, plan);
     } catch (error) {
       metered.fail(error);
       throw error;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ResponseCacheModule } from '../cache/response-cache.module';
 import { ResponsesModule } from '../responses/responses.module';
 import { MeteringModule } from '../usage/metering.module';
 import { ChatPipeline } from './chat-pipeline.service';
@@ -10,7 +11,7 @@ import { UpstreamCallService } from './upstream-call.service';
  * Gemini), with failover, one stream relay and durable usage; and the one upstream call every path uses.
  */
 @Module({
-  imports: [MeteringModule, ResponsesModule],
+  imports: [MeteringModule, ResponsesModule, ResponseCacheModule],
   providers: [UpstreamCallService, ChatPipeline, FamilyChatService],
   exports: [UpstreamCallService, ChatPipeline, FamilyChatService],
 })

@@ -1,4 +1,4 @@
-import { OaicJsonReply, type OaicCallPayload } from '@gateway/contracts';
+import { CACHE_HEADER, OaicJsonReply, parseCacheDirective, requestCacheOf, type OaicCallPayload, type ReplyNote } from '@gateway/contracts';
 import { NatsBus } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { OAIC_ENV, type OaicEnv } from '../oaic/oaic-env';
@@ -8,6 +8,22 @@ import { ClaimCheckStore } from './claim-check.store';
 import { callerOf } from './tenant-call';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** The routes whose answers the response cache keeps: their `x-gateway-cache` header is read, and the key's cache rides along. */
+const CACHED_ROUTES: ReadonlySet<string> = new Set(['oaic.chat', 'oaic.completions', 'oaic.responses.create', 'msgc.messages', 'genc.generate', 'genc.stream']);
+
+/** The request's cache (its key's, as its header narrows it); a bad header is refused naming it, cache on or off. */
+function cacheOf(request: RouteRequest): OaicCallPayload['cache'] {
+  const header = request.raw.headers[CACHE_HEADER];
+  const settings = request.key.cache;
+  if ((header === undefined && !settings) || !CACHED_ROUTES.has(request.route.id)) return undefined;
+  return requestCacheOf(settings, parseCacheDirective(header));
+}
+
+/** Tells the reply the response cache's outcome (`x-gateway-cache`), before its headers go out. */
+export function noteCacheOutcome(request: RouteRequest, note: ReplyNote): void {
+  if (note.cache && !request.reply.sent) void request.reply.header(CACHE_HEADER, note.cache);
+}
 
 /** Carries calls to the chat service: the body inline or by claim check, and unary JSON replies. */
 @Injectable()
@@ -23,7 +39,9 @@ export class ChatRelay {
    * route's schema parsed is marked checked: the chat service parses it no second time.
    */
   async payload(request: RouteRequest): Promise<OaicCallPayload> {
-    const caller = request.route.body ? { ...callerOf(request), checked: true as const } : callerOf(request);
+    const base = request.route.body ? { ...callerOf(request), checked: true as const } : callerOf(request);
+    const cache = cacheOf(request);
+    const caller = cache ? { ...base, cache } : base;
     const declared = Number(request.raw.headers['content-length']);
     if (Number.isFinite(declared) && declared < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
     const json = JSON.stringify(request.body);
@@ -41,7 +59,10 @@ export class ChatRelay {
     const bytes = await this.bus.requestJsonBytes(subject, payload ?? (await this.payload(request)), {
       timeoutMs: this.env.CHAT_TIMEOUT_MS,
       trace: raw.traceContext ?? undefined,
-      onNote: (note) => (raw.replyNote = note),
+      onNote: (note) => {
+        raw.replyNote = note;
+        noteCacheOutcome(request, note);
+      },
     });
     request.reply.type(JSON_TYPE);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -52,7 +73,10 @@ export class ChatRelay {
     const reply = await this.bus.request(subject, payload ?? (await this.payload(request)), OaicJsonReply, {
       timeoutMs: this.env.CHAT_TIMEOUT_MS,
       trace: raw.traceContext ?? undefined,
-      onNote: (note) => (raw.replyNote = note),
+      onNote: (note) => {
+        raw.replyNote = note;
+        noteCacheOutcome(request, note);
+      },
     });
     raw.traceSpan?.setAttribute('gen_ai.response.finish_reasons', finishReasonsOf(reply));
     return reply;

@@ -3,6 +3,7 @@ import type { NatsBus } from '@gateway/platform';
 import type { ServerResponse } from 'node:http';
 import { toDialectError } from '../errors/error-dialect';
 import type { RouteRequest } from '../routing/route-request';
+import { noteCacheOutcome } from './chat-relay.service';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive', 'x-accel-buffering': 'no' };
 
@@ -17,7 +18,10 @@ export async function relaySse(bus: NatsBus, subject: string, request: RouteRequ
   const frames = bus.stream(subject, payload, {
     signal: abort.signal,
     trace: request.raw.traceContext ?? undefined,
-    onNote: (note) => (request.raw.replyNote = note),
+    onNote: (note) => {
+      request.raw.replyNote = note;
+      noteCacheOutcome(request, note);
+    },
   });
   const raw: ServerResponse = reply.raw;
   raw.on('close', () => {

@@ -1,5 +1,5 @@
 import { effectiveCache } from './cache-admin.schema';
-import { CACHE_HEADER, CACHE_MAX_TTL_SECONDS, CacheSettings, parseCacheDirective } from './response-cache.schema';
+import { CACHE_HEADER, CACHE_MAX_TTL_SECONDS, CacheSettings, parseCacheDirective, requestCacheOf } from './response-cache.schema';
 
 describe('the x-gateway-cache directive', () => {
   it('reads and stores when the header is absent', () => {
@@ -49,5 +49,26 @@ describe('a key narrowing its tenant', () => {
     expect(effectiveCache(on, CacheSettings.parse({ mode: 'read_only', ttlSeconds: 60 }))).toEqual({ mode: 'read_only', ttlSeconds: 60, sampled: false });
     expect(effectiveCache(CacheSettings.parse({ mode: 'read_only', ttlSeconds: 60 }), on)).toEqual({ mode: 'read_only', ttlSeconds: 60, sampled: false });
     expect(effectiveCache(null, on).mode).toBe('off');
+  });
+});
+
+describe("a request's cache", () => {
+  const readWrite = CacheSettings.parse({ mode: 'read_write', ttlSeconds: 600 });
+
+  it('is absent when the key has no cache or it is off', () => {
+    expect(requestCacheOf(undefined, parseCacheDirective(undefined))).toBeUndefined();
+    expect(requestCacheOf(CacheSettings.parse({}), parseCacheDirective(undefined))).toBeUndefined();
+  });
+
+  it('reads and stores on read_write, only reads on read_only', () => {
+    expect(requestCacheOf(readWrite, parseCacheDirective(undefined))).toEqual({ read: true, store: true, ttlSeconds: 600, sampled: false });
+    expect(requestCacheOf({ ...readWrite, mode: 'read_only' }, parseCacheDirective(undefined))).toMatchObject({ read: true, store: false });
+  });
+
+  it('follows the directive, whose ttl only shortens', () => {
+    expect(requestCacheOf(readWrite, parseCacheDirective('no-store'))).toMatchObject({ read: false, store: false });
+    expect(requestCacheOf(readWrite, parseCacheDirective('no-cache'))).toMatchObject({ read: false, store: true });
+    expect(requestCacheOf(readWrite, parseCacheDirective('ttl=60'))?.ttlSeconds).toBe(60);
+    expect(requestCacheOf(readWrite, parseCacheDirective('ttl=6000'))?.ttlSeconds).toBe(600);
   });
 });

@@ -52,3 +52,29 @@ export function parseCacheDirective(header: string | readonly string[] | undefin
 /** What an answer's `x-gateway-cache` header says. */
 export const CacheOutcome = z.enum(['hit', 'miss', 'bypass']);
 export type CacheOutcome = z.infer<typeof CacheOutcome>;
+
+/**
+ * What a request may do with the cache, its tenant's (key-narrowed) settings and its directive taken
+ * together: read a stored answer, store its own for `ttlSeconds`, and whether a sampled request counts.
+ * Sent to chat only when the cache is on, so a request without one costs nothing.
+ */
+export const RequestCache = z
+  .object({
+    read: z.boolean(),
+    store: z.boolean(),
+    ttlSeconds: z.number().int().positive().max(CACHE_MAX_TTL_SECONDS),
+    sampled: z.boolean(),
+  })
+  .strict();
+export type RequestCache = z.infer<typeof RequestCache>;
+
+/** A request's cache from its key's settings and its header; undefined when the key's cache is off. */
+export function requestCacheOf(settings: CacheSettings | undefined, directive: CacheDirective): RequestCache | undefined {
+  if (!settings || settings.mode === 'off') return undefined;
+  return {
+    read: directive.read,
+    store: directive.store && settings.mode === 'read_write',
+    ttlSeconds: Math.min(settings.ttlSeconds, directive.ttlSeconds ?? settings.ttlSeconds),
+    sampled: settings.sampled,
+  };
+}

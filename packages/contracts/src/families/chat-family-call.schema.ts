@@ -1,6 +1,7 @@
 // NATS payloads of the msgc and genc chat subjects (`chat.msgc.*`, `chat.genc.*`). The caller and the
 // claim-check rule are the oaic family's; genc adds the model and the streaming flag its path carries.
 import { z } from 'zod';
+import { RequestCache } from '../cache/response-cache.schema';
 import { BodyChecked, BodyRef, OaicCallPayload } from './oaic/oaic-call.schema';
 import { TenantCaller } from './tenant-caller.schema';
 
@@ -15,6 +16,7 @@ export const GencCallPayload = TenantCaller.extend({
   body: z.unknown().optional(),
   bodyRef: BodyRef.optional(),
   checked: BodyChecked,
+  cache: RequestCache.optional(),
 }).refine((p) => (p.body === undefined) !== (p.bodyRef === undefined), { message: 'give exactly one of body or bodyRef', path: ['body'] });
 export type GencCallPayload = z.infer<typeof GencCallPayload>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CacheOutcome } from '../cache/response-cache.schema';
 
 /**
  * What a service tells the caller about how it served a request, beside the answer: the model and
@@ -10,5 +11,7 @@ export const ReplyNote = z.object({
   inputTokens: z.number().int().nonnegative().optional(),
   outputTokens: z.number().int().nonnegative().optional(),
   outcome: z.string().max(64).optional(),
+  /** The response cache's part (a tenant with the cache on): the edge's `x-gateway-cache` answer header. */
+  cache: CacheOutcome.optional(),
 });
 export type ReplyNote = z.infer<typeof ReplyNote>;

@@ -5,7 +5,7 @@ export interface OutgoingFrame {
   subject: string;
   data: Uint8Array;
   kind?: string;
-  /** How the request was served (a reply or a stream's end only). */
+  /** How the request was served (a reply or a stream's end; a stream's first frame when its cache outcome is known). */
   note?: ReplyNote;
   /** The request's payload (a unary reply only): names the tenant and request of a reply that must be parked. */
   payload?: unknown;

@@ -169,10 +169,14 @@ export class NatsBus {
     };
     options.signal?.addEventListener('abort', onAbort, { once: true });
     let finished = false;
+    let first = true;
     try {
       for await (const msg of replies) {
         const kind = msg.headers?.get(NATS_HEADERS.kind);
         if (kind === STREAM_KINDS.data) {
+          // Only the first frame may carry a note (the response cache's outcome, for the caller's headers).
+          if (first) tellNote(msg, options.onNote);
+          first = false;
           yield { kind: 'data', data: msg.data };
         } else if (kind === STREAM_KINDS.end) {
           finished = true;

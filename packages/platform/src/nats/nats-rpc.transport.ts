@@ -252,9 +252,13 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     try {
       const result: unknown = await handler(payload, context);
       const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : observableToIterable(this.transformToObservable(result));
+      // The response cache's outcome is known before the first frame and goes out with it: the caller
+      // writes its response headers on the first frame, before the end's note arrives.
+      let head = note?.cache !== undefined ? { cache: note.cache } : undefined;
       for await (const value of source) {
         if (abort.signal.aborted) break;
-        this.write(reply, frameBytes(value), STREAM_KINDS.data);
+        this.write(reply, frameBytes(value), STREAM_KINDS.data, head);
+        head = undefined;
       }
       if (!abort.signal.aborted) this.write(reply, new Uint8Array(0), STREAM_KINDS.end, note);
     } catch (error) {

@@ -49,6 +49,24 @@ export const gatewayMetrics = {
     labelNames: ['channel'] as const,
     registers,
   }),
+  responseCacheLookups: new Counter({
+    name: 'gateway_response_cache_requests_total',
+    help: 'Chat requests of tenants with the response cache on, by outcome (hit, miss, bypass) and model',
+    labelNames: ['outcome', 'model', 'tenant'] as const,
+    registers,
+  }),
+  responseCacheBytes: new Gauge({
+    name: 'gateway_response_cache_bytes',
+    help: "Bytes a tenant's cached answers hold in Redis, as of its last store",
+    labelNames: ['tenant'] as const,
+    registers,
+  }),
+  responseCacheEvictions: new Counter({
+    name: 'gateway_response_cache_evictions_total',
+    help: 'Cached answers evicted to keep a tenant under its byte cap',
+    labelNames: ['tenant'] as const,
+    registers,
+  }),
   holdsOpen: new Gauge({ name: 'gateway_billing_holds_open', help: 'Billing holds taken and not yet ended', registers }),
   usageFoldedAt: new Gauge({
     name: 'gateway_usage_fold_last_success_timestamp_seconds',

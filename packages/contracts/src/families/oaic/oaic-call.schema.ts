@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RequestCache } from '../../cache/response-cache.schema';
 import { TenantCaller } from '../tenant-caller.schema';
 
 /**
@@ -30,6 +31,8 @@ export const OaicCallPayload = TenantCaller.extend({
   body: z.unknown().optional(),
   bodyRef: BodyRef.optional(),
   checked: BodyChecked,
+  /** The response cache this request may use (chat, completions, responses, messages); absent: off. */
+  cache: RequestCache.optional(),
 }).refine((p) => (p.body === undefined) !== (p.bodyRef === undefined), { message: 'give exactly one of body or bodyRef', path: ['body'] });
 export type OaicCallPayload = z.infer<typeof OaicCallPayload>;
 

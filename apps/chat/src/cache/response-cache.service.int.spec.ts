@@ -1,0 +1,141 @@
+import { BillingClient, ProfileCache, WalletKeys, WalletStore } from '@gateway/billing';
+import type { CatalogModel, ReplyNote, RequestCache, TenantCaller, UsageEvent } from '@gateway/contracts';
+import { connectNats, NatsBus } from '@gateway/platform';
+import { Redis } from 'ioredis';
+import type { NatsConnection } from 'nats';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { MeteredStream } from '../usage/metered-stream';
+import { UsageMeter } from '../usage/usage-meter';
+import { ResponseCacheService, type CacheRequest } from './response-cache.service';
+import { ResponseCacheStore } from './response-cache.store';
+
+const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const ON: RequestCache = { read: true, store: true, ttlSeconds: 60, sampled: false };
+const MODEL: CatalogModel = {
+  id: 'sandbox-gpt',
+  capability: 'chat',
+  defaultMaxTokens: 100,
+  prices: { inputPerMTok: '1000000', outputPerMTok: '2000000', perImage: '0', perSecond: '0', perTask: '0', cacheHitPerMTok: '500000' },
+};
+const ANSWER = {
+  id: 'chatcmpl-1',
+  object: 'chat.completion',
+  created: 1,
+  model: 'sandbox-gpt',
+  choices: [{ index: 0, message: { role: 'assistant', content: 'Hi.' }, finish_reason: 'stop', logprobs: null }],
+  usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
+};
+
+describe('the response cache in the pipeline (real Redis, real billing holds)', () => {
+  const prefix = `rcs${randomBytes(4).toString('hex')}.`;
+  const redis = new Redis(REDIS_URL, { enableAutoPipelining: true });
+  const store = new ResponseCacheStore(redis, ResponseCacheStore.namespaceOf(prefix), { tenantMaxBytes: 100_000, entryMaxBytes: 10_000 });
+  const wallet = new WalletStore(redis, WalletKeys.fromPrefix(prefix));
+  let connection: NatsConnection;
+  let cache: ResponseCacheService;
+
+  beforeAll(async () => {
+    connection = await connectNats('nats://127.0.0.1:4222', 'response-cache-spec');
+    const bus = new NatsBus(connection, prefix);
+    cache = new ResponseCacheService(store, new BillingClient(wallet, bus, new ProfileCache(bus), { enabled: true, holdTtlMs: 60_000 }));
+  });
+
+  afterAll(async () => {
+    const keys = [...(await redis.keys(`{rc:${ResponseCacheStore.namespaceOf(prefix)}:*`)), ...(await redis.keys(`${wallet.keys.tag}*`))];
+    if (keys.length) await redis.del(...keys);
+    redis.disconnect();
+    await connection.drain();
+  });
+
+  const request = (overrides: Partial<CacheRequest> = {}): CacheRequest & { note: ReplyNote } => ({
+    cache: ON,
+    tenantId: 't1',
+    operation: 'oaic.chat',
+    model: 'sandbox-gpt',
+    body: { model: 'sandbox-gpt', temperature: 0, messages: [{ role: 'user', content: 'hi' }] },
+    stream: false,
+    note: {},
+    ...overrides,
+  });
+
+  /** Lets the fire-and-forget store land (the next command on the connection runs after it). */
+  const settled = () => redis.ping();
+
+  it('plans nothing, and tells nothing, when the cache is off', () => {
+    const off = request({ cache: undefined });
+    expect(cache.plan(off)).toBeNull();
+    expect(off.note.cache).toBeUndefined();
+  });
+
+  it('misses, stores the whole answer, then hits for the same tenant only', async () => {
+    const first = request();
+    const plan = cache.plan(first)!;
+    expect(await cache.lookup(plan, first.note)).toBeNull();
+    expect(first.note.cache).toBe('miss');
+    cache.keep(plan, ANSWER, { prompt: 3, completion: 2 });
+    await settled();
+
+    const again = request({ body: { messages: [{ role: 'user', content: 'hi' }], temperature: 0, model: 'sandbox-gpt', stream: true, user: 'u' } });
+    expect(await cache.lookup(cache.plan(again)!, again.note)).toEqual({ answer: ANSWER, prompt: 3, completion: 2 });
+    expect(again.note.cache).toBe('hit');
+
+    const other = request({ tenantId: 't2' });
+    expect(await cache.lookup(cache.plan(other)!, other.note)).toBeNull();
+    expect(other.note.cache).toBe('miss');
+  });
+
+  it('keeps sampled requests, no-store and streamed completions out (bypass), unless the tenant caches sampled ones', () => {
+    const sampled = request({ body: { model: 'sandbox-gpt', messages: [] } });
+    expect(cache.plan(sampled)).toBeNull();
+    expect(sampled.note.cache).toBe('bypass');
+    expect(cache.plan(request({ cache: { ...ON, sampled: true }, body: { model: 'sandbox-gpt', messages: [] } }))).not.toBeNull();
+    const noStore = request({ cache: { ...ON, read: false, store: false } });
+    expect(cache.plan(noStore)).toBeNull();
+    expect(noStore.note.cache).toBe('bypass');
+    const completions = request({ operation: 'oaic.completions', stream: true, body: { prompt: 'x', temperature: 0 } });
+    expect(cache.plan(completions)).toBeNull();
+    expect(completions.note.cache).toBe('bypass');
+  });
+
+  it('stores nothing for a read_only key or a stream, and reads nothing under no-cache', async () => {
+    const body = { model: 'sandbox-gpt', temperature: 0, messages: [{ role: 'user', content: 'read only' }] };
+    cache.keep(cache.plan(request({ body, cache: { ...ON, store: false } }))!, ANSWER, { prompt: 1, completion: 1 });
+    cache.keep(cache.plan(request({ body, stream: true }))!, ANSWER, { prompt: 1, completion: 1 });
+    await settled();
+    expect(await cache.lookup(cache.plan(request({ body }))!, {})).toBeNull();
+
+    cache.keep(cache.plan(request({ body }))!, ANSWER, { prompt: 1, completion: 1 });
+    await settled();
+    const noCache = request({ body, cache: { ...ON, read: false } });
+    expect(await cache.lookup(cache.plan(noCache)!, noCache.note)).toBeNull();
+    expect(noCache.note.cache).toBe('bypass');
+  });
+
+  it('serves a hit holding only its price, recorded as cache_hit with the stored tokens; a stream replays it', async () => {
+    const tenantId = randomUUID();
+    await wallet.credit(tenantId, 0n, 1_000_000n);
+    const events: UsageEvent[] = [];
+    const serve = async (stream: boolean) => {
+      const caller: TenantCaller = { requestId: randomUUID(), tenantId, keyId: 'k1', keyKind: 'payg', route: 'oaic.chat' };
+      const metered = new MeteredStream(new UsageMeter(caller, 'oaic', 'sandbox-gpt'), { record: (event) => events.push(event) });
+      const holds = await wallet.holdCount();
+      const answer = await cache.serve(
+        { answer: ANSWER, prompt: 3_000, completion: 1_000 },
+        { family: 'oaic', caller, model: MODEL, modelId: 'sandbox-gpt', stream, metered },
+      );
+      expect(await wallet.holdCount()).toBe(holds + 1);
+      return answer;
+    };
+    expect(await serve(false)).toEqual(ANSWER);
+    const streamed = (await serve(true)) as AsyncGenerator<Uint8Array>;
+    let text = '';
+    for await (const chunk of streamed) text += Buffer.from(chunk).toString();
+    expect(text).toContain('"content":"Hi."');
+    expect(text.endsWith('data: [DONE]\n\n')).toBe(true);
+    // 4,000 tokens at 500,000 micros per million: 2,000 micros each.
+    expect(events.map((e) => [e.kind, e.outcome, e.status, e.promptTokens, e.completionTokens, e.costMicros])).toEqual([
+      ['cache_hit', 'cache_hit', 200, 3_000, 1_000, '2000'],
+      ['cache_hit', 'cache_hit', 200, 3_000, 1_000, '2000'],
+    ]);
+  });
+});

@@ -1,0 +1,155 @@
+import { BillingClient } from '@gateway/billing';
+import type { CacheOutcome, CatalogModel, ReplyNote, RequestCache, TenantCaller } from '@gateway/contracts';
+import { gatewayMetrics, tenantLabelOf } from '@gateway/platform';
+import type { IrFamily } from '@gateway/providers';
+import { Injectable, Logger } from '@nestjs/common';
+import { z } from 'zod';
+import type { MeteredStream } from '../usage/metered-stream';
+import type { Tokens } from '../usage/usage-meter';
+import { cacheKeyOf, samplesAnswer, type CachedOperation } from './cache-key';
+import { replayStream } from './cache-replay';
+import { ResponseCacheStore } from './response-cache.store';
+
+/** What an entry holds: the client-family answer as it was sent, and the tokens it was metered at. */
+const CachedAnswer = z.object({
+  answer: z.record(z.string(), z.unknown()),
+  prompt: z.number().int().nonnegative(),
+  completion: z.number().int().nonnegative(),
+});
+export type CachedAnswer = z.infer<typeof CachedAnswer>;
+
+/** Streams replayed from an entry: the chat-shaped operations (a streamed completion or response goes upstream). */
+const REPLAYED: ReadonlySet<CachedOperation> = new Set(['oaic.chat', 'msgc.messages', 'genc.generate']);
+
+/** One request's use of the cache: where its entry lives and what it may do there. */
+export interface CachePlan {
+  tenantId: string;
+  model: string;
+  hash: string;
+  read: boolean;
+  store: boolean;
+  ttlSeconds: number;
+}
+
+export interface CacheRequest {
+  cache: RequestCache | undefined;
+  tenantId: string;
+  operation: CachedOperation;
+  model: string;
+  body: Readonly<Record<string, unknown>>;
+  stream: boolean;
+  note: ReplyNote | undefined;
+}
+
+/** What serving a hit needs: who pays, for which model, and the request's usage lifecycle. */
+export interface HitContext {
+  family: IrFamily;
+  caller: TenantCaller;
+  model: CatalogModel;
+  modelId: string;
+  stream: boolean;
+  metered: MeteredStream;
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * The response cache in the chat pipeline: a request's entry (tenant, operation, model, canonical body),
+ * looked up before any billing hold or upstream call, an answer stored once it is whole, and a hit
+ * served (streamed when asked) and billed at the catalog's cacheHitPerMTok. Off costs nothing: no hash,
+ * no Redis call.
+ */
+@Injectable()
+export class ResponseCacheService {
+  private readonly logger = new Logger(ResponseCacheService.name);
+
+  constructor(
+    private readonly store: ResponseCacheStore,
+    private readonly billing: BillingClient,
+  ) {}
+
+  /** The request's plan; null when its tenant's cache is off or the request keeps out of it (told to the note as bypass). */
+  plan(request: CacheRequest): CachePlan | null {
+    const { cache, operation, body } = request;
+    if (!cache) return null;
+    const replayable = !request.stream || REPLAYED.has(operation);
+    if ((!cache.read && !cache.store) || !replayable || (!cache.sampled && samplesAnswer(operation, body))) {
+      this.tell(request.note, 'bypass', request.tenantId, request.model);
+      return null;
+    }
+    const hash = cacheKeyOf({ tenantId: request.tenantId, operation, model: request.model, body });
+    // A stream is answered from entries but not stored: only whole answers are.
+    return { tenantId: request.tenantId, model: request.model, hash, read: cache.read, store: cache.store && !request.stream, ttlSeconds: cache.ttlSeconds };
+  }
+
+  /** The stored answer, told to the note as a hit or a miss (a request that may not read is a bypass). */
+  async lookup(plan: CachePlan, note: ReplyNote | undefined): Promise<CachedAnswer | null> {
+    if (!plan.read) {
+      this.tell(note, 'bypass', plan.tenantId, plan.model);
+      return null;
+    }
+    const found = await this.read(plan);
+    this.tell(note, found ? 'hit' : 'miss', plan.tenantId, plan.model);
+    return found;
+  }
+
+  /** Serves a hit: holds only its price, records its usage (kind and outcome cache_hit), answers whole or as the family's stream. */
+  async serve(hit: CachedAnswer, context: HitContext): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
+    const { caller, metered } = context;
+    const micros = await this.billing.reserveHit(
+      { requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: context.model },
+      { inputTokens: hit.prompt, outputTokens: hit.completion },
+    );
+    const meter = metered.meter;
+    meter.tokens = { prompt: hit.prompt, completion: hit.completion };
+    meter.kind = 'cache_hit';
+    if (micros !== null) meter.costMicros = micros;
+    if (!context.stream) {
+      metered.hit();
+      return hit.answer;
+    }
+    const text = replayStream(context.family, hit.answer, context.modelId);
+    metered.hit();
+    return (async function* () {
+      yield encoder.encode(text);
+    })();
+  }
+
+  /** Keeps a whole answer (off the reply's path: the write is queued before the reply leaves, so a next request finds it). */
+  keep(plan: CachePlan, answer: Record<string, unknown>, tokens: Tokens): void {
+    if (!plan.store) return;
+    const value = Buffer.from(JSON.stringify({ answer, prompt: tokens.prompt, completion: tokens.completion }));
+    this.store
+      .put(plan.tenantId, plan.hash, value, plan.ttlSeconds)
+      .then((outcome) => {
+        if (!outcome.stored) return;
+        const tenant = tenantLabelOf(plan.tenantId);
+        gatewayMetrics.responseCacheBytes.set({ tenant }, outcome.tenantBytes);
+        if (outcome.evicted > 0) gatewayMetrics.responseCacheEvictions.inc({ tenant }, outcome.evicted);
+      })
+      .catch((error: Error) => this.logger.warn(`an answer was not cached: ${error.message}`));
+  }
+
+  private async read(plan: CachePlan): Promise<CachedAnswer | null> {
+    let raw: Buffer | null;
+    try {
+      raw = await this.store.get(plan.tenantId, plan.hash);
+    } catch (error) {
+      // The cache is an optimisation: Redis failing is a miss, not a failed request.
+      this.logger.warn(`the response cache could not be read: ${(error as Error).message}`);
+      return null;
+    }
+    if (!raw) return null;
+    try {
+      const parsed = CachedAnswer.safeParse(JSON.parse(raw.toString('utf8')));
+      return parsed.success ? parsed.data : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private tell(note: ReplyNote | undefined, outcome: CacheOutcome, tenantId: string, model: string): void {
+    if (note) note.cache = outcome;
+    gatewayMetrics.responseCacheLookups.inc({ outcome, model, tenant: tenantLabelOf(tenantId) });
+  }
+}
