@@ -1,6 +1,6 @@
 import { BillingClient, ProfileCache, WalletKeys, WalletStore } from '@gateway/billing';
 import type { CatalogModel, ReplyNote, RequestCache, TenantCaller, UsageEvent } from '@gateway/contracts';
-import { connectNats, NatsBus } from '@gateway/platform';
+import { connectNats, gatewayMetrics, NatsBus } from '@gateway/platform';
 import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -109,6 +109,30 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     const noCache = request({ body, cache: { ...ON, read: false } });
     expect(await cache.lookup(cache.plan(noCache)!, noCache.note)).toBeNull();
     expect(noCache.note.cache).toBe('bypass');
+  });
+
+  it('counts outcomes by model, the bytes stored and the evictions that keep a tenant under its cap', async () => {
+    const count = async (outcome: string) =>
+      (await gatewayMetrics.responseCacheLookups.get()).values.find((v) => v.labels.outcome === outcome && v.labels.model === 'metered-model')?.value ?? 0;
+    const small = new ResponseCacheStore(redis, ResponseCacheStore.namespaceOf(prefix), { tenantMaxBytes: 700, entryMaxBytes: 700 });
+    const service = new ResponseCacheService(
+      small,
+      new BillingClient(wallet, new NatsBus(connection, prefix), new ProfileCache(new NatsBus(connection, prefix)), { enabled: false, holdTtlMs: 1 }),
+    );
+    const evictions = async () => (await gatewayMetrics.responseCacheEvictions.get()).values.reduce((sum, v) => sum + v.value, 0);
+    const [misses, hits, evicted] = [await count('miss'), await count('hit'), await evictions()];
+    const ask = (n: number) => request({ tenantId: 'metered', model: 'metered-model', body: { temperature: 0, n } });
+    for (let n = 0; n < 3; n++) {
+      const plan = service.plan(ask(n))!;
+      await service.lookup(plan, {});
+      service.keep(plan, { text: 'x'.repeat(250) }, { prompt: 1, completion: 1 });
+      await settled();
+    }
+    await service.lookup(service.plan(ask(2))!, {});
+    expect([(await count('miss')) - misses, (await count('hit')) - hits]).toEqual([3, 1]);
+    expect(await evictions()).toBeGreaterThan(evicted);
+    const bytes = (await gatewayMetrics.responseCacheBytes.get()).values[0]!.value;
+    expect(bytes).toBe(await small.tenantBytes('metered'));
   });
 
   it('serves a hit holding only its price, recorded as cache_hit with the stored tokens; a stream replays it', async () => {

@@ -62,6 +62,9 @@ const encoder = new TextEncoder();
 @Injectable()
 export class ResponseCacheService {
   private readonly logger = new Logger(ResponseCacheService.name);
+  /** Each tenant's bytes as of this process's last store: the gauge, summed when tenants are not labelled. */
+  private readonly tenantBytes = new Map<string, number>();
+  private allBytes = 0;
 
   constructor(
     private readonly store: ResponseCacheStore,
@@ -124,7 +127,9 @@ export class ResponseCacheService {
       .then((outcome) => {
         if (!outcome.stored) return;
         const tenant = tenantLabelOf(plan.tenantId);
-        gatewayMetrics.responseCacheBytes.set({ tenant }, outcome.tenantBytes);
+        this.allBytes += outcome.tenantBytes - (this.tenantBytes.get(plan.tenantId) ?? 0);
+        this.tenantBytes.set(plan.tenantId, outcome.tenantBytes);
+        gatewayMetrics.responseCacheBytes.set({ tenant }, tenant === '' ? this.allBytes : outcome.tenantBytes);
         if (outcome.evicted > 0) gatewayMetrics.responseCacheEvictions.inc({ tenant }, outcome.evicted);
       })
       .catch((error: Error) => this.logger.warn(`an answer was not cached: ${error.message}`));

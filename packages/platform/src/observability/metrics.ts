@@ -57,7 +57,7 @@ export const gatewayMetrics = {
   }),
   responseCacheBytes: new Gauge({
     name: 'gateway_response_cache_bytes',
-    help: "Bytes a tenant's cached answers hold in Redis, as of its last store",
+    help: "Bytes the tenants' cached answers hold in Redis, as of each tenant's last store in this process (all tenants summed when unlabelled)",
     labelNames: ['tenant'] as const,
     registers,
   }),
