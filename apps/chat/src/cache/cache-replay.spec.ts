@@ -1,5 +1,6 @@
 import { FAMILY_CHAT, parseSse, UPSTREAM_CHAT, type ChatIrResponse, type IrFamily, type IrStreamEvent } from '@gateway/providers';
-import { eventsOf, replayStream } from './cache-replay';
+import { Readable } from 'node:stream';
+import { answerOf, eventsOf, replayStream } from './cache-replay';
 
 const ANSWER: ChatIrResponse = {
   id: 'answer-1',
@@ -20,12 +21,18 @@ describe('a cached answer replayed as a stream', () => {
     expect(eventsOf(ANSWER).map((e) => e.type)).toEqual(['start', 'text_delta', 'block_stop', 'tool_call_start', 'tool_call_delta', 'block_stop', 'finish']);
   });
 
+  it("spells the whole answer back from a stream's events, and nothing from a stream that never finished", () => {
+    const reasoning: ChatIrResponse = { ...ANSWER, parts: [{ type: 'reasoning', text: 'Hmm.', signature: 'sig_1', redacted: null }, ...ANSWER.parts] };
+    expect(answerOf(eventsOf(reasoning))).toEqual(reasoning);
+    expect(answerOf(eventsOf(ANSWER).slice(0, -1))).toBeNull();
+  });
+
   it.each(['oaic', 'msgc', 'genc'] as IrFamily[])('in %s: decodes back to the stored answer, usage and end markers included', async (family) => {
     const stored = FAMILY_CHAT[family].toResponse(ANSWER) as Record<string, unknown>;
     const text = replayStream(family, stored, 'public-model');
     const decoder = UPSTREAM_CHAT[PROTOCOL[family]].streamDecoder({ model: 'public-model', fallbackId: 'x', estimatedInputTokens: 0 });
     const events: IrStreamEvent[] = [];
-    for await (const message of parseSse([text])) events.push(...decoder.push(message));
+    for await (const message of parseSse(Readable.from([text]))) events.push(...decoder.push(message));
     events.push(...decoder.end());
     expect(
       events

@@ -1,4 +1,16 @@
-import { FAMILY_CHAT, UPSTREAM_CHAT, type ChatIrResponse, type ChatProtocol, type IrFamily, type IrStreamEvent } from '@gateway/providers';
+import { Readable } from 'node:stream';
+import {
+  FAMILY_CHAT,
+  parseSse,
+  UPSTREAM_CHAT,
+  type ChatIrResponse,
+  type ChatProtocol,
+  type IrFamily,
+  type IrOutputPart,
+  type IrReasoningPart,
+  type IrTextPart,
+  type IrStreamEvent,
+} from '@gateway/providers';
 
 /** The protocol whose answers are each family's own shape: a stored family answer decodes through it. */
 const OWN_PROTOCOL: Record<IrFamily, ChatProtocol> = { oaic: 'openai', msgc: 'anthropic', genc: 'gemini' };
@@ -47,4 +59,79 @@ export function replayStream(family: IrFamily, answer: Record<string, unknown>, 
   let out = '';
   for (const event of eventsOf(ir)) out += encoder.push(event);
   return out + encoder.end();
+}
+
+/** The whole answer a stream's events spell, parts in order; null when the stream never said it finished. */
+export function answerOf(events: readonly IrStreamEvent[]): ChatIrResponse | null {
+  let head: { id: string; model: string } | null = null;
+  const parts: IrOutputPart[] = [];
+  const tools = new Map<number, Extract<IrOutputPart, { type: 'tool_call' }>>();
+  // The block deltas go to until a block_stop (or another kind of part) closes it.
+  let open: IrOutputPart | null = null;
+  const part = <T extends IrOutputPart>(type: T['type'], make: () => T): T => {
+    if (open?.type !== type) parts.push((open = make()));
+    return open as T;
+  };
+  const reasoning = () => part<IrReasoningPart>('reasoning', () => ({ type: 'reasoning', text: '', signature: null, redacted: null }));
+  for (const event of events) {
+    switch (event.type) {
+      case 'start':
+        head = { id: event.id, model: event.model };
+        break;
+      case 'text_delta':
+        part<IrTextPart>('text', () => ({ type: 'text', text: '' })).text += event.text;
+        break;
+      case 'reasoning_delta':
+        reasoning().text += event.text;
+        break;
+      case 'reasoning_signature':
+        reasoning().signature = event.signature;
+        break;
+      case 'reasoning_redacted':
+        reasoning().redacted = event.data;
+        break;
+      case 'tool_call_start': {
+        const call = { type: 'tool_call' as const, id: event.id, name: event.name, arguments: '' };
+        tools.set(event.index, call);
+        parts.push((open = call));
+        break;
+      }
+      case 'tool_call_delta': {
+        const call = tools.get(event.index);
+        if (call) call.arguments += event.arguments;
+        break;
+      }
+      case 'image':
+        parts.push({ type: 'image', mediaType: event.mediaType, data: event.data });
+        open = null;
+        break;
+      case 'block_stop':
+        open = null;
+        break;
+      case 'finish':
+        if (!head) return null;
+        return { ...head, parts, stopReason: event.stopReason, stopSequence: event.stopSequence, usage: event.usage };
+    }
+  }
+  return null;
+}
+
+/**
+ * A stream a client of `family` received, as the whole answer of that family (what a non-streamed request
+ * gets): read back by the family's own protocol codec, with the tokens it was metered at (a stream may
+ * not tell its usage). Null when the stream did not say it finished.
+ */
+export async function wholeAnswerOf(
+  family: IrFamily,
+  sse: string,
+  model: string,
+  tokens: { prompt: number; completion: number },
+): Promise<Record<string, unknown> | null> {
+  const decoder = UPSTREAM_CHAT[OWN_PROTOCOL[family]].streamDecoder({ model, fallbackId: '', estimatedInputTokens: 0 });
+  const events: IrStreamEvent[] = [];
+  for await (const message of parseSse(Readable.from([sse]))) events.push(...decoder.push(message));
+  const answer = answerOf(events);
+  if (!answer) return null;
+  const usage = { ...answer.usage, inputTokens: tokens.prompt, outputTokens: tokens.completion };
+  return FAMILY_CHAT[family].toResponse({ ...answer, usage }) as Record<string, unknown>;
 }

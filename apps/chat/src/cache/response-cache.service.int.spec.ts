@@ -6,7 +6,8 @@ import type { NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MeteredStream } from '../usage/metered-stream';
 import { UsageMeter } from '../usage/usage-meter';
-import { ResponseCacheService, type CacheRequest } from './response-cache.service';
+import { replayStream } from './cache-replay';
+import { ResponseCacheService, type CachePlan, type CacheRequest } from './response-cache.service';
 import { ResponseCacheStore } from './response-cache.store';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -61,6 +62,11 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
   /** Lets the fire-and-forget store land (the next command on the connection runs after it). */
   const settled = () => redis.ping();
 
+  /** A stream's answer is stored after it is decoded, a few turns after its end. */
+  const eventuallyFound = async (plan: CachePlan) => {
+    for (let i = 0; i < 50 && !(await store.get(plan.tenantId, plan.hash)); i++) await settled();
+  };
+
   it('plans nothing, and tells nothing, when the cache is off', () => {
     const off = request({ cache: undefined });
     expect(cache.plan(off)).toBeNull();
@@ -97,10 +103,9 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     expect(completions.note.cache).toBe('bypass');
   });
 
-  it('stores nothing for a read_only key or a stream, and reads nothing under no-cache', async () => {
+  it('stores nothing for a read_only key, and reads nothing under no-cache', async () => {
     const body = { model: 'sandbox-gpt', temperature: 0, messages: [{ role: 'user', content: 'read only' }] };
     cache.keep(cache.plan(request({ body, cache: { ...ON, store: false } }))!, ANSWER, { prompt: 1, completion: 1 });
-    cache.keep(cache.plan(request({ body, stream: true }))!, ANSWER, { prompt: 1, completion: 1 });
     await settled();
     expect(await cache.lookup(cache.plan(request({ body }))!, {})).toBeNull();
 
@@ -109,6 +114,43 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     const noCache = request({ body, cache: { ...ON, read: false } });
     expect(await cache.lookup(cache.plan(noCache)!, noCache.note)).toBeNull();
     expect(noCache.note.cache).toBe('bypass');
+  });
+
+  it('stores a live stream that ended normally as the whole answer, and none that failed or lost its client', async () => {
+    const sse = replayStream('oaic', ANSWER, 'sandbox-gpt');
+    const frames = async function* (fail: boolean) {
+      yield Buffer.from(sse.slice(0, 40));
+      if (fail) throw new Error('upstream broke');
+      yield Buffer.from(sse.slice(40));
+    };
+    const drain = async (source: AsyncGenerator<Uint8Array>) => {
+      let text = '';
+      for await (const chunk of source) text += Buffer.from(chunk).toString();
+      return text;
+    };
+    const asked = (content: string) => request({ stream: true, body: { model: 'sandbox-gpt', temperature: 0, messages: [{ role: 'user', content }] } });
+    const tokens = () => ({ prompt: 3, completion: 2 });
+
+    const live = cache.plan(asked('streamed'))!;
+    expect(await drain(cache.keepStream(live, frames(false), tokens, new AbortController().signal))).toBe(sse);
+    await eventuallyFound(live);
+    const stored = await cache.lookup(cache.plan(asked('streamed'))!, {});
+    expect(stored).toMatchObject({
+      prompt: 3,
+      completion: 2,
+      answer: { object: 'chat.completion', model: 'sandbox-gpt', usage: { prompt_tokens: 3, completion_tokens: 2 } },
+    });
+    expect((stored!.answer as typeof ANSWER).choices[0]!.message.content).toBe('Hi.');
+
+    const broken = cache.plan(asked('broken'))!;
+    await expect(drain(cache.keepStream(broken, frames(true), tokens, new AbortController().signal))).rejects.toThrow('upstream broke');
+    const abort = new AbortController();
+    abort.abort();
+    const left = cache.plan(asked('left'))!;
+    await drain(cache.keepStream(left, frames(false), tokens, abort.signal));
+    await settled();
+    expect(await cache.lookup(broken, {})).toBeNull();
+    expect(await cache.lookup(left, {})).toBeNull();
   });
 
   it('counts outcomes by model, the bytes stored and the evictions that keep a tenant under its cap', async () => {

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { MeteredStream } from '../usage/metered-stream';
 import type { Tokens } from '../usage/usage-meter';
 import { cacheKeyOf, samplesAnswer, type CachedOperation } from './cache-key';
-import { replayStream } from './cache-replay';
+import { replayStream, wholeAnswerOf } from './cache-replay';
 import { ResponseCacheStore } from './response-cache.store';
 
 /** What an entry holds: the client-family answer as it was sent, and the tokens it was metered at. */
@@ -21,9 +21,22 @@ export type CachedAnswer = z.infer<typeof CachedAnswer>;
 /** Streams replayed from an entry: the chat-shaped operations (a streamed completion or response goes upstream). */
 const REPLAYED: ReadonlySet<CachedOperation> = new Set(['oaic.chat', 'msgc.messages', 'genc.generate']);
 
+/** The family whose answer shape each operation's entries hold. */
+const FAMILY_OF: Record<CachedOperation, IrFamily> = {
+  'oaic.chat': 'oaic',
+  'oaic.completions': 'oaic',
+  'oaic.responses': 'oaic',
+  'msgc.messages': 'msgc',
+  'genc.generate': 'genc',
+};
+
+/** A stream's text is held for storing up to this many times the largest entry (its frames outweigh the JSON answer). */
+const STREAM_TEXT_FACTOR = 4;
+
 /** One request's use of the cache: where its entry lives and what it may do there. */
 export interface CachePlan {
   tenantId: string;
+  family: IrFamily;
   model: string;
   hash: string;
   read: boolean;
@@ -81,8 +94,8 @@ export class ResponseCacheService {
       return null;
     }
     const hash = cacheKeyOf({ tenantId: request.tenantId, operation, model: request.model, body });
-    // A stream is answered from entries but not stored: only whole answers are.
-    return { tenantId: request.tenantId, model: request.model, hash, read: cache.read, store: cache.store && !request.stream, ttlSeconds: cache.ttlSeconds };
+    const { tenantId, model } = request;
+    return { tenantId, family: FAMILY_OF[operation], model, hash, read: cache.read, store: cache.store, ttlSeconds: cache.ttlSeconds };
   }
 
   /** The stored answer, told to the note as a hit or a miss (a request that may not read is a bypass). */
@@ -133,6 +146,28 @@ export class ResponseCacheService {
         if (outcome.evicted > 0) gatewayMetrics.responseCacheEvictions.inc({ tenant }, outcome.evicted);
       })
       .catch((error: Error) => this.logger.warn(`an answer was not cached: ${error.message}`));
+  }
+
+  /**
+   * Relays a live stream and, once it ended normally (no failure, the client still there), stores the
+   * whole answer it spelled, as the family's whole answer, at the tokens it was metered at.
+   */
+  async *keepStream(plan: CachePlan, source: AsyncGenerator<Uint8Array>, tokens: () => Tokens, signal: AbortSignal): AsyncGenerator<Uint8Array> {
+    if (!plan.store) return yield* source;
+    const limit = this.store.limits.entryMaxBytes * STREAM_TEXT_FACTOR;
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    for await (const chunk of source) {
+      bytes += chunk.length;
+      if (bytes <= limit) chunks.push(chunk);
+      yield chunk;
+    }
+    if (signal.aborted || bytes > limit) return;
+    const text = Buffer.concat(chunks).toString('utf8');
+    const metered = tokens();
+    void wholeAnswerOf(plan.family, text, plan.model, metered)
+      .then((answer) => answer && this.keep(plan, answer, metered))
+      .catch((error: Error) => this.logger.warn(`a streamed answer was not cached: ${error.message}`));
   }
 
   private async read(plan: CachePlan): Promise<CachedAnswer | null> {

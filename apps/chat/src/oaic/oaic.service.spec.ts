@@ -1,4 +1,5 @@
 import { GatewayError, type CatalogChannel, type OaicCallPayload, type UsageEvent } from '@gateway/contracts';
+import type { ResponseCacheService } from '../cache/response-cache.service';
 import type { ChatPipeline } from '../pipeline/chat-pipeline.service';
 import type { ResponsesService } from '../responses/responses.service';
 import { MeteringService } from '../usage/metering.service';
@@ -54,6 +55,7 @@ function service(answer: (call: PreparedCall<'responses'>) => Promise<unknown>) 
     {} as ResponsesService,
     viaChat,
     {} as OaicMediaImagesService,
+    {} as ResponseCacheService,
   );
   return { oaic, events };
 }

@@ -124,6 +124,7 @@ export class ChatPipeline {
     }
     const opened = await this.upstream.openStream(call.channels, codec.request, signal, codec.refusal);
     call.metered.meter.channelId = opened.channel.id;
-    return relayStream(opened, codec.frames(opened.channel), call.metered, signal);
+    const relayed = relayStream(opened, codec.frames(opened.channel), call.metered, signal);
+    return cache ? this.cache.keepStream(cache, relayed, () => call.metered.meter.tokens, signal) : relayed;
   }
 }
