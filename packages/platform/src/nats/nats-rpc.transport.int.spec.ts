@@ -51,6 +51,16 @@ class FixtureHandler {
     }
   }
 
+  /** A stream whose cache outcome is known before its first frame, and its model only at its end. */
+  @MessagePattern('chat.fixture.noted')
+  async *noted(@Payload() payload: { cache?: 'hit' | 'miss' }, @Ctx() ctx: RpcContext) {
+    if (payload.cache && ctx.note) ctx.note.cache = payload.cache;
+    yield 'data: 1\n\n';
+    await new Promise((r) => setTimeout(r, 5));
+    yield 'data: 2\n\n';
+    if (ctx.note) ctx.note.model = 'noted-model';
+  }
+
   @MessagePattern('fixture.huge')
   huge() {
     return { blob: 'x'.repeat(2 * 1024 * 1024) };
@@ -177,6 +187,18 @@ describe('NatsRpcTransport over a real NATS server', () => {
       else frames.push('<end>');
     }
     expect(frames).toEqual(['data: 1\n\ndata: 2\n\ndata: 3\n\ndata: 4\n\ndata: 5\n\n', '<end>']);
+  });
+
+  it("tells a stream's cache outcome with its first frame, and the whole note with its end", async () => {
+    const seen = async (payload: object) => {
+      const log: unknown[] = [];
+      const onNote = (note: object) => log.push(note);
+      for await (const frame of bus.stream('chat.fixture.noted', payload, { onNote }))
+        log.push(frame.kind === 'data' ? decodeText(frame.data).trim() : '<end>');
+      return log;
+    };
+    expect(await seen({ cache: 'hit' })).toEqual([{ cache: 'hit' }, 'data: 1', 'data: 2', { cache: 'hit', model: 'noted-model' }, '<end>']);
+    expect(await seen({})).toEqual(['data: 1', 'data: 2', { model: 'noted-model' }, '<end>']);
   });
 
   it('carries a stream frame over the payload limit as consecutive frames of its bytes, in order', async () => {

@@ -254,11 +254,11 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
       const source: AsyncIterable<unknown> = isAsyncIterable(result) ? result : observableToIterable(this.transformToObservable(result));
       // The response cache's outcome is known before the first frame and goes out with it: the caller
       // writes its response headers on the first frame, before the end's note arrives.
-      let head = note?.cache !== undefined ? { cache: note.cache } : undefined;
+      let first = true;
       for await (const value of source) {
         if (abort.signal.aborted) break;
-        this.write(reply, frameBytes(value), STREAM_KINDS.data, head);
-        head = undefined;
+        this.write(reply, frameBytes(value), STREAM_KINDS.data, first && note?.cache !== undefined ? { cache: note.cache } : undefined);
+        first = false;
       }
       if (!abort.signal.aborted) this.write(reply, new Uint8Array(0), STREAM_KINDS.end, note);
     } catch (error) {
