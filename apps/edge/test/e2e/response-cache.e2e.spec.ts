@@ -223,6 +223,15 @@ describe('the response cache', () => {
     expect(await upstreamCalls()).toBe(before + 3);
   });
 
+  it("reconciles the cached tenant's books, hits included", async () => {
+    const report = await eventually(
+      'the books to reconcile',
+      () => adminClient().reconcile({ tenant: tenants.cached.slug }),
+      (r) => r.ok,
+    );
+    expect(report.checked).toBeGreaterThan(0);
+  });
+
   it('refuses a bad x-gateway-cache value in the family dialect, naming the header', async () => {
     const result = await http('POST', `${baseUrl()}/oaic/v1/chat/completions`, {
       headers: { ...bearer(tenants.cached.key), 'x-gateway-cache': 'forever' },

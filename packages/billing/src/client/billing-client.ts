@@ -117,7 +117,7 @@ export class BillingClient {
     if (!this.options.enabled) return;
     const usage = request.maxUsage ?? maxUsageOf(request.model.capability, request.body, request.model.defaultMaxTokens);
     const plan = await this.planOf(request.tenantId, request.keyKind, request.model);
-    if (plan.target.mode === 'balance') return this.reserveBalance(request, plan.prices, usage);
+    if (plan.target.mode === 'balance') return this.reserveBalance(request, plan.prices, costOf(plan.prices, usage));
     const amount = plan.perRequest ? 1n : costOf(plan.prices, usage);
     await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs);
     this.held.set(request.requestId, { prices: plan.prices, perRequest: plan.perRequest, capability: request.model.capability });
@@ -135,6 +135,10 @@ export class BillingClient {
     const micros = cacheHitCostOf(request.model.prices, tokens, override);
     const amount = plan.perRequest ? 1n : micros;
     if (amount === 0n) return micros;
+    if (plan.target.mode === 'balance') {
+      await this.reserveBalance(request, plan.prices, amount, micros);
+      return micros;
+    }
     await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs);
     this.held.set(request.requestId, { prices: plan.prices, perRequest: plan.perRequest, capability: request.model.capability, fixedMicros: micros });
     return plan.perRequest ? null : micros;
@@ -230,15 +234,16 @@ export class BillingClient {
     if (settlement) await this.applySettlements([{ requestId: event.requestId, settlement }]);
   }
 
-  private async reserveBalance(request: ReserveRequest, prices: Prices, usage: Usage): Promise<void> {
-    const amount = costOf(prices, usage);
+  /** Admits `amount` under a balance lease when one covers it, else holds it; `fixedMicros` is what a fixed-price request settles at. */
+  private async reserveBalance(request: Omit<ReserveRequest, 'body' | 'maxUsage'>, prices: Prices, amount: bigint, fixedMicros?: bigint): Promise<void> {
+    const held: Held = { prices, perRequest: false, capability: request.model.capability, ...(fixedMicros !== undefined ? { fixedMicros } : {}) };
     const ticket = amount > 0n ? await this.leases?.admit(request.tenantId, amount) : null;
     if (ticket) {
-      this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability, ticket });
+      this.held.set(request.requestId, { ...held, ticket });
       return;
     }
     await this.reserveHold(request.requestId, request.tenantId, amount, { prices, perRequest: false, target: { mode: 'balance' } }, this.options.holdTtlMs);
-    this.held.set(request.requestId, { prices, perRequest: false, capability: request.model.capability });
+    this.held.set(request.requestId, held);
   }
 
   /** First request of the tenant since Redis started: accounts copies the stored balance in (SET NX). */
