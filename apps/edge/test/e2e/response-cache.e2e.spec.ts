@@ -141,7 +141,9 @@ describe('the response cache', () => {
     };
     for (const name of Object.keys(settings) as (keyof typeof tenants)[]) {
       const tenant = await createTenantWithKey({ label: `rc-${name}`, models: [model], catalog: name === 'cached' ? catalog : undefined });
-      await adminClient().setCache({ tenant: tenant.slug, mode: settings[name].mode ?? 'off', ttlSeconds: settings[name].ttlSeconds });
+      // The neighbour's cache comes from the config file's tenant entry, the others' from `gatewayctl cache set`.
+      if (name === 'neighbour') await adminClient().apply({ tenants: [{ slug: tenant.slug, billing: 'payg', models: [model], cache: settings[name] }] });
+      else await adminClient().setCache({ tenant: tenant.slug, mode: settings[name].mode ?? 'off', ttlSeconds: settings[name].ttlSeconds });
       tenants[name] = { slug: tenant.slug, key: tenant.key, clients: familyClients(tenant.key) };
     }
   });
