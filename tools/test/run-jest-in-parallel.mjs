@@ -12,7 +12,10 @@ const extra = process.argv.slice(2);
 
 const lanes = [
   [['--selectProjects', 'e2e']],
-  [['--ignoreProjects', 'e2e', 'e2e-own-stack'], ['--selectProjects', 'e2e-own-stack']],
+  [
+    ['--ignoreProjects', 'e2e', 'e2e-own-stack'],
+    ['--selectProjects', 'e2e-own-stack'],
+  ],
 ];
 
 function jest(args) {
