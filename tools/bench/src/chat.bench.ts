@@ -1,7 +1,8 @@
 /**
  * `npm run bench:chat`: the chat path through the gateway against calling the sandbox upstream directly,
  * in one run on one machine. Measures added latency at concurrency 1, throughput at 64 connections with
- * 20 ms upstream latency, added time to first token, and 1,000 concurrent streams (stalled or broken).
+ * 20 ms upstream latency, added time to first token, and 1,000 concurrent streams (stalled or broken);
+ * then translated paths, the response cache (cache.section.ts) and billing on against off.
  */
 import { createTestDatabase } from '@gateway/db';
 import { randomBytes } from 'node:crypto';
@@ -10,6 +11,7 @@ import { Agent, request } from 'undici';
 import { AdminClient, loadConfigFile, launchStack, REPO_ROOT } from '@gateway/cli';
 import { ms, signed, signedMs } from './bench-format';
 import { benchBilling } from './billing.section';
+import { benchCache } from './cache.section';
 import { closedLoad } from './closed-load';
 import { benchTranslation, formatTable } from './translation.section';
 
@@ -279,6 +281,8 @@ async function main(): Promise<void> {
     process.stdout.write(
       '\n' + formatTable(await benchTranslation({ sandboxUrl: stack.sandboxUrl, gatewayUrl: stack.baseUrl, key, samples: TRANSLATION_SAMPLES })) + '\n',
     );
+    process.stdout.write('\nthe response cache: hits, misses, and hits under load...\n');
+    process.stdout.write('\n' + (await benchCache({ admin, baseUrl: stack.baseUrl, stamp })) + '\n');
   } finally {
     await stack.stop();
     await agent.close();
