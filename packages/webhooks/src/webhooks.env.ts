@@ -41,6 +41,11 @@ export const WebhooksEnv = z.object({
   WEBHOOK_TENANT_CONCURRENCY: z.coerce.number().int().min(1).max(2000).default(64),
   /** How long a delivery whose receiver's or tenant's share is full waits before it is tried again (± a fifth). */
   WEBHOOK_DEFER_MS: Millis.default(500),
+  /**
+   * How long a delivery whose share is full waits in its worker for a slot of that share before it is
+   * deferred: a busy receiver's deliveries follow each other at once, one that never answers costs this.
+   */
+  WEBHOOK_SLOT_WAIT_MS: z.coerce.number().int().nonnegative().default(100),
   /** Postgres connections of the delivery path (outbox writes, heads, attempts), apart from the host's own pool. */
   WEBHOOK_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(16),
   /**

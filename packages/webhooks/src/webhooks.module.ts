@@ -93,6 +93,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
               queues.queue(WEBHOOK_QUEUE),
               { baseMs: env.WEBHOOK_RETRY_BASE_MS, maxMs: env.WEBHOOK_RETRY_MAX_MS, maxAttempts: env.WEBHOOK_MAX_ATTEMPTS },
               new DeliverySlots(env.WEBHOOK_RECEIVER_CONCURRENCY, env.WEBHOOK_TENANT_CONCURRENCY),
+              env.WEBHOOK_SLOT_WAIT_MS,
             ),
         },
         {

@@ -135,7 +135,10 @@ async function main(): Promise<void> {
   const tasks = new Map<number, BenchTask>();
   const receiver = startReceiver();
   const upstream = startUpstream(tasks);
+  // The receivers that time out are other receivers: another origin, with its own share of delivery slots.
+  const slowReceiver = startReceiver();
   const receiverUrl = await listen(receiver.server);
+  const slowReceiverUrl = await listen(slowReceiver.server);
   const upstreamUrl = await listen(upstream);
   let stack: RunningStack | undefined;
   try {
@@ -178,7 +181,7 @@ async function main(): Promise<void> {
       const batch: BenchTask[] = Array.from({ length: count }, (_, n) => ({ index: from + n, slow: slow(n) }));
       batch.forEach((task) => tasks.set(task.index, task));
       await inParallel(batch, 16, async (task) => {
-        const callBackUrl = `${receiverUrl}/${task.slow ? 'slow' : 'ok'}/${task.index}`;
+        const callBackUrl = task.slow ? `${slowReceiverUrl}/slow/${task.index}` : `${receiverUrl}/ok/${task.index}`;
         const answer = await postJson(`${stack!.baseUrl}/music/generate-lyrics`, { prompt: `bench-${task.index}`, model: 'bench-music', callBackUrl }, auth);
         if (answer.status !== 200) throw new Error(`creating a task answered ${answer.status}: ${JSON.stringify(answer.json)}`);
         task.taskId = (answer.json as { data: { taskId: string } }).data.taskId;
@@ -250,8 +253,10 @@ async function main(): Promise<void> {
     );
   } finally {
     await stack?.stop();
-    receiver.server.closeAllConnections();
-    receiver.server.close();
+    for (const { server } of [receiver, slowReceiver]) {
+      server.closeAllConnections();
+      server.close();
+    }
     upstream.close();
     await dispatcher.close();
     await db.drop().catch(() => undefined);

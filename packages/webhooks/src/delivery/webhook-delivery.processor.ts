@@ -39,10 +39,11 @@ export class WebhookDeliveryProcessor {
   /**
    * One attempt, counted by outcome (delivered, retrying, dead) for gateway_webhook_deliveries_total. A
    * delivery whose receiver or tenant has its share of slots busy gives its slot back at once: the same
-   * job (same id, no attempt counted) waits in the delayed set and comes back.
+   * job (same id, no attempt counted) waits in the delayed set and comes back when a slot of that share
+   * frees in this process, or after WEBHOOK_DEFER_MS.
    */
   private async attempt(data: WebhookJob, job: Job, token: string | undefined) {
-    const outcome = await this.delivery.attempt(data.deliveryId, data.subjectId);
+    const outcome = await this.delivery.attempt(data.deliveryId, data.subjectId, job.id);
     if (outcome === 'deferred' && token !== undefined) {
       const wait = this.env.WEBHOOK_DEFER_MS * (0.8 + Math.random() * 0.4);
       await job.moveToDelayed(Date.now() + Math.round(wait), token);

@@ -1,7 +1,7 @@
 import type { Queue } from 'bullmq';
 import { retryDelayMs, type RetrySchedule } from './retry-schedule';
 import type { DeliverySlots } from './delivery-slots';
-import type { WebhookSender } from './webhook-sender';
+import type { SendResult, WebhookSender } from './webhook-sender';
 import type { WebhookJob } from '../queue/webhook-queue';
 import type { WebhookSecretService } from '../secrets/webhook-secret.service';
 import { signWebhook } from '../signing/webhook-signature';
@@ -9,6 +9,10 @@ import type { DeliveryRow, DueDelivery, WebhookRepository } from '../store/webho
 
 /** How long finished jobs stay in Redis, so a second enqueue of the same attempt is recognised and dropped. */
 const KEEP_JOBS = { age: 3600, count: 50_000 };
+
+/** How often, and how long apart, a woken job still being deferred is tried again. */
+const PROMOTE_TRIES = 5;
+const PROMOTE_RETRY_MS = 5;
 
 /** Stalled heads looked at per statement, and statements per sweep: a sweep's work stays bounded. */
 const SWEEP_PAGE = 500;
@@ -36,7 +40,12 @@ export class WebhookDeliveryService {
     private readonly queue: Queue<WebhookJob>,
     private readonly schedule: RetrySchedule,
     private readonly slots: DeliverySlots | null = null,
-  ) {}
+    /** How long a delivery waits here for a slot of its full share before it is deferred. */
+    private readonly slotWaitMs = 0,
+  ) {
+    // A deferred delivery waits in the delayed set; a slot freed in its share brings it back at once.
+    slots?.onFreed((jobId) => void this.promote(jobId));
+  }
 
   /**
    * Queues the next delivery of each subject, if any; safe to call any number of times. Called only after
@@ -48,25 +57,38 @@ export class WebhookDeliveryService {
     await this.enqueue(due.map((head) => ({ delivery: head, attempt: head.attempts + 1, at: head.nextAttemptAt })));
   }
 
-  /** One attempt at `deliveryId`, made only while it is the first delivery of its subject still pending. */
-  async attempt(deliveryId: string, subjectId: string): Promise<AttemptResult> {
+  /**
+   * One attempt at `deliveryId`, made only while it is the first delivery of its subject still pending.
+   * `jobId` is woken when a slot frees in the share that deferred it.
+   */
+  async attempt(deliveryId: string, subjectId: string, jobId?: string): Promise<AttemptResult> {
     const delivery = await this.repository.headOf(subjectId);
     if (delivery?.id !== deliveryId) return 'skipped';
-    const release = this.slots ? this.slots.tryAcquire(delivery.tenantId, delivery.url) : () => undefined;
+    const release = this.slots ? await this.slots.acquire(delivery.tenantId, delivery.url, this.slotWaitMs, jobId) : () => undefined;
     if (!release) return 'deferred';
     try {
-      return await this.attemptHead(delivery);
+      return await this.attemptHead(delivery, release);
     } finally {
       release();
     }
   }
 
-  private async attemptHead(delivery: DeliveryRow): Promise<AttemptResult> {
+  /** `sent` frees the delivery's slot once the receiver has answered (or not): recording the attempt does not hold it. */
+  private async attemptHead(delivery: DeliveryRow, sent: () => void): Promise<AttemptResult> {
     const attempt = delivery.attempts + 1;
     const body = JSON.stringify(delivery.payload);
     const startedAt = new Date();
     const headers = signWebhook(await this.secrets.signingSecrets(delivery.tenantId), delivery.id, Math.floor(startedAt.getTime() / 1000), body);
-    const sent = await this.sender.send(delivery.url, headers, body);
+    let outcome: SendResult;
+    try {
+      outcome = await this.sender.send(delivery.url, headers, body);
+    } finally {
+      sent();
+    }
+    return this.recordOutcome(delivery, attempt, startedAt, outcome);
+  }
+
+  private async recordOutcome(delivery: DeliveryRow, attempt: number, startedAt: Date, sent: SendResult): Promise<AttemptResult> {
     const record = { deliveryId: delivery.id, attempt, startedAt, ...sent };
     if (sent.outcome === 'delivered' || sent.outcome === 'refused') {
       const status = sent.outcome === 'delivered' ? 'delivered' : 'dead';
@@ -123,6 +145,21 @@ export class WebhookDeliveryService {
     const reopened = await this.repository.reopen(deliveryId);
     if (reopened) await this.kick([reopened.subjectId]);
     return reopened;
+  }
+
+  /**
+   * A deferred job due now: moved from the delayed set to the wait list. A job still active is being moved
+   * there by the run that deferred it, so it is tried again shortly; any other is left to its own timer.
+   */
+  private async promote(jobId: string, tries = 0): Promise<void> {
+    const job = await this.queue.getJob(jobId).catch(() => undefined);
+    if (!job) return;
+    try {
+      await job.promote();
+    } catch {
+      if (tries >= PROMOTE_TRIES || (await job.getState().catch(() => 'unknown')) !== 'active') return;
+      setTimeout(() => void this.promote(jobId, tries + 1), PROMOTE_RETRY_MS).unref();
+    }
   }
 
   /** Queues attempts, each due now or at its time; a job id per (delivery, attempt), so queuing one twice adds it once. */
