@@ -2,7 +2,7 @@ import type { MusicTaskStatus } from '@gateway/contracts';
 import { pgJson, pgText, Prisma, PrismaClient, StatementBatcher, type MusicTaskModel, type SqlPool } from '@gateway/db';
 import { SQL_POOL } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
-import { FIND_BY_TOKEN_HASHES, MOVE_MANY, MusicTaskSqlRow } from './music-task.sql';
+import { FIND_BY_TOKEN_HASHES, MARK_BILLED_MANY, MOVE_MANY, MusicTaskSqlRow } from './music-task.sql';
 
 export type MusicTaskRow = MusicTaskModel;
 
@@ -39,13 +39,14 @@ interface Move {
 
 /**
  * The only place music tasks touch Postgres; every state change is a compare-and-swap on the status.
- * What every upstream callback runs (find by token, move) goes as prepared statements on the pool, the
- * calls of one event-loop turn batched into one statement.
+ * What every upstream callback runs (find by token, move, mark billed) goes as prepared statements on the
+ * pool, the calls of one event-loop turn batched into one statement.
  */
 @Injectable()
 export class MusicTaskRepository {
   private readonly byToken = new StatementBatcher((hashes: string[]) => this.findBatch(hashes));
   private readonly moves = new StatementBatcher((moves: Move[]) => this.moveBatch(moves));
+  private readonly billedMarks = new StatementBatcher((ids: string[]) => this.markBilledBatch(ids));
 
   constructor(
     private readonly prisma: PrismaClient,
@@ -93,8 +94,13 @@ export class MusicTaskRepository {
   }
 
   /** The task's hold was ended and its usage record published: nothing is left to bill. */
-  async markBilled(id: string): Promise<void> {
-    await this.prisma.musicTask.update({ where: { id }, data: { billedAt: new Date() } });
+  markBilled(id: string): Promise<void> {
+    return this.billedMarks.call(id);
+  }
+
+  private async markBilledBatch(ids: string[]): Promise<void[]> {
+    await this.pool.query({ name: 'music-tasks-mark-billed', text: MARK_BILLED_MANY, values: [ids] });
+    return ids.map(() => undefined);
   }
 
   async setHold(id: string, hold: unknown): Promise<void> {

@@ -35,6 +35,11 @@ export const MOVE_MANY = `
    WHERE t.id = m.id AND t.status = m.from_status
   RETURNING t.id`;
 
+/** The tasks of $1 whose hold was ended and usage record published, marked billed (once). */
+export const MARK_BILLED_MANY = `
+  UPDATE music_tasks SET billed_at = now() AT TIME ZONE 'UTC'
+   WHERE id = ANY($1::text[]) AND billed_at IS NULL`;
+
 const Json = z.custom<unknown>((value) => value !== undefined);
 
 /** A task row as FIND_BY_TOKEN_HASHES returns it, checked before the intake uses it. */
