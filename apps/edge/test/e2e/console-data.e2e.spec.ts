@@ -129,13 +129,24 @@ describe('tenant console data pages in a browser', () => {
     const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     const batch = await waitForBatch(client, created.id, finished);
     expect(batch.status).toBe('completed');
-    await page.getByRole('link', { name: 'Tasks' }).click();
-    await page.getByText('Batches', { exact: true }).click();
     const row = page.getByTestId('task-row').filter({ hasText: batch.id });
-    await row.getByText('succeeded').waitFor();
+    // The lines' charges come from their usage records, which the usage writer files a moment after the
+    // batch ends: the page is opened again until they show.
+    let charged: RegExpExecArray | null = null;
+    await page.getByRole('link', { name: 'Tasks' }).click();
+    for (const deadline = Date.now() + 20_000; !charged; ) {
+      await page.getByText('Batches', { exact: true }).click();
+      await row.getByText('succeeded').waitFor();
+      charged = /charged (\d+\.\d+)/.exec((await row.textContent())!);
+      if (!charged && Date.now() > deadline) throw new Error(`the batch row shows no charge: ${await row.textContent()}`);
+      if (!charged) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        await page.reload();
+      }
+    }
     expect(await row.textContent()).toContain(batch.output_file_id!);
     expect(await row.getByRole('progressbar').getAttribute('aria-valuenow')).toBe('100');
-    expect(Number(/charged (\d+\.\d+)/.exec((await row.textContent())!)![1])).toBeGreaterThan(0);
+    expect(Number(charged[1])).toBeGreaterThan(0);
     await noSeriousViolations(page);
   });
 
