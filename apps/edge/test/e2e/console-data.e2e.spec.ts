@@ -134,7 +134,7 @@ describe('tenant console data pages in a browser', () => {
     // batch ends: the page is opened again until they show.
     let charged: RegExpExecArray | null = null;
     await page.getByRole('link', { name: 'Tasks' }).click();
-    for (const deadline = Date.now() + 20_000; !charged; ) {
+    for (const deadline = Date.now() + 20_000; !charged;) {
       await page.getByText('Batches', { exact: true }).click();
       await row.getByText('succeeded').waitFor();
       charged = /charged (\d+\.\d+)/.exec((await row.textContent())!);
