@@ -71,7 +71,8 @@ describe('billing', () => {
 
   it("refuses an expired plan's key with 401", async () => {
     const plan = uniqueSlug('plan-exp');
-    const expires = new Date(Date.now() + 2500).toISOString();
+    // Long enough that the tenant, its key and the first answer come before it on a busy machine.
+    const expires = new Date(Date.now() + 8000).toISOString();
     const tenant = await createTenantWithKey({
       label: 'plan-exp',
       billing: 'plan',
@@ -84,7 +85,7 @@ describe('billing', () => {
     const after = await chat(tenant.key, 'after expiry', { maxTokens: 16 });
     expect(after.status).toBe(401);
     expect(errorCode(after)).toBe('invalid_api_key');
-  }, 20_000);
+  }, 30_000);
 
   it("charges a custom subscription's quota at the tenant's price override", async () => {
     const tenant = await createTenantWithKey({ label: 'custom', billing: 'custom', expires: '2099-01-01T00:00:00Z' });
