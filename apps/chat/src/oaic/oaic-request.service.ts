@@ -163,7 +163,21 @@ export class OaicRequestService {
     const modelId = body.model ?? (await this.catalog.defaultModel(payload.tenantId, CAPABILITIES[op]));
     metered.meter.modelId = modelId;
     const route = await this.catalog.route(payload.tenantId, modelId, CAPABILITIES[op]);
+    if (servedAsMediaTask(op, route.channels)) {
+      if (!payload.origin) throw new GatewayError('internal', 'The edge sent no public origin for the image links (origin).');
+      return { ...request, caller: payload, modelId, route, channels: [], metered, mediaTask: { origin: payload.origin } };
+    }
+    let channels = channelsFor(op, modelId, route.channels);
+    const continuation =
+      request.op === 'responses' && request.body.previous_response_id
+        ? await this.continuation(payload.tenantId, request.body.previous_response_id, channels)
+        : null;
+    if (continuation) channels = [continuation.channel];
+    // The upstream is asked for no more output than is reserved (the model's limit when the body names no cap).
+    const shape = CHAT_SHAPES[op];
+    if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     const stream = 'stream' in body && body.stream === true;
+    // The request is whole now (its output capped, as its key reads it): the cache is asked last, before any hold.
     const operation = CACHED[op];
     const cachePlan =
       payload.cache && operation
@@ -171,19 +185,7 @@ export class OaicRequestService {
         : null;
     const cacheHit = cachePlan ? await this.cache.lookup(cachePlan, note) : null;
     if (cacheHit) return { ...request, caller: payload, modelId, route, channels: [], stream, metered, cacheHit };
-    if (servedAsMediaTask(op, route.channels)) {
-      if (!payload.origin) throw new GatewayError('internal', 'The edge sent no public origin for the image links (origin).');
-      return { ...request, caller: payload, modelId, route, channels: [], metered, mediaTask: { origin: payload.origin } };
-    }
-    let channels = channelsFor(op, modelId, route.channels);
-    if (request.op === 'responses' && request.body.previous_response_id) {
-      const continuation = await this.continuation(payload.tenantId, request.body.previous_response_id, channels);
-      request.body.previous_response_id = continuation.upstreamId;
-      channels = [continuation.channel];
-    }
-    // The upstream is asked for no more output than is reserved (the model's limit when the body names no cap).
-    const shape = CHAT_SHAPES[op];
-    if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
+    if (continuation && request.op === 'responses') request.body.previous_response_id = continuation.upstreamId;
     // Before any upstream call: a request its balance or quota cannot cover fails here.
     await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
     return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), stream, metered, cachePlan };
