@@ -22,6 +22,8 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const FIRST_TOKEN_SAMPLES = Number(process.env.BENCH_FIRST_TOKEN_SAMPLES ?? 1000);
 const TRANSLATION_SAMPLES = Number(process.env.BENCH_TRANSLATION_SAMPLES ?? 2000);
 /** Requests to each side before measuring: enough for the JIT to settle in every process of the path. */
+/** BENCH_CHAT_ONLY=cache runs the response cache section alone. */
+const CACHE_ONLY = process.env.BENCH_CHAT_ONLY === 'cache';
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 /** A stream that goes this long without an event counts as stalled. */
 const STALL_MS = 5000;
@@ -209,6 +211,11 @@ async function main(): Promise<void> {
       model: (kind) => (kind === 'plain' ? 'sandbox-gpt' : kind === 'slow' ? 'sandbox-gpt-slow' : `bench-stream-${stamp}`),
     };
 
+    if (CACHE_ONLY) {
+      process.stdout.write('\nthe response cache: hits, misses, and hits under load...\n');
+      process.stdout.write('\n' + (await benchCache({ admin, baseUrl: stack.baseUrl, stamp })) + '\n');
+      return;
+    }
     process.stdout.write(`latency at concurrency 1 (${LATENCY_ROUNDS} rounds of ${SEQUENTIAL} requests each)...\n`);
     const lat = await sequential(direct, gateway);
     process.stdout.write(`throughput at 64 connections, 20 ms upstream latency (${RPS_SECONDS} s each)...\n`);
@@ -292,7 +299,7 @@ async function main(): Promise<void> {
 
 main()
   .then(async () => {
-    if (process.env.BENCH_BILLING === '0') return;
+    if (process.env.BENCH_BILLING === '0' || CACHE_ONLY) return;
     process.stdout.write('\nbilling on against billing off (two stacks side by side)...\n');
     process.stdout.write(`\n${await benchBilling()}\n`);
   })

@@ -1,16 +1,22 @@
 import { CachePurgeMessage, parseOrThrow, SUBJECTS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
+import { CacheIndexFollower } from './cache-index-follower';
 import { ResponseCacheStore } from './response-cache.store';
 
 @Controller()
 export class ResponseCacheHandler {
-  constructor(@Inject(ResponseCacheStore) private readonly store: ResponseCacheStore) {}
+  constructor(
+    @Inject(ResponseCacheStore) private readonly store: ResponseCacheStore,
+    @Inject(CacheIndexFollower) private readonly follower: CacheIndexFollower,
+  ) {}
 
   /** `gatewayctl cache purge`: every cached answer of the tenant. */
   @MessagePattern(SUBJECTS.chat.cache.purge)
   async purge(@Payload() payload: unknown): Promise<{ purged: number }> {
     const { tenantId } = parseOrThrow(CachePurgeMessage, payload);
-    return { purged: await this.store.purge(tenantId) };
+    const purged = await this.store.purge(tenantId);
+    this.follower.purged(tenantId);
+    return { purged };
   }
 }

@@ -6,7 +6,9 @@ import type { NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { MeteredStream } from '../usage/metered-stream';
 import { UsageMeter } from '../usage/usage-meter';
+import { CacheIndexFollower } from './cache-index-follower';
 import { replayStream } from './cache-replay';
+import { LocalCacheIndex } from './local-cache-index';
 import { ResponseCacheService, type CachePlan, type CacheRequest } from './response-cache.service';
 import { ResponseCacheStore } from './response-cache.store';
 
@@ -34,14 +36,22 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
   const wallet = new WalletStore(redis, WalletKeys.fromPrefix(prefix));
   let connection: NatsConnection;
   let cache: ResponseCacheService;
+  const followers: CacheIndexFollower[] = [];
+  const following = (bus: NatsBus, on: ResponseCacheStore) => {
+    const follower = new CacheIndexFollower(bus, on, new LocalCacheIndex({ maxEntries: 10_000, maxValueBytes: 1_000_000 }));
+    followers.push(follower);
+    void follower.follow();
+    return follower;
+  };
 
   beforeAll(async () => {
     connection = await connectNats('nats://127.0.0.1:4222', 'response-cache-spec');
     const bus = new NatsBus(connection, prefix);
-    cache = new ResponseCacheService(store, new BillingClient(wallet, bus, new ProfileCache(bus), { enabled: true, holdTtlMs: 60_000 }));
+    cache = new ResponseCacheService(store, new BillingClient(wallet, bus, new ProfileCache(bus), { enabled: true, holdTtlMs: 60_000 }), following(bus, store));
   });
 
   afterAll(async () => {
+    for (const follower of followers) follower.close();
     const keys = [...(await redis.keys(`{rc:${ResponseCacheStore.namespaceOf(prefix)}:*`)), ...(await redis.keys(`${wallet.keys.tag}*`))];
     if (keys.length) await redis.del(...keys);
     redis.disconnect();
@@ -157,9 +167,11 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     const count = async (outcome: string) =>
       (await gatewayMetrics.responseCacheLookups.get()).values.find((v) => v.labels.outcome === outcome && v.labels.model === 'metered-model')?.value ?? 0;
     const small = new ResponseCacheStore(redis, ResponseCacheStore.namespaceOf(prefix), { tenantMaxBytes: 700, entryMaxBytes: 700 });
+    const bus = new NatsBus(connection, prefix);
     const service = new ResponseCacheService(
       small,
-      new BillingClient(wallet, new NatsBus(connection, prefix), new ProfileCache(new NatsBus(connection, prefix)), { enabled: false, holdTtlMs: 1 }),
+      new BillingClient(wallet, bus, new ProfileCache(bus), { enabled: false, holdTtlMs: 1 }),
+      following(bus, small),
     );
     const evictions = async () => (await gatewayMetrics.responseCacheEvictions.get()).values.reduce((sum, v) => sum + v.value, 0);
     const [misses, hits, evicted] = [await count('miss'), await count('hit'), await evictions()];

@@ -3,20 +3,15 @@ import type { CacheOutcome, CatalogModel, ReplyNote, RequestCache, TenantCaller 
 import { gatewayMetrics, tenantLabelOf } from '@gateway/platform';
 import type { IrFamily } from '@gateway/providers';
 import { Injectable, Logger } from '@nestjs/common';
-import { z } from 'zod';
 import type { MeteredStream } from '../usage/metered-stream';
 import type { Tokens } from '../usage/usage-meter';
+import { CacheIndexFollower } from './cache-index-follower';
 import { cacheKeyOf, samplesAnswer, type CachedOperation } from './cache-key';
+import { CachedAnswer } from './cached-answer';
 import { replayStream, wholeAnswerOf } from './cache-replay';
 import { ResponseCacheStore } from './response-cache.store';
 
-/** What an entry holds: the client-family answer as it was sent, and the tokens it was metered at. */
-const CachedAnswer = z.object({
-  answer: z.record(z.string(), z.unknown()),
-  prompt: z.number().int().nonnegative(),
-  completion: z.number().int().nonnegative(),
-});
-export type CachedAnswer = z.infer<typeof CachedAnswer>;
+export type { CachedAnswer } from './cached-answer';
 
 /** Streams replayed from an entry: the chat-shaped operations (a streamed completion or response goes upstream). */
 const REPLAYED: ReadonlySet<CachedOperation> = new Set(['oaic.chat', 'msgc.messages', 'genc.generate']);
@@ -70,7 +65,7 @@ const encoder = new TextEncoder();
  * The response cache in the chat pipeline: a request's entry (tenant, operation, model, canonical body),
  * looked up before any billing hold or upstream call, an answer stored once it is whole, and a hit
  * served (streamed when asked) and billed at the catalog's cacheHitPerMTok. Off costs nothing: no hash,
- * no Redis call.
+ * no Redis call; a miss the process's index rules out, and a hit on an answer it keeps, read no Redis either.
  */
 @Injectable()
 export class ResponseCacheService {
@@ -82,6 +77,7 @@ export class ResponseCacheService {
   constructor(
     private readonly store: ResponseCacheStore,
     private readonly billing: BillingClient,
+    private readonly follower: CacheIndexFollower,
   ) {}
 
   /** The request's plan; null when its tenant's cache is off or the request keeps out of it (told to the note as bypass). */
@@ -134,18 +130,29 @@ export class ResponseCacheService {
   /** Keeps a whole answer (off the reply's path: the write is queued before the reply leaves, so a next request finds it). */
   keep(plan: CachePlan, answer: Record<string, unknown>, tokens: Tokens): void {
     if (!plan.store) return;
-    const value = Buffer.from(JSON.stringify({ answer, prompt: tokens.prompt, completion: tokens.completion }));
+    const entry: CachedAnswer = { answer, prompt: tokens.prompt, completion: tokens.completion };
+    const value = Buffer.from(JSON.stringify(entry));
+    if (!this.store.fits(value.length)) return;
+    const { tenantId, hash } = plan;
+    const expiresAt = Date.now() + plan.ttlSeconds * 1000;
+    const index = this.follower.index;
+    index.add(tenantId, hash, expiresAt);
+    index.keepValue(tenantId, hash, entry, value.length, expiresAt);
     this.store
-      .put(plan.tenantId, plan.hash, value, plan.ttlSeconds)
+      .put(tenantId, hash, value, plan.ttlSeconds)
       .then((outcome) => {
-        if (!outcome.stored) return;
+        if (!outcome.stored) return index.forget(tenantId, hash);
+        this.follower.stored(tenantId, hash, expiresAt);
         const tenant = tenantLabelOf(plan.tenantId);
         this.allBytes += outcome.tenantBytes - (this.tenantBytes.get(plan.tenantId) ?? 0);
         this.tenantBytes.set(plan.tenantId, outcome.tenantBytes);
         gatewayMetrics.responseCacheBytes.set({ tenant }, tenant === '' ? this.allBytes : outcome.tenantBytes);
         if (outcome.evicted > 0) gatewayMetrics.responseCacheEvictions.inc({ tenant }, outcome.evicted);
       })
-      .catch((error: Error) => this.logger.warn(`an answer was not cached: ${error.message}`));
+      .catch((error: Error) => {
+        index.forget(tenantId, hash);
+        this.logger.warn(`an answer was not cached: ${error.message}`);
+      });
   }
 
   /**
@@ -171,6 +178,14 @@ export class ResponseCacheService {
   }
 
   private async read(plan: CachePlan): Promise<CachedAnswer | null> {
+    const { tenantId, hash } = plan;
+    const index = this.follower.index;
+    if (index.presence(tenantId, hash) === 'absent') return null;
+    const kept = index.value(tenantId, hash);
+    if (kept) {
+      this.store.touch(tenantId, hash).catch((error: Error) => this.logger.warn(`a cached answer's last read was not marked: ${error.message}`));
+      return kept;
+    }
     let raw: Buffer | null;
     try {
       raw = await this.store.get(plan.tenantId, plan.hash);
@@ -179,13 +194,20 @@ export class ResponseCacheService {
       this.logger.warn(`the response cache could not be read: ${(error as Error).message}`);
       return null;
     }
-    if (!raw) return null;
+    if (!raw) {
+      index.forget(tenantId, hash);
+      return null;
+    }
+    let parsed;
     try {
-      const parsed = CachedAnswer.safeParse(JSON.parse(raw.toString('utf8')));
-      return parsed.success ? parsed.data : null;
+      parsed = CachedAnswer.safeParse(JSON.parse(raw.toString('utf8')));
     } catch {
       return null;
     }
+    if (!parsed.success) return null;
+    const expiresAt = index.expiresAt(tenantId, hash);
+    if (expiresAt !== undefined) index.keepValue(tenantId, hash, parsed.data, raw.length, expiresAt);
+    return parsed.data;
   }
 
   private tell(note: ReplyNote | undefined, outcome: CacheOutcome, tenantId: string, model: string): void {

@@ -44,13 +44,18 @@ export class ResponseCacheStore {
     return natsPrefix.replace(/\.$/, '').replace(/[^A-Za-z0-9_-]/g, '_') || 'default';
   }
 
+  /** Whether an answer of this many bytes may be stored at all. */
+  fits(bytes: number): boolean {
+    return bytes <= this.limits.entryMaxBytes && bytes <= this.limits.tenantMaxBytes;
+  }
+
   async get(tenantId: string, hash: string, now = Date.now()): Promise<Buffer | null> {
     const keys = this.keys(tenantId);
     return this.redis.responseCacheGetBuffer(keys.entry(hash), keys.lru, hash, now);
   }
 
   async put(tenantId: string, hash: string, value: Buffer, ttlSeconds: number, now = Date.now()): Promise<PutOutcome> {
-    if (value.length > this.limits.entryMaxBytes || value.length > this.limits.tenantMaxBytes) return { stored: false, reason: 'too_large' };
+    if (!this.fits(value.length)) return { stored: false, reason: 'too_large' };
     const keys = this.keys(tenantId);
     const [tenantBytes, evicted] = await this.redis.responseCachePut(
       keys.entry(hash),
@@ -66,6 +71,25 @@ export class ResponseCacheStore {
       keys.entryPrefix,
     );
     return { stored: true, tenantBytes: Number(tenantBytes), evicted: Number(evicted) };
+  }
+
+  /** Marks an entry recently read, for one served without reading it here. */
+  async touch(tenantId: string, hash: string, now = Date.now()): Promise<void> {
+    await this.redis.zadd(this.keys(tenantId).lru, 'XX', now, hash);
+  }
+
+  /** Every live entry of every tenant of this namespace, with its expiry: what a process's index starts from. */
+  async *entries(now = Date.now()): AsyncGenerator<{ tenantId: string; hash: string; expiresAt: number }> {
+    const head = `{rc:${this.namespace}:`;
+    const tail = '}:exp';
+    const stream = this.redis.scanStream({ match: `${head}*${tail}`, count: 500 });
+    for await (const keys of stream as AsyncIterable<string[]>) {
+      for (const key of keys) {
+        const tenantId = key.slice(head.length, -tail.length);
+        const scored = await this.redis.zrangebyscore(key, now, '+inf', 'WITHSCORES');
+        for (let i = 0; i + 1 < scored.length; i += 2) yield { tenantId, hash: scored[i]!, expiresAt: Number(scored[i + 1]) };
+      }
+    }
   }
 
   /** Every entry of the tenant; returns how many went. */

@@ -44,6 +44,14 @@ export const ChatEnv = BaseEnv.extend({
     .int()
     .positive()
     .default(1024 ** 2),
+  /** Cache entries each chat process follows in memory, so a miss reads no Redis; past it every lookup reads Redis. */
+  CACHE_INDEX_MAX_ENTRIES: z.coerce.number().int().nonnegative().default(1_000_000),
+  /** Bytes of the most used cached answers each chat process keeps, so a hit on them reads no Redis; 0 keeps none. */
+  CACHE_LOCAL_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .default(16 * 1024 ** 2),
   /** Internal hosts client URLs may point at after all (dev, test), comma-separated: exact names or *.suffix. */
   URL_POLICY_ALLOW_HOSTS: UrlPolicyAllowHosts,
 });

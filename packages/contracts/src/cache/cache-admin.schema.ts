@@ -31,6 +31,13 @@ export type CachePurgeRequest = z.infer<typeof CachePurgeRequest>;
 export const CachePurgeMessage = z.object({ tenantId: z.string().min(1) }).strict();
 export type CachePurgeMessage = z.infer<typeof CachePurgeMessage>;
 
+/** `chat.cache.changed` (broadcast): one entry stored, or a tenant's entries purged; each chat process's index follows. */
+export const CacheChangedEvent = z.discriminatedUnion('change', [
+  z.object({ change: z.literal('stored'), tenantId: z.string().min(1), hash: z.string().min(1), expiresAt: z.number().int() }),
+  z.object({ change: z.literal('purged'), tenantId: z.string().min(1) }),
+]);
+export type CacheChangedEvent = z.infer<typeof CacheChangedEvent>;
+
 export const CachePurgeReply = z.object({ tenant: z.string(), purged: z.number().int().nonnegative() });
 export type CachePurgeReply = z.infer<typeof CachePurgeReply>;
 

@@ -122,8 +122,8 @@ export const SUBJECTS = {
     },
     msgc: { messages: 'chat.msgc.messages', countTokens: 'chat.msgc.count-tokens' },
     genc: { generate: 'chat.genc.generate' },
-    /** The response cache: forget a tenant's entries. */
-    cache: { purge: 'chat.cache.purge' },
+    /** The response cache: forget a tenant's entries; entries stored and tenants purged (broadcast to every chat process). */
+    cache: { purge: 'chat.cache.purge', changed: 'chat.cache.changed' },
     /** JetStream (durable): batches of usage events, written by accounts. */
     usageRecorded: 'chat.usage.recorded',
   },
