@@ -55,23 +55,37 @@ function modelsCall(baseUrl: string, key: string): Call {
   };
 }
 
+/** One trip to the chat service that generates nothing: what any answer from chat costs at least. */
+function countTokensCall(baseUrl: string, key: string): Call {
+  return async () => {
+    const started = performance.now();
+    const response = await request(`${baseUrl}/msgc/v1/messages/count_tokens`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'msgc-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'sandbox-gpt', messages: [{ role: 'user', content: 'Benchmark the gateway with a short question.' }] }),
+      dispatcher: agent,
+    });
+    await response.body.text();
+    if (response.statusCode !== 200) throw new Error(`HTTP ${response.statusCode} from the gateway's count_tokens`);
+    return { ms: performance.now() - started, cache: undefined };
+  };
+}
+
 const question = (model: string, text: string) => JSON.stringify({ model, messages: [{ role: 'user', content: text }] });
 
-/** p50 of each side, alternating blocks; every answer of a side must carry `expect` (when given). */
-async function alternate(a: Call, b: Call, expect: [string | undefined, string | undefined]): Promise<[number, number]> {
-  const samples: [number[], number[]] = [[], []];
-  const sides = [a, b] as const;
+/** p50 of each side, alternating blocks; every answer of a side must carry its `expect` (when given). */
+async function alternate(sides: { call: Call; expect?: string }[]): Promise<number[]> {
+  const samples: number[][] = sides.map(() => []);
   for (let done = 0; done < SAMPLES; done += BLOCK) {
-    for (const side of [0, 1] as const) {
+    for (const [side, { call, expect }] of sides.entries()) {
       for (let i = 0; i < BLOCK; i++) {
-        const answer = await sides[side]();
-        if (expect[side] !== undefined && answer.cache !== expect[side]) throw new Error(`expected x-gateway-cache: ${expect[side]}, got ${answer.cache}`);
-        samples[side].push(answer.ms);
+        const answer = await call();
+        if (expect !== undefined && answer.cache !== expect) throw new Error(`expected x-gateway-cache: ${expect}, got ${answer.cache}`);
+        samples[side]!.push(answer.ms);
       }
     }
   }
-  const p50 = (values: number[]) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!;
-  return [p50(samples[0]), p50(samples[1])];
+  return samples.map((values) => values.sort((x, y) => x - y)[Math.floor(values.length / 2)]!);
 }
 
 export async function benchCache({ admin, baseUrl, stamp }: CacheBenchSetup): Promise<string> {
@@ -90,11 +104,12 @@ export async function benchCache({ admin, baseUrl, stamp }: CacheBenchSetup): Pr
   const miss = chatCall(baseUrl, keyOn, () => question('sandbox-gpt', `Benchmark question ${fresh++}.`));
   const uncached = chatCall(baseUrl, keyOff, () => question('sandbox-gpt', `Benchmark question ${fresh++}.`));
   const alone = modelsCall(baseUrl, keyOn);
+  const hop = countTokensCall(baseUrl, keyOn);
 
   await hit();
-  for (let i = 0; i < 1000; i++) await Promise.all([hit(), alone(), miss(), uncached()]);
-  const [aloneP50, hitP50] = await alternate(alone, hit, [undefined, 'hit']);
-  const [offP50, missP50] = await alternate(uncached, miss, [undefined, 'miss']);
+  for (let i = 0; i < 1000; i++) await Promise.all([hit(), alone(), hop(), miss(), uncached()]);
+  const [aloneP50 = NaN, hopP50 = NaN, hitP50 = NaN] = await alternate([{ call: alone }, { call: hop }, { call: hit, expect: 'hit' }]);
+  const [offP50 = NaN, missP50 = NaN] = await alternate([{ call: uncached }, { call: miss, expect: 'miss' }]);
 
   const slow = { url: `${baseUrl}/oaic/v1/chat/completions`, model: 'sandbox-gpt-slow', connections: 64, seconds: RPS_SECONDS };
   const uncachedRps = await closedLoad({ ...slow, key: keyOff });
@@ -111,6 +126,7 @@ export async function benchCache({ admin, baseUrl, stamp }: CacheBenchSetup): Pr
       '≤ +0.5 ms',
       verdict(hitP50 - aloneP50 <= 0.5),
     ],
+    ['  the same against one chat-service trip (count_tokens)', ms(hopP50), ms(hitP50), signedMs(hitP50 - hopP50), '', ''],
     ['miss p50, c=1 (baseline: cache off)', ms(offP50), ms(missP50), signedMs(missP50 - offP50), '≤ +0.1 ms', verdict(missP50 - offP50 <= 0.1)],
     [
       'RPS, 64 conn, 20 ms upstream (baseline: uncached)',

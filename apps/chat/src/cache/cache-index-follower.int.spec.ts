@@ -68,6 +68,7 @@ describe('each chat process follows the response cache in memory (real Redis, re
 
   afterAll(async () => {
     for (const p of processes) {
+      await p.cache.onModuleDestroy();
       p.follower.close();
       await p.connection.drain();
     }
@@ -80,11 +81,11 @@ describe('each chat process follows the response cache in memory (real Redis, re
     const first = await start();
     const plan = first.cache.plan(request('t1', 'before'))!;
     first.cache.keep(plan, ANSWER, { prompt: 1, completion: 1 });
-    await redis.ping();
+    await first.cache.flush();
     const later = await start();
     expect(later.follower.index.answering).toBe(true);
     expect(later.follower.index.presence('t1', plan.hash)).toBe('present');
-    expect(await later.cache.lookup(later.cache.plan(request('t1', 'before'))!, {})).toEqual({ answer: ANSWER, prompt: 1, completion: 1 });
+    expect(await later.cache.lookup(later.cache.plan(request('t1', 'before'))!, {})).toEqual({ answer: ANSWER, prompt: 1, completion: 1, replay: null });
   });
 
   it("hits on another process's stored answer, and decides a miss without reading Redis", async () => {
@@ -92,10 +93,14 @@ describe('each chat process follows the response cache in memory (real Redis, re
     const plan = await storeAndSpread(a, b, 't2', 'shared');
     const reads = jest.spyOn(b.store, 'get');
     const note: CacheRequest['note'] = {};
-    expect(await b.cache.lookup(plan, note)).toEqual({ answer: ANSWER, prompt: 1, completion: 1 });
+    expect(await b.cache.lookup(plan, note)).toEqual({ answer: ANSWER, prompt: 1, completion: 1, replay: null });
     expect([note.cache, reads.mock.calls.length]).toEqual(['hit', 1]);
+    const servedAt = Date.now();
     expect(await b.cache.lookup(plan, {})).not.toBeNull();
     expect(reads.mock.calls.length).toBe(1);
+    // Served from memory, its read is still marked in the store's LRU order.
+    await b.cache.flush();
+    expect(Number(await redis.zscore(`{rc:${namespace}:t2}:lru`, plan.hash))).toBeGreaterThanOrEqual(servedAt);
     const missed: CacheRequest['note'] = {};
     expect(await b.cache.lookup(b.cache.plan(request('t2', 'never asked'))!, missed)).toBeNull();
     expect([missed.cache, reads.mock.calls.length]).toEqual(['miss', 1]);
@@ -117,7 +122,7 @@ describe('each chat process follows the response cache in memory (real Redis, re
     const [a, bounded] = [await start(), await start(0)];
     const plan = a.cache.plan(request('t5', 'bounded'))!;
     a.cache.keep(plan, ANSWER, { prompt: 1, completion: 1 });
-    await redis.ping();
+    await a.cache.flush();
     const reads = jest.spyOn(bounded.store, 'get');
     expect(await bounded.cache.lookup(bounded.cache.plan(request('t5', 'not there'))!, {})).toBeNull();
     expect(await bounded.cache.lookup(plan, {})).not.toBeNull();

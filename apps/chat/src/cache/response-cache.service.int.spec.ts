@@ -4,6 +4,7 @@ import { connectNats, gatewayMetrics, NatsBus } from '@gateway/platform';
 import { Redis } from 'ioredis';
 import type { NatsConnection } from 'nats';
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { MeteredStream } from '../usage/metered-stream';
 import { UsageMeter } from '../usage/usage-meter';
 import { CacheIndexFollower } from './cache-index-follower';
@@ -69,12 +70,15 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     ...overrides,
   });
 
-  /** Lets the fire-and-forget store land (the next command on the connection runs after it). */
-  const settled = () => redis.ping();
+  /** Lets the store's writes land: flushed now, then the next command on the connection runs after them. */
+  const settled = async (service = cache) => {
+    await service.flush();
+    await redis.ping();
+  };
 
   /** A stream's answer is stored after it is decoded, a few turns after its end. */
   const eventuallyFound = async (plan: CachePlan) => {
-    for (let i = 0; i < 50 && !(await store.get(plan.tenantId, plan.hash)); i++) await settled();
+    for (let i = 0; i < 100 && !(await store.get(plan.tenantId, plan.hash)); i++) await sleep(10);
   };
 
   it('plans nothing, and tells nothing, when the cache is off', () => {
@@ -92,7 +96,7 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     await settled();
 
     const again = request({ body: { messages: [{ role: 'user', content: 'hi' }], temperature: 0, model: 'sandbox-gpt', stream: true, user: 'u' } });
-    expect(await cache.lookup(cache.plan(again)!, again.note)).toEqual({ answer: ANSWER, prompt: 3, completion: 2 });
+    expect(await cache.lookup(cache.plan(again)!, again.note)).toEqual({ answer: ANSWER, prompt: 3, completion: 2, replay: null });
     expect(again.note.cache).toBe('hit');
 
     const other = request({ tenantId: 't2' });
@@ -100,7 +104,7 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     expect(other.note.cache).toBe('miss');
   });
 
-  it('keeps sampled requests, no-store and streamed completions out (bypass), unless the tenant caches sampled ones', () => {
+  it('keeps sampled requests and no-store out (bypass), unless the tenant caches sampled ones; streamed completions are planned', () => {
     const sampled = request({ body: { model: 'sandbox-gpt', messages: [] } });
     expect(cache.plan(sampled)).toBeNull();
     expect(sampled.note.cache).toBe('bypass');
@@ -109,8 +113,7 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
     expect(cache.plan(noStore)).toBeNull();
     expect(noStore.note.cache).toBe('bypass');
     const completions = request({ operation: 'oaic.completions', stream: true, body: { prompt: 'x', temperature: 0 } });
-    expect(cache.plan(completions)).toBeNull();
-    expect(completions.note.cache).toBe('bypass');
+    expect(cache.plan(completions)).toMatchObject({ operation: 'oaic.completions', stream: true });
   });
 
   it('stores nothing for a read_only key, and reads nothing under no-cache', async () => {
@@ -180,7 +183,7 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
       const plan = service.plan(ask(n))!;
       await service.lookup(plan, {});
       service.keep(plan, { text: 'x'.repeat(250) }, { prompt: 1, completion: 1 });
-      await settled();
+      await settled(service);
     }
     await service.lookup(service.plan(ask(2))!, {});
     expect([(await count('miss')) - misses, (await count('hit')) - hits]).toEqual([3, 1]);
@@ -198,7 +201,7 @@ describe('the response cache in the pipeline (real Redis, real billing holds)', 
       const metered = new MeteredStream(new UsageMeter(caller, 'oaic', 'sandbox-gpt'), { record: (event) => events.push(event) });
       const holds = await wallet.holdCount();
       const answer = await cache.serve(
-        { answer: ANSWER, prompt: 3_000, completion: 1_000 },
+        { answer: ANSWER, prompt: 3_000, completion: 1_000, replay: stream ? replayStream('oaic', ANSWER, 'sandbox-gpt') : null },
         { family: 'oaic', caller, model: MODEL, modelId: 'sandbox-gpt', stream, metered },
       );
       expect(await wallet.holdCount()).toBe(holds + 1);

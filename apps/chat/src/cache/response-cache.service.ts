@@ -2,19 +2,18 @@ import { BillingClient } from '@gateway/billing';
 import type { CacheOutcome, CatalogModel, ReplyNote, RequestCache, TenantCaller } from '@gateway/contracts';
 import { gatewayMetrics, tenantLabelOf } from '@gateway/platform';
 import type { IrFamily } from '@gateway/providers';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { MeteredStream } from '../usage/metered-stream';
 import type { Tokens } from '../usage/usage-meter';
 import { CacheIndexFollower } from './cache-index-follower';
+import { CacheWriteBehind } from './cache-write-behind';
 import { cacheKeyOf, samplesAnswer, type CachedOperation } from './cache-key';
 import { CachedAnswer } from './cached-answer';
-import { replayStream, wholeAnswerOf } from './cache-replay';
+import { wholeAnswerOf } from './cache-replay';
+import { replayOf } from './oaic-replay';
 import { ResponseCacheStore } from './response-cache.store';
 
 export type { CachedAnswer } from './cached-answer';
-
-/** Streams replayed from an entry: the chat-shaped operations (a streamed completion or response goes upstream). */
-const REPLAYED: ReadonlySet<CachedOperation> = new Set(['oaic.chat', 'msgc.messages', 'genc.generate']);
 
 /** The family whose answer shape each operation's entries hold. */
 const FAMILY_OF: Record<CachedOperation, IrFamily> = {
@@ -31,12 +30,20 @@ const STREAM_TEXT_FACTOR = 4;
 /** One request's use of the cache: where its entry lives and what it may do there. */
 export interface CachePlan {
   tenantId: string;
+  operation: CachedOperation;
   family: IrFamily;
   model: string;
+  body: Readonly<Record<string, unknown>>;
+  stream: boolean;
   hash: string;
   read: boolean;
   store: boolean;
   ttlSeconds: number;
+}
+
+/** An entry found for a request; a streamed request's with the SSE text it replays as. */
+export interface CacheHit extends CachedAnswer {
+  replay: string | null;
 }
 
 export interface CacheRequest {
@@ -68,8 +75,9 @@ const encoder = new TextEncoder();
  * no Redis call; a miss the process's index rules out, and a hit on an answer it keeps, read no Redis either.
  */
 @Injectable()
-export class ResponseCacheService {
+export class ResponseCacheService implements OnModuleDestroy {
   private readonly logger = new Logger(ResponseCacheService.name);
+  private readonly writes: CacheWriteBehind;
   /** Each tenant's bytes as of this process's last store: the gauge, summed when tenants are not labelled. */
   private readonly tenantBytes = new Map<string, number>();
   private allBytes = 0;
@@ -78,35 +86,51 @@ export class ResponseCacheService {
     private readonly store: ResponseCacheStore,
     private readonly billing: BillingClient,
     private readonly follower: CacheIndexFollower,
-  ) {}
+  ) {
+    this.writes = new CacheWriteBehind(store);
+  }
+
+  /** Writes what is pending to the store now. */
+  flush(): Promise<void> {
+    return this.writes.flush();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.writes.flush();
+    this.writes.close();
+  }
 
   /** The request's plan; null when its tenant's cache is off or the request keeps out of it (told to the note as bypass). */
   plan(request: CacheRequest): CachePlan | null {
     const { cache, operation, body } = request;
     if (!cache) return null;
-    const replayable = !request.stream || REPLAYED.has(operation);
-    if ((!cache.read && !cache.store) || !replayable || (!cache.sampled && samplesAnswer(operation, body))) {
+    if ((!cache.read && !cache.store) || (!cache.sampled && samplesAnswer(operation, body))) {
       this.tell(request.note, 'bypass', request.tenantId, request.model);
       return null;
     }
     const hash = cacheKeyOf({ tenantId: request.tenantId, operation, model: request.model, body });
-    const { tenantId, model } = request;
-    return { tenantId, family: FAMILY_OF[operation], model, hash, read: cache.read, store: cache.store, ttlSeconds: cache.ttlSeconds };
+    const { tenantId, model, stream } = request;
+    return { tenantId, operation, family: FAMILY_OF[operation], model, body, stream, hash, read: cache.read, store: cache.store, ttlSeconds: cache.ttlSeconds };
   }
 
-  /** The stored answer, told to the note as a hit or a miss (a request that may not read is a bypass). */
-  async lookup(plan: CachePlan, note: ReplyNote | undefined): Promise<CachedAnswer | null> {
+  /**
+   * The stored answer, told to the note as a hit or a miss (a request that may not read is a bypass); for a
+   * streamed request, with its replay, and a miss when the entry has none.
+   */
+  async lookup(plan: CachePlan, note: ReplyNote | undefined): Promise<CacheHit | null> {
     if (!plan.read) {
       this.tell(note, 'bypass', plan.tenantId, plan.model);
       return null;
     }
     const found = await this.read(plan);
-    this.tell(note, found ? 'hit' : 'miss', plan.tenantId, plan.model);
-    return found;
+    const replay = found && plan.stream ? replayOf(plan.operation, found.answer, plan.model, plan.body) : null;
+    const hit = found && (!plan.stream || replay !== null) ? { ...found, replay } : null;
+    this.tell(note, hit ? 'hit' : 'miss', plan.tenantId, plan.model);
+    return hit;
   }
 
   /** Serves a hit: holds only its price, records its usage (kind and outcome cache_hit), answers whole or as the family's stream. */
-  async serve(hit: CachedAnswer, context: HitContext): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
+  async serve(hit: CacheHit, context: HitContext): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
     const { caller, metered } = context;
     const micros = await this.billing.reserveHit(
       { requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: context.model },
@@ -116,18 +140,18 @@ export class ResponseCacheService {
     meter.tokens = { prompt: hit.prompt, completion: hit.completion };
     meter.kind = 'cache_hit';
     if (micros !== null) meter.costMicros = micros;
-    if (!context.stream) {
+    const text = hit.replay;
+    if (!context.stream || text === null) {
       metered.hit();
       return hit.answer;
     }
-    const text = replayStream(context.family, hit.answer, context.modelId);
     metered.hit();
     return (async function* () {
       yield encoder.encode(text);
     })();
   }
 
-  /** Keeps a whole answer (off the reply's path: the write is queued before the reply leaves, so a next request finds it). */
+  /** Keeps a whole answer: in this process's index and memory at once, in the store just after the reply left. */
   keep(plan: CachePlan, answer: Record<string, unknown>, tokens: Tokens): void {
     if (!plan.store) return;
     const entry: CachedAnswer = { answer, prompt: tokens.prompt, completion: tokens.completion };
@@ -138,7 +162,7 @@ export class ResponseCacheService {
     const index = this.follower.index;
     index.add(tenantId, hash, expiresAt);
     index.keepValue(tenantId, hash, entry, value.length, expiresAt);
-    this.store
+    this.writes
       .put(tenantId, hash, value, plan.ttlSeconds)
       .then((outcome) => {
         if (!outcome.stored) return index.forget(tenantId, hash);
@@ -183,7 +207,7 @@ export class ResponseCacheService {
     if (index.presence(tenantId, hash) === 'absent') return null;
     const kept = index.value(tenantId, hash);
     if (kept) {
-      this.store.touch(tenantId, hash).catch((error: Error) => this.logger.warn(`a cached answer's last read was not marked: ${error.message}`));
+      this.writes.touch(tenantId, hash);
       return kept;
     }
     let raw: Buffer | null;

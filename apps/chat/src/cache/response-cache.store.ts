@@ -73,9 +73,10 @@ export class ResponseCacheStore {
     return { stored: true, tenantBytes: Number(tenantBytes), evicted: Number(evicted) };
   }
 
-  /** Marks an entry recently read, for one served without reading it here. */
-  async touch(tenantId: string, hash: string, now = Date.now()): Promise<void> {
-    await this.redis.zadd(this.keys(tenantId).lru, 'XX', now, hash);
+  /** Marks a tenant's entries read at the given times, for ones served without reading them here. */
+  async touchMany(tenantId: string, readAt: ReadonlyMap<string, number>): Promise<void> {
+    if (readAt.size === 0) return;
+    await this.redis.zadd(this.keys(tenantId).lru, 'XX', ...[...readAt].flatMap(([hash, at]) => [at, hash]));
   }
 
   /** Every live entry of every tenant of this namespace, with its expiry: what a process's index starts from. */

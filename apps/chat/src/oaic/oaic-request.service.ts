@@ -21,7 +21,7 @@ import { orderChannels, type OaicOperation } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import type { CachedOperation } from '../cache/cache-key';
-import { ResponseCacheService, type CachedAnswer, type CachePlan } from '../cache/response-cache.service';
+import { ResponseCacheService, type CacheHit, type CachePlan } from '../cache/response-cache.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { ResponsesService } from '../responses/responses.service';
 import type { MeteredStream } from '../usage/metered-stream';
@@ -123,7 +123,7 @@ interface CallContext {
   metered: MeteredStream;
   /** The response cache's plan for the request (null: not cached), and the entry found for it. */
   cachePlan?: CachePlan | null;
-  cacheHit?: CachedAnswer | null;
+  cacheHit?: CacheHit | null;
   /** Images of a native-media model: handed to the media service, which holds, runs and bills it as a task; its links go on `origin`. */
   mediaTask?: { origin: string };
 }

@@ -204,6 +204,39 @@ describe('the response cache', () => {
     }
   });
 
+  it('oaic completions and responses: a streamed ask replays the whole entry as its own events', async () => {
+    const { oaic } = tenants.cached.clients;
+    const before = await upstreamCalls();
+    const prompt = `complete me ${uniqueSlug()}`;
+    const completion = { model, prompt, temperature: 0, max_tokens: 20 };
+    const { data: whole, response: first } = await oaic.completions.create(completion).withResponse();
+    expect(first.headers.get('x-gateway-cache')).toBe('miss');
+    const { data: chunks, response: replayed } = await oaic.completions.create({ ...completion, stream: true }).withResponse();
+    expect(replayed.headers.get('x-gateway-cache')).toBe('hit');
+    let text = '';
+    for await (const chunk of chunks) text += chunk.choices[0]?.text ?? '';
+    expect(text).toBe(whole.choices[0]!.text);
+
+    const asked = { model, input: `respond to me ${uniqueSlug()}`, temperature: 0, max_output_tokens: 20 };
+    const { data: response, response: answered } = await oaic.responses.create(asked).withResponse();
+    expect(answered.headers.get('x-gateway-cache')).toBe('miss');
+    const { data: events, response: streamed } = await oaic.responses.create({ ...asked, stream: true }).withResponse();
+    expect(streamed.headers.get('x-gateway-cache')).toBe('hit');
+    let deltas = '';
+    let completed: { id: string; usage?: { output_tokens: number } | null } | null = null;
+    for await (const event of events) {
+      if (event.type === 'response.output_text.delta') deltas += event.delta;
+      if (event.type === 'response.completed') completed = event.response;
+    }
+    const wholeText = response.output
+      .flatMap((item) => (item.type === 'message' ? item.content : []))
+      .map((part) => (part.type === 'output_text' ? part.text : ''))
+      .join('');
+    expect(deltas).toBe(wholeText);
+    expect(completed).toMatchObject({ id: response.id, usage: { output_tokens: response.usage!.output_tokens } });
+    expect(await upstreamCalls()).toBe(before + 2);
+  });
+
   it('no-store bypasses a stored entry and goes upstream', async () => {
     const { clients } = tenants.cached;
     const user = `bypass ${uniqueSlug()}`;
