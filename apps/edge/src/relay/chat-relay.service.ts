@@ -9,14 +9,11 @@ import { callerOf } from './tenant-call';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The routes whose answers the response cache keeps: their `x-gateway-cache` header is read, and the key's cache rides along. */
-const CACHED_ROUTES: ReadonlySet<string> = new Set(['oaic.chat', 'oaic.completions', 'oaic.responses.create', 'msgc.messages', 'genc.generate', 'genc.stream']);
-
 /** The request's cache (its key's, as its header narrows it); a bad header is refused naming it, cache on or off. */
 function cacheOf(request: RouteRequest): OaicCallPayload['cache'] {
   const header = request.raw.headers[CACHE_HEADER];
   const settings = request.key.cache;
-  if ((header === undefined && !settings) || !CACHED_ROUTES.has(request.route.id)) return undefined;
+  if ((header === undefined && !settings) || !request.route.relay?.cached) return undefined;
   return requestCacheOf(settings, parseCacheDirective(header));
 }
 

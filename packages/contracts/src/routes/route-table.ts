@@ -140,17 +140,17 @@ export const ROUTES: readonly RouteDef[] = [
   ...oaic('oaic.chat', 'POST', '/chat/completions', 'Stable', 'Create a chat completion', true, true, {
     body: ChatCompletionRequest,
     reply: { json: 'ChatCompletion', events: 'ChatCompletionChunk' },
-    relay: toChat(OAIC.chat, 'json-or-sse'),
+    relay: toChat(OAIC.chat, 'json-or-sse', { cached: true }),
   }),
   ...oaic('oaic.completions', 'POST', '/completions', 'Stable', 'Create a text completion', true, true, {
     body: CompletionRequest,
     reply: { json: 'TextCompletion', events: 'TextCompletion' },
-    relay: toChat(OAIC.completions, 'json-or-sse'),
+    relay: toChat(OAIC.completions, 'json-or-sse', { cached: true }),
   }),
   ...oaic('oaic.responses.create', 'POST', '/responses', 'Stable', 'Create a response', true, true, {
     body: ResponseCreateRequest,
     reply: { json: 'Response', events: 'ResponseStreamEvent' },
-    relay: toChat(OAIC.responses, 'json-or-sse'),
+    relay: toChat(OAIC.responses, 'json-or-sse', { cached: true }),
   }),
   ...oaic('oaic.responses.get', 'GET', '/responses/{response_id}', 'Beta', 'Retrieve a stored response', true, true, {
     reply: { json: 'Response' },
@@ -257,7 +257,7 @@ export const ROUTES: readonly RouteDef[] = [
   route('msgc.messages', 'POST', '/msgc/v1/messages', 'msgc', 'Stable', 'Create a message', true, {
     body: MessagesRequest,
     reply: { json: 'MsgcMessage', events: 'MsgcStreamEvent' },
-    relay: toChat(SUBJECTS.chat.msgc.messages, 'json-or-sse'),
+    relay: toChat(SUBJECTS.chat.msgc.messages, 'json-or-sse', { cached: true }),
   }),
   route('msgc.count_tokens', 'POST', '/msgc/v1/messages/count_tokens', 'msgc', 'Stable', 'Count the input tokens of a message request', true, {
     body: CountTokensRequest,
@@ -268,13 +268,13 @@ export const ROUTES: readonly RouteDef[] = [
   route('genc.generate', 'POST', '/genc/v1beta/models/{model}:generateContent', 'genc', 'Stable', 'Generate content (text, function calls, images)', true, {
     body: GenerateContentRequest,
     reply: { json: 'GencGenerateContentResponse' },
-    relay: toChat(SUBJECTS.chat.genc.generate, 'json', { params: GENC_MODEL, fields: { stream: false } }),
+    relay: toChat(SUBJECTS.chat.genc.generate, 'json', { params: GENC_MODEL, fields: { stream: false }, cached: true }),
   }),
   route('genc.stream', 'POST', '/genc/v1beta/models/{model}:streamGenerateContent', 'genc', 'Stable', 'Stream generated content (requires alt=sse)', true, {
     query: GencStreamQuery,
     body: GenerateContentRequest,
     reply: { events: 'GencGenerateContentResponse' },
-    relay: toChat(SUBJECTS.chat.genc.generate, 'sse', { params: GENC_MODEL, fields: { stream: true } }),
+    relay: toChat(SUBJECTS.chat.genc.generate, 'sse', { params: GENC_MODEL, fields: { stream: true }, cached: true }),
   }),
 
   route('dsc.image', 'POST', '/dsc/v1/services/aigc/multimodal-generation/generation', 'dsc', 'Stable', 'Generate an image from a prompt', true, {

@@ -52,6 +52,8 @@ export interface RouteRelay {
   query?: boolean;
   /** Fixed payload fields: the operation, verb or kind a shared subject needs. */
   fields?: Readonly<Record<string, string | boolean>>;
+  /** The response cache may answer it: the key's cache settings travel with the call, and `x-gateway-cache` is read. */
+  cached?: boolean;
 }
 
 /** One public route: the single source for registration, the route index and the OpenAPI document. */
