@@ -42,7 +42,7 @@ export class MediaModule {
       TaskLifecycleService,
       PollPlanner,
       CompletionHistoryRepository,
-      { provide: HISTORY_REDIS, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) },
+      { provide: HISTORY_REDIS, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) },
       { provide: HISTORY_KEY_PREFIX, inject: [QueueFactory], useFactory: (queues: QueueFactory) => queues.prefix },
       { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
       { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },
@@ -57,6 +57,8 @@ export class MediaModule {
           sqlPoolSize: env.MEDIA_DB_POOL_SIZE,
           storage,
           queuesRedisUrl: env.REDIS_URL,
+          // A worker's hundreds of jobs in flight each move, add and finish a job: one write per turn, not per command.
+          queuesAutoPipelining: true,
           signedUrls: true,
           catalogTtlSeconds: env.CATALOG_TTL_SECONDS,
         }),

@@ -5,5 +5,5 @@ export { createPrismaClient, createSqlPool, type SqlPool } from './prisma-client
 export { ensureDatabase, migrateDatabase, databaseName } from './database.migrator';
 export { createTestDatabase, type TestDatabase } from './test-database';
 export { isRecordError, pgJson, pgText, pgTextFields } from './pg-text';
-export { StatementBatcher } from './statement-batcher';
+export { distinctRounds, StatementBatcher } from './statement-batcher';
 export { tenantStorage } from './tenant-storage';

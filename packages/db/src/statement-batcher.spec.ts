@@ -1,4 +1,4 @@
-import { StatementBatcher } from './statement-batcher';
+import { distinctRounds, StatementBatcher } from './statement-batcher';
 
 describe('StatementBatcher', () => {
   it('runs the calls of one event-loop turn as one batch and answers each in order', async () => {
@@ -32,5 +32,11 @@ describe('StatementBatcher', () => {
       { status: 'rejected', reason: new Error('bad row 13') },
       { status: 'fulfilled', value: -14 },
     ]);
+  });
+});
+
+describe('distinctRounds', () => {
+  it('puts repeats of a key in later rounds, each round in order', () => {
+    expect(distinctRounds(['a1', 'b1', 'a2', 'c1', 'a3', 'b2'], (s) => s[0]!)).toEqual([['a1', 'b1', 'c1'], ['a2', 'b2'], ['a3']]);
   });
 });

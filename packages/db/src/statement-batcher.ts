@@ -50,3 +50,24 @@ export class StatementBatcher<I, O> {
     }
   }
 }
+
+/**
+ * `items` split into rounds in which no two share a key, in order: a batched compare-and-swap runs one
+ * statement per round, so two moves of one row never share a statement and only one can win.
+ */
+export function distinctRounds<T>(items: readonly T[], keyOf: (item: T) => string): T[][] {
+  const rounds: T[][] = [];
+  const seen: Set<string>[] = [];
+  for (const item of items) {
+    const key = keyOf(item);
+    const index = seen.findIndex((keys) => !keys.has(key));
+    if (index === -1) {
+      rounds.push([item]);
+      seen.push(new Set([key]));
+    } else {
+      rounds[index]!.push(item);
+      seen[index]!.add(key);
+    }
+  }
+  return rounds;
+}

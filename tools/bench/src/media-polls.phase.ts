@@ -3,7 +3,8 @@
  * range (sandbox `task` + `spread`), held by one worker, once on a channel that is polled (the learned
  * schedule) and once on a channel with vendor callbacks. For each: upstream reads per task (the task's
  * polls + the read that saw its end) and the completion lag (the sandbox's own end time → the gateway's
- * terminal move), p50/p99, the first COLD tasks (created before any history) apart from the rest.
+ * terminal move), p50/p99, the first COLD tasks (created before any history) apart from the rest, and
+ * the worker's CPU from the rest's first create to their last end.
  */
 import type pg from 'pg';
 import { request } from 'undici';
@@ -16,6 +17,8 @@ export interface PollPhaseResult {
   pollsPerTask: number;
   lag50: number;
   lag99: number;
+  /** The worker's CPU, % of a core, while the rest were created and ended (absent for the cold start). */
+  workerCpu?: number;
 }
 
 interface PollPhaseOptions {
@@ -30,6 +33,8 @@ interface PollPhaseOptions {
   post: (url: string, headers: Record<string, string>, body: unknown) => Promise<void>;
   timed: (n: number, concurrency: number, call: (i: number) => Promise<void>) => Promise<number[]>;
   percentile: (values: number[], p: number) => number;
+  /** CPU seconds the worker has used so far. */
+  workerCpuSeconds: () => Promise<number>;
 }
 
 /** A bearer the sandbox's Kling-style API accepts (it checks the shape, issuer and expiry, not the signature). */
@@ -71,8 +76,11 @@ export async function runPollPhase(options: PollPhaseOptions): Promise<PollPhase
   const cold = Math.min(COLD, tasks);
   await options.timed(cold, options.concurrency, create);
   await waitEnded(sql, model, 900_000);
+  const cpuBefore = await options.workerCpuSeconds();
+  const restStarted = Date.now();
   await options.timed(tasks - cold, options.concurrency, (i) => create(cold + i));
   await waitEnded(sql, model, 900_000);
+  const workerCpu = (((await options.workerCpuSeconds()) - cpuBefore) / ((Date.now() - restStarted) / 1000)) * 100;
   const { rows } = await sql.query<{ polls: number; finished: Date; upstream_task_id: string; state: string }>(
     'SELECT polls, finished_at AS finished, upstream_task_id, state FROM media_tasks WHERE model = $1 ORDER BY created_at',
     [model],
@@ -96,5 +104,5 @@ export async function runPollPhase(options: PollPhaseOptions): Promise<PollPhase
       99,
     ),
   });
-  return [summary(`first ${cold} (cold start)`, measured.slice(0, cold)), summary('the rest', measured.slice(cold))];
+  return [summary(`first ${cold} (cold start)`, measured.slice(0, cold)), { ...summary('the rest', measured.slice(cold)), workerCpu }];
 }

@@ -228,7 +228,8 @@ async function main(): Promise<void> {
       const worker = startWorker(`worker-polls-${mode}`);
       await sleep(3000);
       const phase = { sql, gatewayUrl: stack.baseUrl, sandboxUrl: stack.sandboxUrl, key, modelName, tasks: TASKS, concurrency: 32 };
-      polls[mode] = await runPollPhase({ ...phase, post, timed, percentile });
+      const workerCpuSeconds = async () => (await procStats(worker.pid!)).cpuTicks / 100;
+      polls[mode] = await runPollPhase({ ...phase, post, timed, percentile, workerCpuSeconds });
       worker.kill('SIGTERM');
       await new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)));
     }
@@ -255,8 +256,11 @@ async function main(): Promise<void> {
       out.push(row(['  wall time of the phase', ...both((r) => `${r.seconds.toFixed(1)} s`), '', ''], w));
     }
     for (const [mode, results] of Object.entries(polls)) {
-      out.push('', row([`polls, ${mode}`, 'tasks', 'reads/task', 'lag p50', 'lag p99'], w));
-      for (const r of results) out.push(row([`  ${r.label}`, String(r.tasks), r.pollsPerTask.toFixed(2), fmt(r.lag50), fmt(r.lag99)], w));
+      out.push('', row([`polls, ${mode}`, 'tasks', 'reads/task', 'lag p50', 'lag p99', 'worker CPU'], [...w, 12]));
+      for (const r of results) {
+        const cpu = r.workerCpu === undefined ? '' : `${r.workerCpu.toFixed(0)}%`;
+        out.push(row([`  ${r.label}`, String(r.tasks), r.pollsPerTask.toFixed(2), fmt(r.lag50), fmt(r.lag99), cpu], [...w, 12]));
+      }
     }
     process.stdout.write(out.join('\n') + '\n\n');
   } finally {

@@ -32,6 +32,8 @@ describe('MediaCallbackService', () => {
     await queues.queue(MEDIA_QUEUES.poll).obliterate({ force: true });
     await queues.close();
     await prisma.$disconnect();
+    // The repository's statements run on the pool alone: Prisma, never connected, leaves it open.
+    if (!pool.ended) await pool.end();
     await db.drop();
   });
 

@@ -1,4 +1,5 @@
 import { Inject, Injectable, type OnModuleDestroy } from '@nestjs/common';
+import { StatementBatcher } from '@gateway/db';
 import Redis from 'ioredis';
 import { HISTORY_EDGES_MS, bucketOf } from './poll-plan';
 
@@ -19,16 +20,22 @@ const HISTORY_TTL_MS = 14 * 24 * 3600 * 1000;
 /** A histogram read is reused this long in the process (a create and a poll read it often). */
 const READ_CACHE_MS = 1000;
 
-// Decays every bucket, adds one to the task's, and renews the key's life: one atomic step.
+// The ends of n tasks in one atomic step, as n single ends in turn would leave it: every bucket decayed
+// n times, the i-th task's bucket (ARGV[2 + i]) given 1 decayed by the n - i ends after it; the key's life renewed.
 const RECORD_SCRIPT = `
+local decay = tonumber(ARGV[1])
+local n = #ARGV - 2
+local scale = decay ^ n
 local fields = redis.call('HGETALL', KEYS[1])
 for i = 1, #fields, 2 do
-  local w = tonumber(fields[i + 1]) * tonumber(ARGV[2])
+  local w = tonumber(fields[i + 1]) * scale
   if w < 0.001 then redis.call('HDEL', KEYS[1], fields[i]) else redis.call('HSET', KEYS[1], fields[i], tostring(w)) end
 end
-redis.call('HINCRBYFLOAT', KEYS[1], ARGV[1], 1)
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
+for i = 3, #ARGV do redis.call('HINCRBYFLOAT', KEYS[1], ARGV[i], tostring(decay ^ (#ARGV - i))) end
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1`;
+
+type HistoryRedis = Redis & { recordCompletions(key: string, decay: string, ttlMs: string, ...buckets: string[]): Promise<number> };
 
 /**
  * The recent times to completion of tasks, a small decaying histogram per channel, model and kind in
@@ -36,28 +43,40 @@ return 1`;
  */
 @Injectable()
 export class CompletionHistoryRepository implements OnModuleDestroy {
-  private readonly cache = new Map<string, { at: number; weights: number[] | null }>();
+  private readonly cache = new Map<string, { at: number; weights: Promise<number[] | null> }>();
+  /** The ends of one event-loop turn, one script call per histogram. */
+  private readonly records = new StatementBatcher((ends: { key: string; bucket: number }[]) => this.recordBatch(ends));
+  private readonly redis: HistoryRedis;
 
   constructor(
-    @Inject(HISTORY_REDIS) private readonly redis: Redis,
+    @Inject(HISTORY_REDIS) redis: Redis,
     @Inject(HISTORY_KEY_PREFIX) private readonly prefix: string,
-  ) {}
+  ) {
+    redis.defineCommand('recordCompletions', { numberOfKeys: 1, lua: RECORD_SCRIPT });
+    this.redis = redis as HistoryRedis;
+  }
 
   keyOf(scope: HistoryScope): string {
     return `${this.prefix}:poll-history:${encodeURIComponent(scope.channelId)}:${encodeURIComponent(scope.model)}:${scope.kind}`;
   }
 
   async record(scope: HistoryScope, durationMs: number): Promise<void> {
-    const key = this.keyOf(scope);
-    await this.redis.eval(RECORD_SCRIPT, 1, key, String(bucketOf(Math.max(0, durationMs))), String(HISTORY_DECAY), String(HISTORY_TTL_MS));
-    this.cache.delete(key);
+    await this.records.call({ key: this.keyOf(scope), bucket: bucketOf(Math.max(0, durationMs)) });
   }
 
-  /** Weights per bucket, or null when no task like it has ended lately. */
+  /** Weights per bucket, or null when no task like it has ended lately; one read at a time per histogram. */
   async read(scope: HistoryScope): Promise<number[] | null> {
     const key = this.keyOf(scope);
     const cached = this.cache.get(key);
     if (cached && Date.now() - cached.at < READ_CACHE_MS) return cached.weights;
+    if (this.cache.size > 10_000) this.cache.clear();
+    const weights = this.fetch(key);
+    this.cache.set(key, { at: Date.now(), weights });
+    weights.catch(() => this.cache.get(key)?.weights === weights && this.cache.delete(key));
+    return weights;
+  }
+
+  private async fetch(key: string): Promise<number[] | null> {
     const fields = await this.redis.hgetall(key);
     const weights = HISTORY_EDGES_MS.map(() => 0);
     let any = false;
@@ -69,10 +88,23 @@ export class CompletionHistoryRepository implements OnModuleDestroy {
         any = true;
       }
     }
-    const result = any ? weights : null;
-    if (this.cache.size > 10_000) this.cache.clear();
-    this.cache.set(key, { at: Date.now(), weights: result });
-    return result;
+    return any ? weights : null;
+  }
+
+  private async recordBatch(ends: { key: string; bucket: number }[]): Promise<void[]> {
+    const byKey = new Map<string, string[]>();
+    for (const { key, bucket } of ends) {
+      const buckets = byKey.get(key) ?? [];
+      buckets.push(String(bucket));
+      byKey.set(key, buckets);
+    }
+    await Promise.all(
+      [...byKey].map(async ([key, buckets]) => {
+        await this.redis.recordCompletions(key, String(HISTORY_DECAY), String(HISTORY_TTL_MS), ...buckets);
+        this.cache.delete(key);
+      }),
+    );
+    return ends.map(() => undefined);
   }
 
   onModuleDestroy(): void {

@@ -22,6 +22,8 @@ describe('MediaTaskRepository on Postgres', () => {
 
   afterAll(async () => {
     await prisma.$disconnect();
+    // The statements of this spec run on the pool alone: Prisma, never connected, leaves it open.
+    if (!pool.ended) await pool.end();
     await db.drop();
   });
 
@@ -75,5 +77,28 @@ describe('MediaTaskRepository on Postgres', () => {
     const results = [{ key: 'media/t/0\u0000.mp4', contentType: 'video/mp4\u0000', size: 3, kind: 'video' as const }];
     expect(await tasks.finish(created.id, { state: 'succeeded', results, usage: { seconds: 5 } })).toBe(true);
     expect((await tasks.findById(created.id))?.results).toEqual([{ key: 'media/t/0.mp4', contentType: 'video/mp4', size: 3, kind: 'video' }]);
+  });
+
+  it('ends a task once when many ends of it, and of others, share a turn', async () => {
+    const [a, b] = await Promise.all([tasks.create(task('p', 'u')), tasks.create(task('p', 'u'))]);
+    const ends = [
+      tasks.finish(a.id, { state: 'succeeded', usage: { seconds: 5 } }),
+      tasks.finish(a.id, { state: 'failed', errorCode: 'x', errorMessage: 'm' }),
+      tasks.finish(b.id, { state: 'failed', errorCode: 'y', errorMessage: 'n' }),
+      tasks.finish(a.id, { state: 'succeeded' }),
+    ];
+    expect(await Promise.all(ends)).toEqual([true, false, true, false]);
+    expect(await tasks.findById(a.id)).toMatchObject({ state: 'succeeded', progress: 100, usage: { seconds: 5 }, errorCode: null });
+    expect(await tasks.findById(b.id)).toMatchObject({ state: 'failed', errorCode: 'y', errorMessage: 'n', results: [] });
+  });
+
+  it('counts every poll of a turn, two of one task included, and none of an ended task', async () => {
+    const [live, ended] = await Promise.all([tasks.create(task('p', 'u')), tasks.create(task('p', 'u'))]);
+    await tasks.finish(ended.id, { state: 'cancelled' });
+    await Promise.all([tasks.recordProgress(live.id, 'running', 40), tasks.countPoll(live.id), tasks.recordProgress(ended.id, 'running', 10)]);
+    expect(await tasks.findById(live.id)).toMatchObject({ state: 'running', progress: 40, polls: 2 });
+    expect(await tasks.findById(ended.id)).toMatchObject({ state: 'cancelled', polls: 0 });
+    await tasks.markBilled(live.id);
+    expect((await tasks.findById(live.id))?.hold).toBeNull();
   });
 });

@@ -1,9 +1,10 @@
 import type { TaskHold } from '@gateway/billing';
-import { pgJson, pgText, Prisma, PrismaClient, type SqlPool } from '@gateway/db';
+import { distinctRounds, pgJson, pgText, Prisma, PrismaClient, StatementBatcher, type SqlPool } from '@gateway/db';
 import { SQL_POOL } from '@gateway/platform/infra';
 import type { MediaJob } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { ProducedUsage, StoredHold, StoredJob, StoredResults, type StoredResult } from './media-task.schema';
+import { COUNT_POLLS_MANY, FIND_MANY, FINISH_MANY, MARK_BILLED_MANY, MediaTaskSqlRow } from './media-task.sql';
 import { TERMINAL_STATES, type MediaTaskState } from './media-task.state';
 
 export interface MediaTask {
@@ -62,6 +63,13 @@ export interface TaskEnding {
   errorMessage?: string;
 }
 
+/** A poll counted on a live task: its new state and progress where given. */
+interface PollCount {
+  id: string;
+  state: MediaTaskState | null;
+  progress: number | null;
+}
+
 type Row = Awaited<ReturnType<PrismaClient['mediaTask']['findUnique']>> & object;
 
 function toTask(row: Row): MediaTask {
@@ -78,9 +86,17 @@ function toTask(row: Row): MediaTask {
 
 const LIVE = { notIn: [...TERMINAL_STATES] };
 
-/** The only place media tasks touch Postgres. A move to a terminal state is a compare-and-swap. */
+/**
+ * The only place media tasks touch Postgres. A move to a terminal state is a compare-and-swap. What every
+ * poll and end runs is batched across the jobs of one event-loop turn (media-task.sql.ts).
+ */
 @Injectable()
 export class MediaTaskRepository {
+  private readonly byId = new StatementBatcher((ids: string[]) => this.findBatch(ids));
+  private readonly pollCounts = new StatementBatcher((counts: PollCount[]) => this.countPollBatch(counts));
+  private readonly ends = new StatementBatcher((ends: { id: string; ending: TaskEnding }[]) => this.finishBatch(ends));
+  private readonly billedMarks = new StatementBatcher((ids: string[]) => this.markBilledBatch(ids));
+
   constructor(
     private readonly prisma: PrismaClient,
     @Inject(SQL_POOL) private readonly sql: SqlPool,
@@ -121,9 +137,8 @@ export class MediaTaskRepository {
     return { ...task, progress: 0, results: [], usage: null, errorCode: null, errorMessage: null, polls: 0, createdAt: now, updatedAt: now, finishedAt: null };
   }
 
-  async findById(id: string): Promise<MediaTask | null> {
-    const row = await this.prisma.mediaTask.findUnique({ where: { id } });
-    return row ? toTask(row) : null;
+  findById(id: string): Promise<MediaTask | null> {
+    return this.byId.call(id);
   }
 
   /** Those of `ids` that have ended. */
@@ -155,16 +170,13 @@ export class MediaTaskRepository {
   }
 
   /** Records a live task's progress; a task that has ended meanwhile is left alone. */
-  async recordProgress(id: string, state: MediaTaskState, progress: number | null): Promise<void> {
-    await this.prisma.mediaTask.updateMany({
-      where: { id, state: LIVE },
-      data: { state, ...(progress === null ? {} : { progress }), polls: { increment: 1 } },
-    });
+  recordProgress(id: string, state: MediaTaskState, progress: number | null): Promise<void> {
+    return this.pollCounts.call({ id, state, progress });
   }
 
   /** A poll that learned nothing (upstream busy or unreachable): counted, so backoff can grow. */
-  async countPoll(id: string): Promise<void> {
-    await this.prisma.mediaTask.updateMany({ where: { id, state: LIVE }, data: { polls: { increment: 1 } } });
+  countPoll(id: string): Promise<void> {
+    return this.pollCounts.call({ id, state: null, progress: null });
   }
 
   /**
@@ -172,25 +184,58 @@ export class MediaTaskRepository {
    * alone settles or releases its billing; false when another worker (or the sweeper) ended it first.
    * Upstream strings (error code and message, result names) are written cleaned for text and jsonb.
    */
-  async finish(id: string, ending: TaskEnding): Promise<boolean> {
-    const { count } = await this.prisma.mediaTask.updateMany({
-      where: { id, state: LIVE },
-      data: {
-        state: ending.state,
-        finishedAt: new Date(),
-        ...(ending.state === 'succeeded' ? { progress: 100 } : {}),
-        ...(ending.results ? { results: pgJson(ending.results) } : {}),
-        ...(ending.usage ? { usage: ending.usage } : {}),
-        ...(ending.errorCode ? { errorCode: pgText(ending.errorCode.slice(0, 200)) } : {}),
-        ...(ending.errorMessage ? { errorMessage: pgText(ending.errorMessage.slice(0, 2000)) } : {}),
-      },
-    });
-    return count === 1;
+  finish(id: string, ending: TaskEnding): Promise<boolean> {
+    return this.ends.call({ id, ending });
   }
 
   /** The task's hold was settled or released: nothing is left to bill. */
-  async markBilled(id: string): Promise<void> {
-    await this.prisma.mediaTask.update({ where: { id }, data: { billingHold: Prisma.DbNull } });
+  markBilled(id: string): Promise<void> {
+    return this.billedMarks.call(id);
+  }
+
+  private async findBatch(ids: string[]): Promise<(MediaTask | null)[]> {
+    const { rows } = await this.sql.query({ name: 'media-tasks-by-id', text: FIND_MANY, values: [[...new Set(ids)]] });
+    const tasks = new Map(rows.map((row) => toTask(MediaTaskSqlRow.parse(row) as Row)).map((task) => [task.id, task]));
+    return ids.map((id) => tasks.get(id) ?? null);
+  }
+
+  private async countPollBatch(counts: PollCount[]): Promise<void[]> {
+    for (const round of distinctRounds(counts, (count) => count.id)) {
+      await this.sql.query({
+        name: 'media-tasks-count-polls',
+        text: COUNT_POLLS_MANY,
+        values: [round.map((c) => c.id), round.map((c) => c.state), round.map((c) => c.progress)],
+      });
+    }
+    return counts.map(() => undefined);
+  }
+
+  /** One statement per round of distinct tasks: two ends of one task never share a statement, so only one can win. */
+  private async finishBatch(ends: { id: string; ending: TaskEnding }[]): Promise<boolean[]> {
+    const won = new Map<(typeof ends)[number], boolean>();
+    for (const round of distinctRounds(ends, (end) => end.id)) {
+      const field = (pick: (ending: TaskEnding) => string | null) => round.map((end) => pick(end.ending));
+      const { rows } = await this.sql.query<{ id: string }>({
+        name: 'media-tasks-finish',
+        text: FINISH_MANY,
+        values: [
+          round.map((end) => end.id),
+          field((e) => e.state),
+          field((e) => (e.results ? JSON.stringify(pgJson(e.results)) : null)),
+          field((e) => (e.usage ? JSON.stringify(e.usage) : null)),
+          field((e) => (e.errorCode ? pgText(e.errorCode.slice(0, 200)) : null)),
+          field((e) => (e.errorMessage ? pgText(e.errorMessage.slice(0, 2000)) : null)),
+        ],
+      });
+      const moved = new Set(rows.map((row) => row.id));
+      for (const end of round) won.set(end, moved.has(end.id));
+    }
+    return ends.map((end) => won.get(end)!);
+  }
+
+  private async markBilledBatch(ids: string[]): Promise<void[]> {
+    await this.sql.query({ name: 'media-tasks-mark-billed', text: MARK_BILLED_MANY, values: [[...new Set(ids)]] });
+    return ids.map(() => undefined);
   }
 
   /** Ended tasks whose hold was not marked billed (their worker died between the terminal move and billing). */

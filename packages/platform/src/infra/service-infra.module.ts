@@ -32,6 +32,8 @@ export interface ServiceInfraOptions {
   redis?: { url: string; replyClaims?: boolean };
   /** BullMQ queues (`QueueFactory`) on this Redis. */
   queuesRedisUrl?: string;
+  /** The queues' commands of one event-loop turn in one socket write (QueueFactory `autoPipelining`). */
+  queuesAutoPipelining?: boolean;
   signedUrls?: boolean;
   /** The tenants' visible models and the models' channels (`CatalogCache`), kept this long between invalidations. */
   catalogTtlSeconds?: number;
@@ -85,7 +87,8 @@ export class ServiceInfraModule {
       providers.push({
         provide: QueueFactory,
         inject: [NatsBus],
-        useFactory: (bus: NatsBus) => new QueueFactory({ redisUrl, prefix: queuePrefix(options.service, bus.prefix) }),
+        useFactory: (bus: NatsBus) =>
+          new QueueFactory({ redisUrl, prefix: queuePrefix(options.service, bus.prefix), autoPipelining: options.queuesAutoPipelining }),
       });
       exported.push(QueueFactory);
     }
