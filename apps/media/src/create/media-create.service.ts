@@ -106,10 +106,13 @@ export class MediaCreateService {
         // The answer does not wait for the queue: the row is the task's truth, and a first poll that
         // failed to queue is put back by the sweeper's revival of tasks nobody polls.
         const planned = task;
-        this.planner
-          .delayMs(planned, { progress: null, callbacks: this.planner.callbacksOn(channel) })
-          .then((delay) => this.scheduler.schedule(planned.id, 1, delay))
-          .catch((error: unknown) => this.logger.warn(`media task ${id}: first poll not queued: ${(error as Error).message}`));
+        // Queued once the reply has left: the queue's job costs CPU the reply would otherwise wait behind.
+        setTimeout(() => {
+          this.planner
+            .delayMs(planned, { progress: null, callbacks: this.planner.callbacksOn(channel) })
+            .then((delay) => this.scheduler.schedule(planned.id, 1, delay))
+            .catch((error: unknown) => this.logger.warn(`media task ${id}: first poll not queued: ${(error as Error).message}`));
+        }, 0);
       } else {
         await this.finishAtOnce(task, result.assets, result.usage);
         task = (await this.tasks.findById(task.id))!;
