@@ -3,6 +3,20 @@ import { createHash } from 'node:crypto';
 /** The client-facing call a cached answer belongs to: its family's operation shapes what is stored. */
 export type CachedOperation = 'oaic.chat' | 'oaic.completions' | 'oaic.responses' | 'msgc.messages' | 'genc.generate';
 
+/** Each family's operations whose answers the cache keeps, by the name the family's service gives them. */
+const CACHED_OPERATIONS: Readonly<Record<'oaic' | 'msgc' | 'genc', Readonly<Record<string, CachedOperation>>>> = {
+  oaic: { chat: 'oaic.chat', completions: 'oaic.completions', responses: 'oaic.responses' },
+  msgc: { chat: 'msgc.messages' },
+  genc: { chat: 'genc.generate' },
+};
+
+/** The cached operation of a family's chat call, or of one oaic operation (undefined: the cache keeps none of it). */
+export function cachedOperationOf(family: 'oaic' | 'msgc' | 'genc'): CachedOperation;
+export function cachedOperationOf(family: 'oaic', operation: string): CachedOperation | undefined;
+export function cachedOperationOf(family: 'oaic' | 'msgc' | 'genc', operation = 'chat'): CachedOperation | undefined {
+  return CACHED_OPERATIONS[family][operation];
+}
+
 /**
  * Top-level fields that never change an answer: whether it streams, who asked, labels and ids, and
  * hints to the upstream's own prompt cache. Everything else is part of the key, null and absent apart.

@@ -20,7 +20,7 @@ import { CatalogCache } from '@gateway/platform';
 import { orderChannels, type OaicOperation } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import type { CachedOperation } from '../cache/cache-key';
+import { cachedOperationOf } from '../cache/cache-key';
 import { ResponseCacheService, type CacheHit, type CachePlan } from '../cache/response-cache.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
 import { ResponsesService } from '../responses/responses.service';
@@ -134,9 +134,6 @@ export type PreparedCall<Op extends JsonOperation = JsonOperation> = OperationRe
 /** The operations that generate text, by where their bodies name the output cap. */
 const CHAT_SHAPES: Partial<Record<JsonOperation, ChatShape>> = { chat: 'oaic-chat', completions: 'oaic-completions', responses: 'oaic-responses' };
 
-/** The operations whose answers the response cache keeps. */
-const CACHED: Partial<Record<JsonOperation, CachedOperation>> = { chat: 'oaic.chat', completions: 'oaic.completions', responses: 'oaic.responses' };
-
 /** Turns a NATS payload into a checked request: body redeemed and parsed, model visible to the tenant, channels known. */
 @Injectable()
 export class OaicRequestService {
@@ -178,7 +175,7 @@ export class OaicRequestService {
     if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     const stream = 'stream' in body && body.stream === true;
     // The request is whole now (its output capped, as its key reads it): the cache is asked last, before any hold.
-    const operation = CACHED[op];
+    const operation = cachedOperationOf('oaic', op);
     const cachePlan =
       payload.cache && operation
         ? this.cache.plan({ cache: payload.cache, tenantId: payload.tenantId, operation, model: modelId, body: body as Record<string, unknown>, stream, note })

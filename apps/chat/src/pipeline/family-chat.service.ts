@@ -3,7 +3,7 @@ import type { ReplyNote, RequestCache, TenantCaller } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
 import { orderChannels, type ChatIrRequest, type IrFamily } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
-import type { CachedOperation } from '../cache/cache-key';
+import { cachedOperationOf } from '../cache/cache-key';
 import { ResponseCacheService } from '../cache/response-cache.service';
 import { MeteringService } from '../usage/metering.service';
 import type { UsageMeter } from '../usage/usage-meter';
@@ -18,8 +18,6 @@ export interface FamilyChatRequest {
   /** The response cache the caller may use; absent: off. */
   cache?: RequestCache;
 }
-
-const OPERATION: Record<IrFamily, CachedOperation> = { oaic: 'oaic.chat', msgc: 'msgc.messages', genc: 'genc.generate' };
 
 /**
  * A msgc or genc request from its payload to the answer: the family parses its body (`prepare`), then
@@ -51,7 +49,9 @@ export class FamilyChatService {
       meter.modelId = modelId;
       const route = await this.catalog.route(caller.tenantId, modelId, 'chat');
       // Looked up before any hold: a hit holds only its own price.
-      const plan = cache ? this.cache.plan({ cache, tenantId: caller.tenantId, operation: OPERATION[family], model: modelId, body, stream, note }) : null;
+      const plan = cache
+        ? this.cache.plan({ cache, tenantId: caller.tenantId, operation: cachedOperationOf(family), model: modelId, body, stream, note })
+        : null;
       const hit = plan ? await this.cache.lookup(plan, note) : null;
       if (hit) return await this.cache.serve(hit, { family, caller, model: route.model, modelId, stream, metered });
       // The upstream, same protocol or translated, is asked for no more output than is reserved.

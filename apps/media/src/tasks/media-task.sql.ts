@@ -1,7 +1,6 @@
-// The statements every poll and every task end runs (read the task, count the poll, end it, mark it
-// billed), sent as named prepared statements on the pg pool under Prisma, each over the tasks of many
-// jobs at once (see StatementBatcher): at thousands of tasks in flight Prisma's per-call query building
-// cost a worker more CPU than the rest of the poll. Timestamps are UTC in `timestamp(3)` columns.
+// What every poll and task end runs (read, count the poll, end, mark billed): named prepared statements
+// over the tasks of many jobs at once (see StatementBatcher), cheaper than a Prisma call each at thousands
+// of tasks in flight. Timestamps are UTC in `timestamp(3)` columns.
 import { z } from 'zod';
 
 const LIVE = `state NOT IN ('succeeded', 'failed', 'cancelled')`;
