@@ -36,14 +36,15 @@ export class ChatRelay {
    * route's schema parsed is marked checked: the chat service parses it no second time.
    */
   async payload(request: RouteRequest): Promise<OaicCallPayload> {
-    const base = request.route.body ? { ...callerOf(request), checked: true as const } : callerOf(request);
+    const caller: OaicCallPayload = callerOf(request);
+    if (request.route.body) caller.checked = true;
     const cache = cacheOf(request);
-    const caller = cache ? { ...base, cache } : base;
+    if (cache) caller.cache = cache;
     const declared = Number(request.raw.headers['content-length']);
-    if (Number.isFinite(declared) && declared < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
+    if (Number.isFinite(declared) && declared < this.env.CLAIM_CHECK_MIN_BYTES) return Object.assign(caller, { body: request.body });
     const json = JSON.stringify(request.body);
-    if (Buffer.byteLength(json) < this.env.CLAIM_CHECK_MIN_BYTES) return { ...caller, body: request.body };
-    return { ...caller, bodyRef: await this.claimCheck.park(caller, json) };
+    if (Buffer.byteLength(json) < this.env.CLAIM_CHECK_MIN_BYTES) return Object.assign(caller, { body: request.body });
+    return Object.assign(caller, { bodyRef: await this.claimCheck.park(caller, json) });
   }
 
   /**

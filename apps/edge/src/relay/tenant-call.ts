@@ -12,5 +12,6 @@ export function callerOf(request: RouteRequest): TenantCaller {
     route: request.route.id,
   };
   const clientRequestId = clientRequestIdOf(request.raw.headers);
-  return clientRequestId === undefined ? caller : { ...caller, clientRequestId };
+  if (clientRequestId !== undefined) caller.clientRequestId = clientRequestId;
+  return caller;
 }
