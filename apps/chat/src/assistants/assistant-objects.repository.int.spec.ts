@@ -119,7 +119,8 @@ describe('AssistantObjectsRepository (Postgres)', () => {
     const [first, second] = await Promise.all([objects.leaseUnrecordedRuns(10, 60_000), objects.leaseUnrecordedRuns(10, 60_000)]);
     const leased = [...first, ...second].map((r) => r.id);
     expect(leased.sort()).toEqual(['run_due_1', 'run_due_2']);
-    const one = first.length ? first : second;
+    // The lease that took run_due_1 took it first (when the two split the runs, each holds one).
+    const one = [first, second].find((lease) => lease.some((r) => r.id === 'run_due_1'))!;
     expect(one[0]).toMatchObject({ id: 'run_due_1', kind: 'run', threadId: 'thread_1', usageRecordedAt: null, ...home });
     expect(one[0]!.createdAt).toBeInstanceOf(Date);
     expect(await objects.leaseUnrecordedRuns(10, 60_000)).toEqual([]);
