@@ -30,8 +30,8 @@ interface PollPhaseOptions {
   modelName: string;
   tasks: number;
   concurrency: number;
-  post: (url: string, headers: Record<string, string>, body: unknown) => Promise<void>;
-  timed: (n: number, concurrency: number, call: (i: number) => Promise<void>) => Promise<number[]>;
+  post: (url: string, headers: Record<string, string>, body: unknown) => Promise<unknown>;
+  timed: (n: number, concurrency: number, call: (i: number) => Promise<unknown>) => Promise<number[]>;
   percentile: (values: number[], p: number) => number;
   /** CPU seconds the worker has used so far. */
   workerCpuSeconds: () => Promise<number>;

@@ -43,7 +43,7 @@ const percentile = (values: number[], p: number) => {
 };
 
 /** `n` calls by `concurrency` closed-loop clients; the milliseconds of each. */
-async function timed(n: number, concurrency: number, call: (i: number) => Promise<void>): Promise<number[]> {
+async function timed(n: number, concurrency: number, call: (i: number) => Promise<unknown>): Promise<number[]> {
   const times: number[] = [];
   let next = 0;
   const client = async () => {
@@ -58,7 +58,8 @@ async function timed(n: number, concurrency: number, call: (i: number) => Promis
   return times;
 }
 
-async function post(url: string, headers: Record<string, string>, body: unknown): Promise<void> {
+/** POSTs a JSON body; the answer's JSON. */
+async function post(url: string, headers: Record<string, string>, body: unknown): Promise<unknown> {
   const response = await request(url, {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
@@ -67,7 +68,16 @@ async function post(url: string, headers: Record<string, string>, body: unknown)
   });
   const text = await response.body.text();
   if (response.statusCode !== 200) throw new Error(`POST ${url} answered ${response.statusCode}: ${text.slice(0, 200)}`);
+  return JSON.parse(text);
 }
+
+async function get(url: string, headers: Record<string, string>): Promise<void> {
+  const response = await request(url, { headers, dispatcher: agent });
+  const text = await response.body.text();
+  if (response.statusCode !== 200) throw new Error(`GET ${url} answered ${response.statusCode}: ${text.slice(0, 200)}`);
+}
+
+const taskIdOf = (answer: unknown) => (answer as { output: { task_id: string } }).output.task_id;
 
 async function procStats(pid: number): Promise<{ cpuTicks: number; rss: number }> {
   const stat = (await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '')).split(') ')[1]?.split(' ') ?? [];
@@ -147,11 +157,20 @@ async function main(): Promise<void> {
       );
 
     const create: Record<number, { base: number[]; gateway: number[] }> = {};
+    const read: Record<number, { base: number[]; gateway: number[] }> = {};
     if (PHASES.has('create')) {
       process.stdout.write(`create latency: ${CREATES} creates at concurrency 1 and 32, sandbox submit then gateway\n`);
       await timed(50, 8, gatewayCreate('bench-create'));
       await timed(50, 8, sandboxSubmit);
       for (const c of [1, 32]) create[c] = { base: await timed(CREATES, c, sandboxSubmit), gateway: await timed(CREATES, c, gatewayCreate('bench-create')) };
+      // The floor of any trip to the media service: one task read through the gateway against the sandbox's own.
+      const gatewayTask = taskIdOf(await gatewayCreate('bench-create')(-1));
+      const sandboxTask = taskIdOf(await sandboxSubmit(-1));
+      const gatewayRead = () => get(`${stack!.baseUrl}/dsc/v1/tasks/${gatewayTask}`, { authorization: `Bearer ${key}` });
+      const sandboxRead = () => get(`${stack!.sandboxUrl}/dashscope/api/v1/tasks/${sandboxTask}`, { authorization: 'Bearer sk-dashscope-sandbox-upstream' });
+      await timed(50, 8, gatewayRead);
+      await timed(50, 8, sandboxRead);
+      for (const c of [1, 32]) read[c] = { base: await timed(CREATES, c, sandboxRead), gateway: await timed(CREATES, c, gatewayRead) };
     }
     // Those tasks would run for an hour: ended here, so no worker polls them.
     await sql.query("UPDATE media_tasks SET state = 'cancelled', finished_at = now() WHERE model = 'bench-create'");
@@ -244,6 +263,12 @@ async function main(): Promise<void> {
         const added = percentile(gateway, p) - percentile(base, p);
         out.push(row([`  c=${c} p${p}`, fmt(percentile(base, p)), fmt(percentile(gateway, p)), fmt(added), p === 50 ? '<= 2 ms added' : ''], w));
       }
+    }
+    if (PHASES.has('create')) out.push(row(['task read (dsc GET, the floor of a trip)', 'sandbox read', 'gateway', 'added', ''], w));
+    for (const c of PHASES.has('create') ? [1, 32] : []) {
+      const { base, gateway } = read[c]!;
+      for (const p of [50, 99])
+        out.push(row([`  c=${c} p${p}`, fmt(percentile(base, p)), fmt(percentile(gateway, p)), fmt(percentile(gateway, p) - percentile(base, p)), ''], w));
     }
     if (PHASES.has('inflight')) {
       out.push('', row([`${TASKS} tasks in flight`, '1 worker', '2 workers', '', 'target'], w));
