@@ -84,7 +84,7 @@ export class MediaCreateService {
     });
     let task: MediaTask | null = null;
     try {
-      const { channel, result } = await this.upstream.submit(channels, job, this.callbacks.urlFor(id));
+      const { channel, result } = await this.upstream.submit(channels, job, () => this.callbacks.urlFor(id));
       task = await this.tasks.create({
         id,
         tenantId: start.tenantId,

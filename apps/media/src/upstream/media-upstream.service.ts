@@ -39,9 +39,13 @@ export class MediaUpstreamService {
 
   /**
    * Submits to the model's channels in routing order; a refusal (4xx) comes back at once as a GatewayError.
-   * `callbackUrl` is given to the channels that take callbacks.
+   * `callbackUrl` is asked for, and given, only for the channels that take callbacks.
    */
-  async submit(channels: readonly CatalogChannel[], job: MediaJob, callbackUrl?: string): Promise<{ channel: CatalogChannel; result: MediaSubmitResult }> {
+  async submit(
+    channels: readonly CatalogChannel[],
+    job: MediaJob,
+    callbackUrl: () => string | undefined = () => undefined,
+  ): Promise<{ channel: CatalogChannel; result: MediaSubmitResult }> {
     const usable = orderChannels(channels.filter((channel) => mediaVendorOf(channel.protocol) !== null));
     if (usable.length === 0) throw new GatewayError('unavailable', 'No channel of this model speaks a media protocol.');
     // Each attempt lands in the upstream series: the operator console's channel health reads them.
@@ -50,7 +54,7 @@ export class MediaUpstreamService {
     try {
       outcome = await executeWithFailover(
         usable,
-        (c) => sendUpstream(vendorOf(c).submitRequest(c, job, c.callbacks ? callbackUrl : undefined), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }),
+        (c) => sendUpstream(vendorOf(c).submitRequest(c, job, c.callbacks ? callbackUrl() : undefined), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }),
         { toError: (status, bodyText, c) => vendorOf(c).toError(status, bodyText, c) },
       );
     } catch (error) {
