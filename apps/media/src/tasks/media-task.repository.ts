@@ -150,8 +150,8 @@ export class MediaTaskRepository {
 
   /** A tenant's task, read on its own family's query kind; another tenant's or another route's is not there. */
   async findForTenant(id: string, tenantId: string, family: string, queryKind: string): Promise<MediaTask | null> {
-    const row = await this.prisma.mediaTask.findFirst({ where: { id, tenantId, family, queryKind } });
-    return row ? toTask(row) : null;
+    const task = await this.byId.call(id);
+    return task && task.tenantId === tenantId && task.family === family && task.queryKind === queryKind ? task : null;
   }
 
   /** A tenant's tasks newest first, in `states` when given, after `after` (the last of the previous page); keyset, no offset. */
