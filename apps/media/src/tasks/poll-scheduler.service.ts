@@ -15,8 +15,8 @@ export class PollScheduler {
     @Inject(MEDIA_ENV) private readonly env: MediaEnv,
   ) {}
 
-  async schedule(taskId: string, round: number, delayMs = this.env.MEDIA_POLL_INTERVAL_MS, plan: PollPlan | null = null): Promise<void> {
-    const data: PollJob = plan ? { taskId, plan } : { taskId };
+  async schedule(taskId: string, round: number, delayMs = this.env.MEDIA_POLL_INTERVAL_MS, plan?: PollPlan | null): Promise<void> {
+    const data: PollJob = plan === undefined ? { taskId } : { taskId, plan };
     await this.queues.queue<PollJob>(MEDIA_QUEUES.poll).add('poll', data, { delay: delayMs, jobId: `poll-${taskId}-${round}` });
   }
 
