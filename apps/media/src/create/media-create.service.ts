@@ -108,9 +108,10 @@ export class MediaCreateService {
         const planned = task;
         // Queued once the reply has left: the queue's job costs CPU the reply would otherwise wait behind.
         setTimeout(() => {
+          const callbacks = this.planner.callbacksOn(channel);
           this.planner
-            .delayMs(planned, { progress: null, callbacks: this.planner.callbacksOn(channel) })
-            .then((delay) => this.scheduler.schedule(planned.id, 1, delay))
+            .plan(planned, callbacks)
+            .then((plan) => this.scheduler.schedule(planned.id, 1, this.planner.delayMs(planned, { plan, progress: null, callbacks }), plan))
             .catch((error: unknown) => this.logger.warn(`media task ${id}: first poll not queued: ${(error as Error).message}`));
         }, 0);
       } else {

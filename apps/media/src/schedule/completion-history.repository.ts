@@ -57,7 +57,7 @@ export class CompletionHistoryRepository implements OnModuleDestroy {
   }
 
   keyOf(scope: HistoryScope): string {
-    return `${this.prefix}:poll-history:${encodeURIComponent(scope.channelId)}:${encodeURIComponent(scope.model)}:${scope.kind}`;
+    return `${this.prefix}:poll-history:v2:${encodeURIComponent(scope.channelId)}:${encodeURIComponent(scope.model)}:${scope.kind}`;
   }
 
   async record(scope: HistoryScope, durationMs: number): Promise<void> {

@@ -1,23 +1,37 @@
 /**
- * When to poll a task next, as a pure function of what is known: the recent times to completion of
- * tasks like it (a histogram over fixed buckets), the upstream's reported progress, the poll interval,
- * the backoff cap and the deadline. No history: the plain interval, as without a schedule.
+ * When to poll a task next, as pure functions of what is known. A task's plan is made once, when it is
+ * created, from the recent times to completion of tasks like it (a histogram over fixed buckets): polls
+ * on a grid from near the earliest completions, spaced so a task meets a fixed number of them across the
+ * window where tasks like it end, then backing off. Made once, a plan does not follow the history while a
+ * burst of tasks is running, when only the fast ones have ended yet. No history: the plain interval.
  */
+import { z } from 'zod';
 
-/** Upper edges of the histogram's buckets in ms: 250 ms growing by a quarter up to about 2.5 hours. */
-export const HISTORY_EDGES_MS: readonly number[] = Array.from({ length: 42 }, (_, i) => Math.round(250 * 1.25 ** i));
+/** Upper edges of the histogram's buckets in ms: 250 ms growing by a tenth up to about 2.5 hours. */
+export const HISTORY_EDGES_MS: readonly number[] = Array.from({ length: 111 }, (_, i) => Math.round(250 * 1.1 ** i));
 
 /** Below this much (decayed) weight a histogram says too little to plan from. */
 export const MIN_HISTORY_WEIGHT = 3;
 
-/** The quantile a first poll aims at: few tasks end earlier. */
-const EARLIEST = 0.1;
-/** Past this quantile a task is late, and polls back off. */
-const LATEST = 0.95;
+/** The window where tasks end runs between these quantiles. */
+const EARLIEST = 0.02;
+const LATEST = 0.98;
+/** A first poll never later than this quantile, however wide the spacing. */
+const FIRST_AT_MOST = 0.1;
+/** The polls a task meets across the window: fewer reads per task, or a shorter wait after its end. */
+const POLLS_PER_WINDOW = 7;
 /** Progress below this (%) says too little to extrapolate from. */
 const MIN_PROGRESS = 5;
 /** A progress estimate is aimed a little short, as progress is rarely linear. */
 const PROGRESS_AIM = 0.8;
+
+/** A task's learned schedule, in ms since the upstream took it: polls at `firstMs + k * spacingMs` until `lateMs`. */
+export const PollPlan = z.object({
+  firstMs: z.number().nonnegative(),
+  spacingMs: z.number().positive(),
+  lateMs: z.number().nonnegative(),
+});
+export type PollPlan = z.infer<typeof PollPlan>;
 
 export interface PollPlanInput {
   nowMs: number;
@@ -26,8 +40,8 @@ export interface PollPlanInput {
   deadlineAtMs: number;
   intervalMs: number;
   maxBackoffMs: number;
-  /** Weights per bucket of HISTORY_EDGES_MS; null when there is none. */
-  history: readonly number[] | null;
+  /** The task's plan (pollPlanOf); null on a cold start. */
+  plan: PollPlan | null;
   /** The upstream's last reported progress (0–100), null when it reports none. */
   progress: number | null;
   /** The wait between safety-net polls when the upstream calls back at the end; null when it does not. */
@@ -60,24 +74,37 @@ export function quantileMs(history: readonly number[] | null, q: number): number
   return HISTORY_EDGES_MS[HISTORY_EDGES_MS.length - 1]!;
 }
 
+/** The plan for a task created now, from the history of tasks like it; null (the plain interval) without one. */
+export function pollPlanOf(history: readonly number[] | null, intervalMs: number): PollPlan | null {
+  const earliest = quantileMs(history, EARLIEST);
+  const latest = quantileMs(history, LATEST);
+  const firstAtMost = quantileMs(history, FIRST_AT_MOST);
+  if (earliest === null || latest === null || firstAtMost === null) return null;
+  const spacingMs = Math.max(intervalMs, (latest - earliest) / POLLS_PER_WINDOW);
+  return { firstMs: Math.min(firstAtMost, earliest + spacingMs), spacingMs, lateMs: latest };
+}
+
 /** The wait before the first or next poll, in whole ms, never above the backoff cap nor past the deadline. */
 export function nextPollDelayMs(input: PollPlanInput): number {
-  const planned = input.callbackSafetyNetMs !== null ? input.callbackSafetyNetMs : learnedDelayMs(input);
+  const planned = input.callbackSafetyNetMs !== null ? input.callbackSafetyNetMs : plannedDelayMs(input);
   const toDeadline = Math.max(0, input.deadlineAtMs - input.nowMs);
   return Math.max(0, Math.floor(Math.min(planned, input.maxBackoffMs, toDeadline)));
 }
 
-function learnedDelayMs({ nowMs, startedAtMs, intervalMs, history, progress }: PollPlanInput): number {
-  const earliest = quantileMs(history, EARLIEST);
-  const latest = quantileMs(history, LATEST);
-  if (earliest === null || latest === null) return intervalMs;
+function plannedDelayMs({ nowMs, startedAtMs, intervalMs, plan, progress }: PollPlanInput): number {
+  if (plan === null) return intervalMs;
+  const { firstMs, spacingMs, lateMs } = plan;
   const elapsed = Math.max(0, nowMs - startedAtMs);
   if (progress !== null && progress >= MIN_PROGRESS && progress < 100 && elapsed > 0) {
     const remaining = (elapsed * (100 - progress)) / progress;
-    return Math.max(intervalMs, remaining * PROGRESS_AIM);
+    return Math.max(spacingMs, remaining * PROGRESS_AIM);
   }
-  if (elapsed + intervalMs < earliest) return earliest - elapsed;
-  if (elapsed <= latest) return intervalMs;
+  if (elapsed < firstMs - spacingMs / 2) return firstMs - elapsed;
+  if (elapsed <= lateMs) {
+    // The next point of the task's grid, so a poll run late does not push every later one back.
+    const next = firstMs + spacingMs * (Math.floor((elapsed - firstMs) / spacingMs) + 1);
+    return next - elapsed < spacingMs / 2 ? next - elapsed + spacingMs : next - elapsed;
+  }
   // Later than nearly every task like it: the longer it runs, the less a poll soon is worth.
-  return Math.max(intervalMs, elapsed - latest);
+  return Math.max(spacingMs, elapsed - lateMs);
 }

@@ -1,6 +1,7 @@
 import { QueueFactory } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
+import type { PollPlan } from '../schedule/poll-plan';
 import { MEDIA_QUEUES, type PollJob } from './media-queues';
 
 /**
@@ -14,8 +15,9 @@ export class PollScheduler {
     @Inject(MEDIA_ENV) private readonly env: MediaEnv,
   ) {}
 
-  async schedule(taskId: string, round: number, delayMs = this.env.MEDIA_POLL_INTERVAL_MS): Promise<void> {
-    await this.queues.queue<PollJob>(MEDIA_QUEUES.poll).add('poll', { taskId }, { delay: delayMs, jobId: `poll-${taskId}-${round}` });
+  async schedule(taskId: string, round: number, delayMs = this.env.MEDIA_POLL_INTERVAL_MS, plan?: PollPlan | null): Promise<void> {
+    const data: PollJob = plan === undefined ? { taskId } : { taskId, plan };
+    await this.queues.queue<PollJob>(MEDIA_QUEUES.poll).add('poll', data, { delay: delayMs, jobId: `poll-${taskId}-${round}` });
   }
 
   /** A poll now, outside the task's chain, for a callback; one per poll count however often it is repeated. */

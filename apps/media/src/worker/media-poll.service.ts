@@ -1,5 +1,6 @@
 import { CatalogCache } from '@gateway/platform';
 import { Injectable } from '@nestjs/common';
+import type { PollPlan } from '../schedule/poll-plan';
 import { PollPlanner } from '../schedule/poll-planner.service';
 import { MediaTaskRepository } from '../tasks/media-task.repository';
 import { isTerminal } from '../tasks/media-task.state';
@@ -11,7 +12,9 @@ import { MediaUpstreamService } from '../upstream/media-upstream.service';
 /**
  * One poll of one task: ask the upstream, then record progress and schedule the next poll, or end the
  * task. A busy or failing upstream (429, 5xx, unreachable) leaves the task as it is and polls again
- * later with backoff. The next poll is planned from what tasks like it took (PollPlanner). A hint poll
+ * later with backoff. The next poll follows the task's plan, made at its create from what tasks like it
+ * took (PollPlanner), or made now for a job that carries none; a task created before any history stays
+ * on the plain interval, as a plan made from the few fast tasks ended since would be short. A hint poll
  * (the upstream called back) reads and moves the task the same way but leaves the chain of polls alone.
  * Idempotent: a poll of an ended task does nothing.
  */
@@ -26,7 +29,7 @@ export class MediaPollService {
     private readonly planner: PollPlanner,
   ) {}
 
-  async poll(taskId: string, hint = false): Promise<void> {
+  async poll(taskId: string, hint = false, carried?: PollPlan | null): Promise<void> {
     const task = await this.tasks.findById(taskId);
     if (!task || isTerminal(task.state)) return;
     if (task.deadlineAt.getTime() <= Date.now()) {
@@ -43,14 +46,16 @@ export class MediaPollService {
     switch (result.state) {
       case 'deferred':
         await this.tasks.countPoll(task.id);
-        if (!hint) await this.scheduler.schedule(task.id, round, this.scheduler.backoffMs(task.polls + 1, result.retryAfterSeconds));
+        if (!hint) await this.scheduler.schedule(task.id, round, this.scheduler.backoffMs(task.polls + 1, result.retryAfterSeconds), carried);
         return;
       case 'pending':
       case 'running': {
         await this.tasks.recordProgress(task.id, result.state === 'running' ? 'running' : task.state, result.progress);
         if (hint) return;
-        const delay = await this.planner.delayMs(task, { progress: result.progress ?? task.progress, callbacks: this.planner.callbacksOn(channel) });
-        await this.scheduler.schedule(task.id, round, delay);
+        const callbacks = this.planner.callbacksOn(channel);
+        const plan = carried !== undefined ? carried : await this.planner.plan(task, callbacks);
+        const delay = this.planner.delayMs(task, { plan, progress: result.progress ?? task.progress, callbacks });
+        await this.scheduler.schedule(task.id, round, delay, plan);
         return;
       }
       case 'succeeded':

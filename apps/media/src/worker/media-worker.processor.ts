@@ -17,7 +17,7 @@ export class MediaWorkerProcessor implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const lock = { lockDurationMs: this.env.MEDIA_JOB_LOCK_MS, stalledIntervalMs: Math.max(1000, Math.floor(this.env.MEDIA_JOB_LOCK_MS / 2)) };
-    this.queues.worker(MEDIA_QUEUES.poll, PollJob, (job) => this.polls.poll(job.taskId, job.hint === true), {
+    this.queues.worker(MEDIA_QUEUES.poll, PollJob, (job) => this.polls.poll(job.taskId, job.hint === true, job.plan), {
       concurrency: this.env.MEDIA_WORKER_CONCURRENCY,
       ...lock,
     });
