@@ -284,6 +284,8 @@ async function main(): Promise<void> {
     const pacedSlow = await deliverPaced(`same, a sixth (${pacedMixed.filter((t) => t.slow).length}) timing out`, pacedMixed);
     process.stdout.write('done\n');
     const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    /** A paced row meets a latency target only when every callback was accepted and every webhook arrived. */
+    const complete = (row: { count: number; paced: PacedDeliveryResult }) => row.count > 0 && row.paced.refused + row.paced.missing === 0;
     process.stdout.write(
       [
         '',
@@ -301,7 +303,7 @@ async function main(): Promise<void> {
         `with slow receivers/without: throughput ${(withSlow.perSecond / gateway.perSecond).toFixed(2)}x, p99 ${(withSlow.p99 / gateway.p99).toFixed(2)}x`,
         `paced intake answered: p50 ${ms(paced.paced.intake.p50)}, p99 ${ms(paced.paced.intake.p99)}; with slow receivers p50 ${ms(pacedSlow.paced.intake.p50)}, p99 ${ms(pacedSlow.paced.intake.p99)}`,
         `targets: >= 1,000 deliveries/s (burst) ${met(gateway.perSecond >= 1000)} (${gateway.perSecond.toFixed(0)}), with slow receivers ${met(withSlow.perSecond >= 1000)} (${withSlow.perSecond.toFixed(0)})`,
-        `         p99 <= 50 ms at ${RATE} callbacks/s (paced) ${met(paced.p99 <= 50)} (${paced.p99.toFixed(1)} ms), with slow receivers ${met(pacedSlow.p99 <= 50)} (${pacedSlow.p99.toFixed(1)} ms)`,
+        `         p99 <= 50 ms at ${RATE} callbacks/s (paced) ${met(complete(paced) && paced.p99 <= 50)} (${paced.p99.toFixed(1)} ms), with slow receivers ${met(complete(pacedSlow) && pacedSlow.p99 <= 50)} (${pacedSlow.p99.toFixed(1)} ms)`,
         '',
       ].join('\n'),
     );
