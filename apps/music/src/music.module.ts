@@ -18,7 +18,7 @@ import { MusicTaskService } from './tasks/music-task.service';
 import { MusicUpstreamClient } from './upstream/music-upstream.client';
 
 /**
- * The music service: task creation and queries (api role), upstream callback intake, the poller and
+ * The music service: task creation, queries and upstream callback intake (api role), the poller and
  * the tenant webhook deliveries (worker role); MUSIC_ROLE=all runs both in one process.
  */
 @Module({})
@@ -52,7 +52,8 @@ export class MusicModule implements OnApplicationBootstrap {
           metricsPort: env.METRICS_PORT,
         }),
       ],
-      controllers: [MusicTaskHandler, MusicCallbackHandler],
+      // A worker answers no music subjects: the intake and the deliveries never share an event loop.
+      controllers: env.MUSIC_ROLE === 'worker' ? [] : [MusicTaskHandler, MusicCallbackHandler],
       providers: [
         { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
         { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },

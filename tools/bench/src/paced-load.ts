@@ -29,11 +29,28 @@ export interface PacedResult {
 /** How often the scheduler wakes to send what has fallen due: each wake sends rate × TICK_MS / 1000 requests. */
 const TICK_MS = 1;
 
+/**
+ * Calls `fire(i)` for i from 0 to total - 1, call i at start + i/rate (a call the scheduler is late for goes
+ * at once, with the others due then), and resolves once the last one has been made.
+ */
+export function paceCalls(total: number, rate: number, fire: (index: number) => void): Promise<void> {
+  const started = performance.now();
+  let sent = 0;
+  return new Promise((resolve) => {
+    const tick = () => {
+      const dueNow = Math.min(total, Math.floor(((performance.now() - started) * rate) / 1000) + 1);
+      for (; sent < dueNow; sent++) fire(sent);
+      if (sent < total) setTimeout(tick, TICK_MS);
+      else resolve();
+    };
+    tick();
+  });
+}
+
 export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
   const pool = new Pool(options.url, { connections: options.connections, pipelining: 1, keepAliveTimeout: 60_000 });
   const total = Math.round(options.rate * options.seconds);
   const latencies = new Float64Array(total);
-  let sent = 0;
   let completed = 0;
   let errors = 0;
   const started = performance.now();
@@ -54,12 +71,7 @@ export async function pacedLoad(options: PacedOptions): Promise<PacedResult> {
         if (completed === total) finished();
       });
   };
-  const tick = () => {
-    const dueNow = Math.min(total, Math.floor(((performance.now() - started) * options.rate) / 1000) + 1);
-    for (; sent < dueNow; sent++) fire();
-    if (sent < total) setTimeout(tick, TICK_MS);
-  };
-  tick();
+  await paceCalls(total, options.rate, fire);
   await allDone;
   const elapsed = (performance.now() - started) / 1000;
   await pool.close();

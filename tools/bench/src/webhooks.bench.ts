@@ -3,22 +3,27 @@
  * music upstream itself (a minimal Suno-style server that accepts lyrics tasks and calls back only when
  * told), so it measures exactly "upstream callback in → tenant receiver hit": deliveries per second and
  * p50/p99 latency, beside the receiver's own baseline (the same receiver hit directly, same concurrency),
- * then again with a share of the tasks' receivers timing out, to show they do not slow the others.
+ * then again with a share of the tasks' receivers timing out, to show they do not slow the others. The
+ * burst rows (callbacks closed-loop, 64 at a time) measure throughput; the paced rows (callbacks open-loop
+ * at BENCH_WEBHOOKS_RATE a second) measure latency, and the CPU each process spends per delivery.
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { AdminClient, loadConfigFile, launchStack, type RunningStack, REPO_ROOT } from '@gateway/cli';
 import { ms } from './bench-format';
+import { pidsNamed, type CpuGroup } from './process-cpu';
+import { pacedDeliveries, percentile, type PacedDeliveryResult } from './webhooks-paced.phase';
+import { listen, startReceiver, startUpstream, type BenchTask } from './webhooks-parties';
 
 const TASKS = Number(process.env.BENCH_WEBHOOKS ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 64);
 const SLOW_SHARE = 0.2;
 const TIMEOUT_MS = 1000;
+const RATE = Number(process.env.BENCH_WEBHOOKS_RATE ?? 1000);
+const PACED = Math.round(RATE * Number(process.env.BENCH_WEBHOOKS_PACED_SECONDS ?? 3));
 
 interface Measured {
   name: string;
@@ -47,64 +52,6 @@ async function inParallel<T>(items: readonly T[], limit: number, work: (item: T)
   );
 }
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-function listen(server: Server): Promise<string> {
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
-}
-
-/** The tenant's receiver: answers 204 at once on /ok, never on /slow; records when each task's webhook arrived. */
-function startReceiver() {
-  const hits = new Map<string, number>();
-  let baselineHits = 0;
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      if (req.url?.startsWith('/slow')) return;
-      if (req.url?.startsWith('/baseline')) baselineHits++;
-      else {
-        const taskId = (JSON.parse(Buffer.concat(chunks).toString()) as { data: { taskId: string } }).data.taskId;
-        if (!hits.has(taskId)) hits.set(taskId, performance.now());
-      }
-      res.writeHead(204).end();
-    });
-  });
-  return { server, hits, baselineHits: () => baselineHits };
-}
-
-interface BenchTask {
-  index: number;
-  slow: boolean;
-  taskId?: string;
-  upstreamId?: string;
-  intake?: string;
-  sentAt?: number;
-  answeredAt?: number;
-}
-
-/** The music upstream: takes lyrics tasks (the prompt names the bench's task), calls back only when the bench says so. */
-function startUpstream(tasks: Map<number, BenchTask>) {
-  return createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      if (req.method === 'POST') {
-        const body = JSON.parse(Buffer.concat(chunks).toString()) as { callBackUrl: string; prompt: string };
-        const upstreamId = randomBytes(16).toString('hex');
-        Object.assign(tasks.get(Number(body.prompt.split('-')[1]))!, { upstreamId, intake: body.callBackUrl });
-        return res.end(JSON.stringify({ code: 200, msg: 'success', data: { taskId: upstreamId } }));
-      }
-      const taskId = new URL(req.url ?? '/', 'http://x').searchParams.get('taskId') ?? '';
-      res.end(JSON.stringify({ code: 200, msg: 'success', data: { taskId, status: 'PENDING', response: null } }));
-    });
-  });
-}
-
 async function baseline(receiverUrl: string): Promise<Measured> {
   const latencies: number[] = [];
   const started = performance.now();
@@ -123,6 +70,20 @@ async function baseline(receiverUrl: string): Promise<Measured> {
 
 function row(m: Measured): string {
   return `${m.name.padEnd(52)}${String(m.count).padStart(7)}${m.perSecond.toFixed(0).padStart(10)}${ms(m.p50).padStart(11)}${ms(m.p99).padStart(11)}`;
+}
+
+function cpuGroupsOf(stack: RunningStack): CpuGroup[] {
+  const apps: CpuGroup[] = stack.processes.map((p) => ({ name: p.name, pids: () => (p.pid === undefined ? [] : [p.pid]) }));
+  return [...apps, ...['nats-server', 'redis-server', 'postgres'].map((name) => ({ name, pids: () => pidsNamed(name) }))];
+}
+
+/** The groups that spent at least 1 µs per delivery, costliest first, and their sum. */
+function cpuLine(result: PacedDeliveryResult): string {
+  const spent = [...result.cpuPerDelivery].filter(([, micros]) => micros >= 1).sort((a, b) => b[1] - a[1]);
+  const total = spent.reduce((sum, [, micros]) => sum + micros, 0);
+  const refused = result.refused > 0 ? `; ${result.refused} callbacks refused by the intake` : '';
+  const missing = result.missing > 0 ? `; ${result.missing} webhooks NEVER ARRIVED` : '';
+  return `  CPU per delivery: ${spent.map(([name, micros]) => `${name} ${micros.toFixed(0)} µs`).join(', ')}; total ${total.toFixed(0)} µs${refused}${missing}`;
 }
 
 async function main(): Promise<void> {
@@ -177,8 +138,10 @@ async function main(): Promise<void> {
     const auth = { authorization: `Bearer ${key.key}` };
 
     /** Creates tasks through the gateway (not measured); a `slow` task's receiver never answers. */
-    const create = async (from: number, count: number, slow: (i: number) => boolean): Promise<BenchTask[]> => {
-      const batch: BenchTask[] = Array.from({ length: count }, (_, n) => ({ index: from + n, slow: slow(n) }));
+    let created = 0;
+    const create = async (count: number, slow: (i: number) => boolean): Promise<BenchTask[]> => {
+      const batch: BenchTask[] = Array.from({ length: count }, (_, n) => ({ index: created + n, slow: slow(n) }));
+      created += count;
       batch.forEach((task) => tasks.set(task.index, task));
       await inParallel(batch, 16, async (task) => {
         const callBackUrl = task.slow ? `${slowReceiverUrl}/slow/${task.index}` : `${receiverUrl}/ok/${task.index}`;
@@ -189,19 +152,24 @@ async function main(): Promise<void> {
       return batch;
     };
 
-    /** Sends every task's complete callback as the upstream does, then waits for each healthy receiver's hit. */
+    /** Sends a task's complete callback as the upstream does. */
+    const callBack = async (task: BenchTask): Promise<void> => {
+      const body = {
+        code: 200,
+        msg: 'success',
+        data: { callbackType: 'complete', task_id: task.upstreamId, data: [{ text: 'la', title: 'Bench', status: 'complete' }] },
+      };
+      const answer = await postJson(task.intake!, body);
+      if (answer.status !== 200) throw new Error(`the callback intake answered ${answer.status}`);
+    };
+
+    /** Sends every task's complete callback, CONCURRENCY at a time, then waits for each healthy receiver's hit. */
     const deliver = async (name: string, batch: BenchTask[]): Promise<Measured> => {
       const started = performance.now();
       await inParallel(batch, CONCURRENCY, async (task) => {
         task.sentAt = performance.now();
-        const body = {
-          code: 200,
-          msg: 'success',
-          data: { callbackType: 'complete', task_id: task.upstreamId, data: [{ text: 'la', title: 'Bench', status: 'complete' }] },
-        };
-        const answer = await postJson(task.intake!, body);
+        await callBack(task);
         task.answeredAt = performance.now();
-        if (answer.status !== 200) throw new Error(`the callback intake answered ${answer.status}`);
       });
       const answered = batch.map((task) => task.answeredAt! - task.sentAt!);
       const intake = {
@@ -227,15 +195,44 @@ async function main(): Promise<void> {
       };
     };
 
-    process.stdout.write(`creating ${TASKS} tasks, twice (and a few to warm up)\n`);
-    const healthyOnly = await create(0, TASKS, () => false);
+    /** Until every slow receiver of `batch` has been called and timed out: their deliveries hold slots until then. */
+    const drain = async (batch: BenchTask[]): Promise<void> => {
+      const deadline = Date.now() + 120_000;
+      while (batch.some((task) => task.slow && !slowReceiver.hits.has(task.taskId!)) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      await new Promise((resolve) => setTimeout(resolve, TIMEOUT_MS + 250));
+    };
+
+    /** The batch's callbacks open-loop at RATE a second, timed from each send to its receiver's hit. */
+    const deliverPaced = async (name: string, batch: BenchTask[]): Promise<Measured & { paced: PacedDeliveryResult }> => {
+      const groups = cpuGroupsOf(stack!);
+      const paced = await pacedDeliveries({ batch, rate: RATE, callBack, hitAt: (id) => receiver.hits.get(id), groups, timeoutMs: 60_000 });
+      return { name, count: paced.count, perSecond: paced.perSecond, p50: paced.p50, p99: paced.p99, paced };
+    };
+
+    process.stdout.write(`creating ${TASKS} tasks twice, ${PACED} twice (and a few to warm up)\n`);
+    const healthyOnly = await create(TASKS, () => false);
     // The same healthy tasks again, with every sixth task's receiver timing out in between (a fifth more tasks).
-    const mixed = await create(TASKS, Math.round(TASKS * (1 + SLOW_SHARE)), (n) => n % 6 === 0);
+    const mixed = await create(Math.round(TASKS * (1 + SLOW_SHARE)), (n) => n % 6 === 0);
+    const pacedHealthy = await create(PACED, () => false);
+    // At the same offered rate, every sixth callback's receiver timing out.
+    const pacedMixed = await create(PACED, (n) => n % 6 === 0);
     // A few deliveries first, so the measured ones do not pay for connections and statements being prepared.
-    await deliver('warm-up', await create(TASKS * 3, Math.min(100, Math.ceil(TASKS / 10)), () => false));
+    await deliver('warm-up', await create(Math.min(100, Math.ceil(TASKS / 10)), () => false));
     const direct = await baseline(receiverUrl);
+    process.stdout.write('burst rows\n');
     const gateway = await deliver('callback in -> receiver hit (gateway)', healthyOnly);
     const withSlow = await deliver(`same, ${mixed.filter((t) => t.slow).length} other receivers timing out (${TIMEOUT_MS} ms)`, mixed);
+    await drain(mixed);
+    process.stdout.write(`paced rows at ${RATE} callbacks/s\n`);
+    const paced = await deliverPaced(`paced: ${RATE} callbacks/s, callback sent -> hit`, pacedHealthy);
+    process.stdout.write('paced rows with slow receivers\n');
+    const pacedSlow = await deliverPaced(`same, a sixth (${pacedMixed.filter((t) => t.slow).length}) timing out`, pacedMixed);
+    process.stdout.write('done\n');
+    const met = (ok: boolean) => (ok ? 'met' : 'NOT met');
+    /** A paced row meets a latency target only when every callback was accepted and every webhook arrived. */
+    const complete = (row: { count: number; paced: PacedDeliveryResult }) => row.count > 0 && row.paced.refused + row.paced.missing === 0;
     process.stdout.write(
       [
         '',
@@ -244,10 +241,16 @@ async function main(): Promise<void> {
         row(direct),
         row(gateway),
         row(withSlow),
+        row(paced),
+        cpuLine(paced.paced),
+        row(pacedSlow),
+        cpuLine(pacedSlow.paced),
         `upstream callbacks answered (intake only): ${gateway.intake!.perSecond.toFixed(0)} per s, p50 ${ms(gateway.intake!.p50)}, p99 ${ms(gateway.intake!.p99)}`,
         `gateway/baseline: throughput ${(gateway.perSecond / direct.perSecond).toFixed(2)}x, p50 ${(gateway.p50 / direct.p50).toFixed(1)}x, p99 ${(gateway.p99 / direct.p99).toFixed(1)}x`,
         `with slow receivers/without: throughput ${(withSlow.perSecond / gateway.perSecond).toFixed(2)}x, p99 ${(withSlow.p99 / gateway.p99).toFixed(2)}x`,
-        `targets: >= 1,000 deliveries/s ${gateway.perSecond >= 1000 ? 'met' : 'NOT met'} (${gateway.perSecond.toFixed(0)}); p99 <= 50 ms ${gateway.p99 <= 50 ? 'met' : 'NOT met'} (${gateway.p99.toFixed(1)} ms)`,
+        `paced intake answered: p50 ${ms(paced.paced.intake.p50)}, p99 ${ms(paced.paced.intake.p99)}; with slow receivers p50 ${ms(pacedSlow.paced.intake.p50)}, p99 ${ms(pacedSlow.paced.intake.p99)}`,
+        `targets: >= 1,000 deliveries/s (burst) ${met(gateway.perSecond >= 1000)} (${gateway.perSecond.toFixed(0)}), with slow receivers ${met(withSlow.perSecond >= 1000)} (${withSlow.perSecond.toFixed(0)})`,
+        `         p99 <= 50 ms at ${RATE} callbacks/s (paced) ${met(complete(paced) && paced.p99 <= 50)} (${paced.p99.toFixed(1)} ms), with slow receivers ${met(complete(pacedSlow) && pacedSlow.p99 <= 50)} (${pacedSlow.p99.toFixed(1)} ms)`,
         '',
       ].join('\n'),
     );

@@ -50,10 +50,11 @@ export class WebhookDeliveryService {
   /**
    * Queues the next delivery of each subject, if any; safe to call any number of times. Called only after
    * the caller's own write has committed, so of two writers racing on one subject (a new event recorded,
-   * the head delivered) at least one sees the other's write and queues the delivery that is due.
+   * the head delivered) at least one sees the other's write and queues the delivery that is due. `known`:
+   * heads the caller's own insert already settled (see InsertedDeliveries), queued without a read.
    */
-  async kick(subjectIds: readonly string[]): Promise<void> {
-    const due = await this.repository.dueOf(subjectIds);
+  async kick(subjectIds: readonly string[], known: readonly DueDelivery[] = []): Promise<void> {
+    const due = [...known, ...(subjectIds.length > 0 ? await this.repository.dueOf(subjectIds) : [])];
     await this.enqueue(due.map((head) => ({ delivery: head, attempt: head.attempts + 1, at: head.nextAttemptAt })));
   }
 

@@ -23,6 +23,7 @@ function refusedOf(error: unknown): DestinationRefused | null {
 
 export class WebhookSender {
   private readonly agent: Agent;
+  private closing: Promise<void> | null = null;
 
   /**
    * One keep-alive pool per receiver origin, as wide as the worker's concurrency: a receiver that hangs
@@ -83,7 +84,9 @@ export class WebhookSender {
     }
   }
 
+  /** Once: shutdown hooks may run twice (a signal, then the close it starts), and a second close of the pool throws. */
   close(): Promise<void> {
-    return this.agent.close();
+    this.closing ??= this.agent.close();
+    return this.closing;
   }
 }

@@ -30,8 +30,8 @@ export class WebhookOutbox {
 
   async publish(events: readonly WebhookEvent[]): Promise<number> {
     if (events.length === 0) return 0;
-    const inserted = await this.repository.insertDeliveries(events.map((event) => ({ id: deliveryId(), ...event })));
-    await this.delivery.kick([...new Set(events.map((event) => event.subjectId))]);
+    const { inserted, heads, unsettled } = await this.repository.insert(events.map((event) => ({ id: deliveryId(), ...event })));
+    await this.delivery.kick(unsettled, heads);
     return inserted;
   }
 }

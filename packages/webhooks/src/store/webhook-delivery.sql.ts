@@ -9,14 +9,18 @@ const DELIVERY_COLUMNS = `
   next_attempt_at AT TIME ZONE 'UTC' AS "nextAttemptAt", created_at AT TIME ZONE 'UTC' AS "createdAt",
   delivered_at AT TIME ZONE 'UTC' AS "deliveredAt"`;
 
-/** Inserts each (subject, event type) not recorded yet, one row per event whatever the batch holds twice; returns the ids inserted. */
+/**
+ * Inserts each (subject, event type) not recorded yet, one row per event whatever the batch holds twice;
+ * returns the ids inserted, each with whether its subject had no pending delivery before this statement
+ * (the check does not see the statement's own rows).
+ */
 export const INSERT_DELIVERIES = `
-  INSERT INTO webhook_deliveries (id, tenant_id, subject_id, event_type, seq, url, payload, status, attempts, created_at)
+  INSERT INTO webhook_deliveries AS w (id, tenant_id, subject_id, event_type, seq, url, payload, status, attempts, created_at)
   SELECT id, tenant::uuid, subject, event, seq, url, payload::jsonb, 'pending', 0, now() AT TIME ZONE 'UTC'
     FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::text[], $7::text[])
       AS d(id, tenant, subject, event, seq, url, payload)
   ON CONFLICT DO NOTHING
-  RETURNING id`;
+  RETURNING id, NOT EXISTS (SELECT 1 FROM webhook_deliveries e WHERE e.subject_id = w.subject_id AND e.status = 'pending') AS "subjectWasIdle"`;
 
 /** The first delivery still pending of each subject that has one, in order (the index on (subject_id, seq) serves it). */
 export const HEADS_OF = `

@@ -57,6 +57,32 @@ describe('webhook repository statements', () => {
     expect(await repository.dueOf([a])).toEqual([{ id: head!.id, subjectId: a, attempts: 0, nextAttemptAt: null }]);
   });
 
+  it('settles a head from its own insert only when the subject had none pending and every row of it went in', async () => {
+    const [fresh, busy, raced, done] = [1, 2, 3, 4].map(() => `task-${randomUUID()}`);
+    await repository.insertDeliveries([delivery(busy, 'text', 0)]);
+    await repository.insertDeliveries([delivery(raced, 'text', 0)]);
+    await repository.insertDeliveries([delivery(done, 'text', 0)]);
+    const ended = (await repository.headOf(done))!;
+    const record = { deliveryId: ended.id, attempt: 1, outcome: 'delivered' as const, responseStatus: 204, latencyMs: 3, error: null };
+    await repository.recordAttempt({ ...record, startedAt: new Date(), nextAttemptAt: null }, 'delivered');
+    const [first, complete] = [delivery(fresh, 'first', 1), delivery(fresh, 'complete', 2)];
+    const [alsoFirst, alsoComplete] = [delivery(fresh, 'first', 1), delivery(fresh, 'complete', 2)];
+    const [racedText, racedFirst] = [delivery(raced, 'text', 0), delivery(raced, 'first', 1)];
+    const after = delivery(done, 'complete', 2);
+    const [one, two, three, four] = await Promise.all([
+      repository.insert([complete, first]),
+      repository.insert([delivery(busy, 'first', 1)]),
+      repository.insert([racedText, racedFirst]),
+      repository.insert([after]),
+    ]);
+    expect(one).toEqual({ inserted: 2, heads: [{ id: first.id, subjectId: fresh, attempts: 0, nextAttemptAt: null }], unsettled: [] });
+    expect(two).toEqual({ inserted: 1, heads: [], unsettled: [busy] });
+    expect(three).toEqual({ inserted: 1, heads: [], unsettled: [raced] });
+    expect(four).toEqual({ inserted: 1, heads: [{ id: after.id, subjectId: done, attempts: 0, nextAttemptAt: null }], unsettled: [] });
+    expect(await repository.insert([alsoFirst, alsoComplete])).toEqual({ inserted: 0, heads: [], unsettled: [fresh] });
+    expect((await repository.headOf(fresh))!.id).toBe(first.id);
+  });
+
   it('stores a payload carrying NUL characters (dropped) instead of failing the insert', async () => {
     const subject = `task-${randomUUID()}`;
     expect(await repository.insertDeliveries([delivery(subject, 'text', 0, { lyrics: 'la\u0000la' })])).toBe(1);

@@ -42,9 +42,40 @@ export interface AttemptRecord {
 
 type EndState = 'pending' | 'delivered' | 'dead';
 
+/**
+ * What an insert learned. `heads`: subjects whose first delivery due is known without reading it again:
+ * the statement inserted every row it held for the subject, and the subject had no pending delivery
+ * before, so its head is the lowest of the new rows. `unsettled`: the other subjects, whose head is read
+ * after the insert has committed.
+ */
+export interface InsertedDeliveries {
+  inserted: number;
+  heads: DueDelivery[];
+  unsettled: string[];
+}
+
 /** Rows by subject, the first of each (the statements return at most one per subject). */
 function bySubject<T extends { subjectId: string }>(rows: readonly T[]): Map<string, T> {
   return new Map(rows.map((row) => [row.subjectId, row]));
+}
+
+/**
+ * Per subject of one insert statement, its head when every row the statement held for it was inserted and
+ * it had no pending delivery before: a row that lost to another writer's leaves the head to be read.
+ */
+function knownHeads(all: readonly NewDelivery[], inserted: ReadonlyMap<string, boolean>): Map<string, DueDelivery> {
+  const lowest = new Map<string, NewDelivery>();
+  const unknown = new Set<string>();
+  for (const d of all) {
+    if (inserted.get(d.id) !== true) unknown.add(d.subjectId);
+    const low = lowest.get(d.subjectId);
+    if (!low || d.seq < low.seq) lowest.set(d.subjectId, d);
+  }
+  const heads = new Map<string, DueDelivery>();
+  for (const [subjectId, d] of lowest) {
+    if (!unknown.has(subjectId)) heads.set(subjectId, { id: d.id, subjectId, attempts: 0, nextAttemptAt: null });
+  }
+  return heads;
 }
 
 /**
@@ -54,6 +85,7 @@ function bySubject<T extends { subjectId: string }>(rows: readonly T[]): Map<str
  */
 export class WebhookRepository {
   private readonly inserts = new StatementBatcher((batches: (readonly NewDelivery[])[]) => this.insertBatch(batches));
+  private static readonly NOTHING: InsertedDeliveries = { inserted: 0, heads: [], unsettled: [] };
   private readonly heads = new StatementBatcher((subjectIds: string[]) => this.headsBatch(subjectIds));
   private readonly dues = new StatementBatcher((subjectIds: string[]) => this.duesBatch(subjectIds));
   private readonly attempts = new StatementBatcher((records: { record: AttemptRecord; status: EndState }[]) => this.recordBatch(records));
@@ -64,8 +96,13 @@ export class WebhookRepository {
   ) {}
 
   /** Inserts the deliveries that do not exist yet (one per subject and event type); returns how many were new. */
-  insertDeliveries(deliveries: readonly NewDelivery[]): Promise<number> {
-    return deliveries.length === 0 ? Promise.resolve(0) : this.inserts.call(deliveries);
+  async insertDeliveries(deliveries: readonly NewDelivery[]): Promise<number> {
+    return (await this.insert(deliveries)).inserted;
+  }
+
+  /** The same, with what queuing the subjects' heads needs (see InsertedDeliveries). */
+  insert(deliveries: readonly NewDelivery[]): Promise<InsertedDeliveries> {
+    return deliveries.length === 0 ? Promise.resolve(WebhookRepository.NOTHING) : this.inserts.call(deliveries);
   }
 
   find(id: string): Promise<DeliveryRow | null> {
@@ -129,10 +166,10 @@ export class WebhookRepository {
     return this.attempts.call({ record, status });
   }
 
-  private async insertBatch(batches: (readonly NewDelivery[])[]): Promise<number[]> {
+  private async insertBatch(batches: (readonly NewDelivery[])[]): Promise<InsertedDeliveries[]> {
     const all = batches.flat();
     const column = <T>(pick: (d: NewDelivery) => T): T[] => all.map(pick);
-    const { rows } = await this.pool.query<{ id: string }>({
+    const { rows } = await this.pool.query<{ id: string; subjectWasIdle: boolean }>({
       name: 'webhook-insert-deliveries',
       text: INSERT_DELIVERIES,
       values: [
@@ -145,8 +182,16 @@ export class WebhookRepository {
         column((d) => JSON.stringify(pgJson(d.payload))),
       ],
     });
-    const inserted = new Set(rows.map((row) => row.id));
-    return batches.map((deliveries) => deliveries.filter((d) => inserted.has(d.id)).length);
+    const inserted = new Map(rows.map((row) => [row.id, row.subjectWasIdle]));
+    const heads = knownHeads(all, inserted);
+    return batches.map((deliveries) => {
+      const subjects = [...new Set(deliveries.map((d) => d.subjectId))];
+      return {
+        inserted: deliveries.filter((d) => inserted.has(d.id)).length,
+        heads: subjects.flatMap((subject) => heads.get(subject) ?? []),
+        unsettled: subjects.filter((subject) => !heads.has(subject)),
+      };
+    });
   }
 
   private async headsBatch(subjectIds: string[]): Promise<(DeliveryRow | null)[]> {
