@@ -84,7 +84,7 @@ describe('the webhook sweep', () => {
     const subject = `task-${randomUUID()}`;
     const recorded = row(subject, 'complete', 2);
     // The outbox's insert committed; the enqueue after it (Redis away, the process killed) did not happen.
-    expect(await repository.insertDeliveries([recorded])).toBe(1);
+    expect((await repository.insert([recorded])).inserted).toBe(1);
     await pause(500);
     expect(await statuses(subject)).toEqual(['pending']);
     expect(await queue.getJob(deliveryJobId(recorded.id, 1))).toBeUndefined();
@@ -102,7 +102,7 @@ describe('the webhook sweep', () => {
     const subject = `task-${randomUUID()}`;
     const first = row(subject, 'text', 0);
     const second = row(subject, 'first', 1);
-    await repository.insertDeliveries([first, second]);
+    await repository.insert([first, second]);
     // The second's job runs while the first is its subject's head (as after an operator's redelivery of the
     // first): it is skipped and completes, and its id then stops the kick that follows the first's delivery.
     await queue.add('deliver', { deliveryId: second.id, subjectId: subject }, { jobId: deliveryJobId(second.id, 1), removeOnComplete: { age: 3600 } });
@@ -120,7 +120,7 @@ describe('the webhook sweep', () => {
 
     // A head whose job is still to run (delayed here) is not queued twice.
     const later = row(`task-${randomUUID()}`, 'complete', 2);
-    await repository.insertDeliveries([later]);
+    await repository.insert([later]);
     await queue.add('deliver', { deliveryId: later.id, subjectId: later.subjectId }, { jobId: deliveryJobId(later.id, 1), delay: 60_000 });
     await pause(50);
     expect(await delivery.resumeStalled(0)).toBe(0);

@@ -34,8 +34,8 @@ describe('webhook repository statements', () => {
   it('records one delivery per (subject, event type), in a batch or across batches, and heads each subject by seq', async () => {
     const a = `task-${randomUUID()}`;
     const b = `task-${randomUUID()}`;
-    expect(await repository.insertDeliveries([delivery(a, 'complete', 2), delivery(a, 'first', 1), delivery(a, 'first', 1), delivery(b, 'text', 0)])).toBe(3);
-    expect(await repository.insertDeliveries([delivery(a, 'first', 1)])).toBe(0);
+    expect((await repository.insert([delivery(a, 'complete', 2), delivery(a, 'first', 1), delivery(a, 'first', 1), delivery(b, 'text', 0)])).inserted).toBe(3);
+    expect((await repository.insert([delivery(a, 'first', 1)])).inserted).toBe(0);
     const head = await repository.headOf(a);
     expect(head).toMatchObject({
       subjectId: a,
@@ -59,9 +59,9 @@ describe('webhook repository statements', () => {
 
   it('settles a head from its own insert only when the subject had none pending and every row of it went in', async () => {
     const [fresh, busy, raced, done] = [1, 2, 3, 4].map(() => `task-${randomUUID()}`);
-    await repository.insertDeliveries([delivery(busy, 'text', 0)]);
-    await repository.insertDeliveries([delivery(raced, 'text', 0)]);
-    await repository.insertDeliveries([delivery(done, 'text', 0)]);
+    await repository.insert([delivery(busy, 'text', 0)]);
+    await repository.insert([delivery(raced, 'text', 0)]);
+    await repository.insert([delivery(done, 'text', 0)]);
     const ended = (await repository.headOf(done))!;
     const record = { deliveryId: ended.id, attempt: 1, outcome: 'delivered' as const, responseStatus: 204, latencyMs: 3, error: null };
     await repository.recordAttempt({ ...record, startedAt: new Date(), nextAttemptAt: null }, 'delivered');
@@ -85,13 +85,13 @@ describe('webhook repository statements', () => {
 
   it('stores a payload carrying NUL characters (dropped) instead of failing the insert', async () => {
     const subject = `task-${randomUUID()}`;
-    expect(await repository.insertDeliveries([delivery(subject, 'text', 0, { lyrics: 'la\u0000la' })])).toBe(1);
+    expect((await repository.insert([delivery(subject, 'text', 0, { lyrics: 'la\u0000la' })])).inserted).toBe(1);
     expect((await repository.headOf(subject))!.payload).toEqual({ lyrics: 'lala' });
   });
 
   it('records an attempt and moves the delivery in one statement; an ended delivery keeps its state but the attempt is kept', async () => {
     const subject = `task-${randomUUID()}`;
-    await repository.insertDeliveries([delivery(subject, 'text', 0), delivery(subject, 'first', 1)]);
+    await repository.insert([delivery(subject, 'text', 0), delivery(subject, 'first', 1)]);
     const head = (await repository.headOf(subject))!;
     const startedAt = new Date(Date.now() - 1234);
     const nextAttemptAt = new Date(Date.now() + 60_000);
@@ -122,7 +122,7 @@ describe('webhook repository statements', () => {
   it('answers each of many concurrent calls from its own rows though they share statements, and one bad row fails only its caller', async () => {
     const subjects = Array.from({ length: 20 }, () => `task-${randomUUID()}`);
     const counts = await Promise.all(
-      subjects.map((subject, i) => repository.insertDeliveries([delivery(subject, 'first', 1, { i }), delivery(subject, 'complete', 2)])),
+      subjects.map(async (subject, i) => (await repository.insert([delivery(subject, 'first', 1, { i }), delivery(subject, 'complete', 2)])).inserted),
     );
     expect(counts).toEqual(subjects.map(() => 2));
     const heads = await Promise.all(subjects.map((subject) => repository.headOf(subject)));
@@ -162,11 +162,11 @@ describe('webhook repository statements', () => {
     const tenantId = randomUUID();
     const subject = `task-${randomUUID()}`;
     const mine = Array.from({ length: 7 }, (_, i) => ({ ...delivery(subject, `event-${i}`, i), tenantId }));
-    await repository.insertDeliveries(mine);
+    await repository.insert(mine);
     // Equal creation times for some, so the id must break the tie.
     const at = new Date(Date.now() - 60_000);
     await prisma.webhookDelivery.updateMany({ where: { id: { in: mine.slice(0, 4).map((d) => d.id) } }, data: { createdAt: at } });
-    await repository.insertDeliveries([delivery(`task-${randomUUID()}`, 'other', 0)]);
+    await repository.insert([delivery(`task-${randomUUID()}`, 'other', 0)]);
     const seen: string[] = [];
     let after: { at: Date; id: string } | null = null;
     for (;;) {

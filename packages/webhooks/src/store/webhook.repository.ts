@@ -84,8 +84,8 @@ function knownHeads(all: readonly NewDelivery[], inserted: ReadonlyMap<string, b
  * of one event-loop turn batched into one statement; the rest goes through Prisma.
  */
 export class WebhookRepository {
-  private readonly inserts = new StatementBatcher((batches: (readonly NewDelivery[])[]) => this.insertBatch(batches));
   private static readonly NOTHING: InsertedDeliveries = { inserted: 0, heads: [], unsettled: [] };
+  private readonly inserts = new StatementBatcher((batches: (readonly NewDelivery[])[]) => this.insertBatch(batches));
   private readonly heads = new StatementBatcher((subjectIds: string[]) => this.headsBatch(subjectIds));
   private readonly dues = new StatementBatcher((subjectIds: string[]) => this.duesBatch(subjectIds));
   private readonly attempts = new StatementBatcher((records: { record: AttemptRecord; status: EndState }[]) => this.recordBatch(records));
@@ -95,12 +95,10 @@ export class WebhookRepository {
     private readonly pool: SqlPool,
   ) {}
 
-  /** Inserts the deliveries that do not exist yet (one per subject and event type); returns how many were new. */
-  async insertDeliveries(deliveries: readonly NewDelivery[]): Promise<number> {
-    return (await this.insert(deliveries)).inserted;
-  }
-
-  /** The same, with what queuing the subjects' heads needs (see InsertedDeliveries). */
+  /**
+   * Inserts the deliveries that do not exist yet (one per subject and event type): how many were new, and
+   * what queuing the subjects' heads needs (see InsertedDeliveries).
+   */
   insert(deliveries: readonly NewDelivery[]): Promise<InsertedDeliveries> {
     return deliveries.length === 0 ? Promise.resolve(WebhookRepository.NOTHING) : this.inserts.call(deliveries);
   }
