@@ -78,9 +78,29 @@ const status = (id: string, value: string): UpstreamRun => ({
   status: value,
   usage: value === 'completed' ? { prompt_tokens: 3, completion_tokens: 4 } : null,
 });
-const near = (ms: number | undefined, expected: number) => expect(Math.abs((ms ?? Infinity) - expected)).toBeLessThan(200);
 
 describe('RunSweeper', () => {
+  // The clock stands still, so a deferral is exact however long a sweep takes on a busy machine; every
+  // timer stays real.
+  beforeEach(() =>
+    jest.useFakeTimers({
+      now: new Date('2026-01-01T00:00:00Z'),
+      doNotFake: [
+        'hrtime',
+        'nextTick',
+        'performance',
+        'queueMicrotask',
+        'setImmediate',
+        'clearImmediate',
+        'setInterval',
+        'clearInterval',
+        'setTimeout',
+        'clearTimeout',
+      ],
+    }),
+  );
+  afterEach(() => jest.useRealTimers());
+
   it('hands an ended run to billing and looks again at one still working, one period later', async () => {
     const { sweeper, observed, deferred, expired } = sweeperOver([[run('run_done', 'a'), run('run_working', 'a')]], {
       run_done: status('run_done', 'completed'),
@@ -88,7 +108,7 @@ describe('RunSweeper', () => {
     });
     expect(await sweeper.sweep()).toBe(2);
     expect(observed).toEqual(['run_done']);
-    near(deferred.get('run_working'), SWEEP_MS);
+    expect(deferred.get('run_working')).toBe(SWEEP_MS);
     expect(deferred.has('run_done')).toBe(false);
     expect(expired).toEqual([]);
   });
@@ -96,7 +116,7 @@ describe('RunSweeper', () => {
   it('looks at an older run less often', async () => {
     const { sweeper, deferred } = sweeperOver([[run('run_old', 'a', 30_000)]], { run_old: status('run_old', 'queued') });
     await sweeper.sweep();
-    near(deferred.get('run_old'), 3000);
+    expect(deferred.get('run_old')).toBe(3000);
   });
 
   it('gives up a run still working at the deadline, and one its upstream no longer knows', async () => {
@@ -121,11 +141,11 @@ describe('RunSweeper', () => {
       run_4: status('run_4', 'completed'),
     });
     await sweeper.sweep();
-    near(deferred.get('run_1'), 5000);
+    expect(deferred.get('run_1')).toBe(5000);
     await sweeper.sweep();
     expect(asked).toEqual(['run_1', 'run_3']);
     expect(observed).toEqual(['run_3']);
-    near(deferred.get('run_2'), 5000);
+    expect(deferred.get('run_2')).toBe(5000);
     // A run past its deadline on a channel backing off is given up without asking.
     expect(expired).toEqual([['run_4', 'not ended by the deadline; channel a backing off']]);
   });
@@ -136,14 +156,14 @@ describe('RunSweeper', () => {
       run_2: new GatewayError('upstream_timeout', 'no answer'),
     });
     await sweeper.sweep();
-    near(deferred.get('run_1'), SWEEP_MS);
-    near(deferred.get('run_2'), SWEEP_MS);
+    expect(deferred.get('run_1')).toBe(SWEEP_MS);
+    expect(deferred.get('run_2')).toBe(SWEEP_MS);
   });
 
   it('looks again later at a run whose channel is no longer configured, and gives it up at the deadline', async () => {
     const { sweeper, deferred, expired } = sweeperOver([[run('run_1', 'x'), run('run_2', 'x', DEADLINE_MS + 1)]], {}, ['a']);
     await sweeper.sweep();
-    near(deferred.get('run_1'), 4 * SWEEP_MS);
+    expect(deferred.get('run_1')).toBe(4 * SWEEP_MS);
     expect(expired).toEqual([['run_2', 'lives on a channel no longer configured']]);
   });
 });
