@@ -60,9 +60,13 @@ describe('billing', () => {
     const periodMs = 4000;
     const nextPeriod = () => sleep(periodMs - ((Date.now() - startedMs) % periodMs) + 250);
     await nextPeriod();
-    const statuses = [];
-    for (let i = 0; i < 4; i++) statuses.push((await chat(tenant.key, `plan request ${i}`, { maxTokens: 16 })).status);
-    expect(statuses).toEqual([200, 200, 200, 429]);
+    // Each answer as its status and error code, and the message of any other failure, so a failed run says why.
+    const outcomes = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = await chat(tenant.key, `plan request ${i}`, { maxTokens: 16 });
+      outcomes.push(answer.status === 200 || answer.status === 429 ? `${answer.status} ${errorCode(answer) ?? ''}`.trim() : `${answer.status} ${answer.text}`);
+    }
+    expect(outcomes).toEqual(['200', '200', '200', '429 insufficient_quota']);
     const refusal = await chat(tenant.key, 'still refused', { maxTokens: 16 });
     expect(errorCode(refusal)).toBe('insufficient_quota');
     await nextPeriod();
