@@ -79,6 +79,31 @@ describe('MediaTaskRepository on Postgres', () => {
     expect((await tasks.findById(created.id))?.results).toEqual([{ key: 'media/t/0.mp4', contentType: 'video/mp4', size: 3, kind: 'video' }]);
   });
 
+  it('writes the creates of one turn together; a row the batch refuses fails only its own create', async () => {
+    const good = [task('p1', 'u1'), task('p2', 'u2'), task('p3', 'u3')];
+    const bad = { ...task('p4', 'u4'), tenantId: 'not-a-uuid' };
+    const results = await Promise.allSettled([tasks.create(good[0]!), tasks.create(bad), tasks.create(good[1]!), tasks.create(good[2]!)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'fulfilled']);
+    for (const created of good) {
+      expect(await tasks.findById(created.id)).toMatchObject({
+        id: created.id,
+        tenantId: created.tenantId,
+        upstreamTaskId: created.upstreamTaskId,
+        state: 'submitted',
+        polls: 0,
+      });
+    }
+    expect(await tasks.findById(bad.id)).toBeNull();
+  });
+
+  it('keeps the created time it answered with, and the hold', async () => {
+    const hold = { holdId: 'h', tenantId: 't', perRequest: false, prices: { perSecond: '1', perImage: '0', perTask: '0' }, heldMicros: '5' };
+    const created = await tasks.create({ ...task('p', 'u'), hold, clientRequestId: 'req-1' });
+    const row = await tasks.findById(created.id);
+    expect(row).toMatchObject({ hold, clientRequestId: 'req-1', createdAt: created.createdAt, updatedAt: created.createdAt });
+    expect(row?.deadlineAt.getTime()).toBe(created.deadlineAt.getTime());
+  });
+
   it('ends a task once when many ends of it, and of others, share a turn', async () => {
     const [a, b] = await Promise.all([tasks.create(task('p', 'u')), tasks.create(task('p', 'u'))]);
     const ends = [

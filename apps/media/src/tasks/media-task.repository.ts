@@ -4,7 +4,7 @@ import { SQL_POOL } from '@gateway/platform/infra';
 import type { MediaJob } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
 import { ProducedUsage, StoredHold, StoredJob, StoredResults, type StoredResult } from './media-task.schema';
-import { COUNT_POLLS_MANY, FIND_MANY, FINISH_MANY, MARK_BILLED_MANY, MediaTaskSqlRow } from './media-task.sql';
+import { COUNT_POLLS_MANY, FIND_MANY, FINISH_MANY, INSERT_MANY, MARK_BILLED_MANY, MediaTaskSqlRow } from './media-task.sql';
 import { TERMINAL_STATES, type MediaTaskState } from './media-task.state';
 
 export interface MediaTask {
@@ -92,6 +92,7 @@ const LIVE = { notIn: [...TERMINAL_STATES] };
  */
 @Injectable()
 export class MediaTaskRepository {
+  private readonly inserts = new StatementBatcher((rows: { task: NewMediaTask; now: Date }[]) => this.insertBatch(rows));
   private readonly byId = new StatementBatcher((ids: string[]) => this.findBatch(ids));
   private readonly pollCounts = new StatementBatcher((counts: PollCount[]) => this.countPollBatch(counts));
   private readonly ends = new StatementBatcher((ends: { id: string; ending: TaskEnding }[]) => this.finishBatch(ends));
@@ -103,37 +104,15 @@ export class MediaTaskRepository {
   ) {}
 
   /**
-   * The row of a task just submitted, on the create path of every task: one named prepared statement on
-   * the pool under Prisma. Times are the app's, written as UTC (the columns are timestamps without zone).
-   * The client's request and the upstream's task id are written cleaned of what text and jsonb refuse
-   * (NUL, lone surrogates): the upstream was sent the request as the client gave it.
+   * The row of a task just submitted, on the create path of every task: the creates of one event-loop turn
+   * share one named prepared statement and one commit on the pool under Prisma (a row the batch cannot take
+   * is retried alone, so it fails only its own create). Times are the app's, written as UTC (the columns are
+   * timestamps without zone). The client's request and the upstream's task id are written cleaned of what
+   * text and jsonb refuse (NUL, lone surrogates): the upstream was sent the request as the client gave it.
    */
   async create(task: NewMediaTask): Promise<MediaTask> {
     const now = new Date();
-    await this.sql.query({
-      name: 'media_task_insert',
-      text: `INSERT INTO media_tasks (id, tenant_id, key_id, family, route, query_kind, model, channel_id, protocol, upstream_task_id, state,
-               request, billing_hold, deadline_at, created_at, updated_at, client_request_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $15, $16)`,
-      values: [
-        task.id,
-        task.tenantId,
-        task.keyId,
-        task.family,
-        task.route,
-        task.queryKind,
-        task.model,
-        task.channelId,
-        task.protocol,
-        pgText(task.upstreamTaskId),
-        task.state,
-        JSON.stringify(pgJson(task.job)),
-        task.hold ? JSON.stringify(task.hold) : null,
-        task.deadlineAt.toISOString(),
-        now.toISOString(),
-        pgText(task.clientRequestId),
-      ],
-    });
+    await this.inserts.call({ task, now });
     return { ...task, progress: 0, results: [], usage: null, errorCode: null, errorMessage: null, polls: 0, createdAt: now, updatedAt: now, finishedAt: null };
   }
 
@@ -191,6 +170,33 @@ export class MediaTaskRepository {
   /** The task's hold was settled or released: nothing is left to bill. */
   markBilled(id: string): Promise<void> {
     return this.billedMarks.call(id);
+  }
+
+  private async insertBatch(rows: { task: NewMediaTask; now: Date }[]): Promise<void[]> {
+    const column = <T>(pick: (task: NewMediaTask) => T) => rows.map((row) => pick(row.task));
+    await this.sql.query({
+      name: 'media-tasks-insert',
+      text: INSERT_MANY,
+      values: [
+        column((t) => t.id),
+        column((t) => t.tenantId),
+        column((t) => t.keyId),
+        column((t) => t.family),
+        column((t) => t.route),
+        column((t) => t.queryKind),
+        column((t) => t.model),
+        column((t) => t.channelId),
+        column((t) => t.protocol),
+        column((t) => pgText(t.upstreamTaskId)),
+        column((t) => t.state),
+        column((t) => JSON.stringify(pgJson(t.job))),
+        column((t) => (t.hold ? JSON.stringify(t.hold) : null)),
+        column((t) => t.deadlineAt.toISOString()),
+        rows.map((row) => row.now.toISOString()),
+        column((t) => pgText(t.clientRequestId)),
+      ],
+    });
+    return rows.map(() => undefined);
   }
 
   private async findBatch(ids: string[]): Promise<(MediaTask | null)[]> {

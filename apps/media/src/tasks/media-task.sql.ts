@@ -5,6 +5,20 @@ import { z } from 'zod';
 
 const LIVE = `state NOT IN ('succeeded', 'failed', 'cancelled')`;
 
+/**
+ * The rows of tasks just submitted, one per array index: what every create of a turn writes, in one
+ * statement and one commit. `request` and `billing_hold` are JSON text; times are the app's, in UTC.
+ */
+export const INSERT_MANY = `
+  INSERT INTO media_tasks (id, tenant_id, key_id, family, route, query_kind, model, channel_id, protocol, upstream_task_id, state,
+                           request, billing_hold, deadline_at, created_at, updated_at, client_request_id)
+  SELECT m.id, m.tenant_id, m.key_id, m.family, m.route, m.query_kind, m.model, m.channel_id, m.protocol, m.upstream_task_id, m.state,
+         m.request::jsonb, m.billing_hold::jsonb, m.deadline_at, m.created_at, m.created_at, m.client_request_id
+    FROM unnest($1::text[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[], $10::text[],
+                $11::text[], $12::text[], $13::text[], $14::timestamp[], $15::timestamp[], $16::text[])
+      AS m(id, tenant_id, key_id, family, route, query_kind, model, channel_id, protocol, upstream_task_id, state,
+           request, billing_hold, deadline_at, created_at, client_request_id)`;
+
 /** Task rows by id, every column under the name Prisma gives it. */
 export const FIND_MANY = `
   SELECT id, tenant_id::text AS "tenantId", key_id AS "keyId", family, route, query_kind AS "queryKind", model,
