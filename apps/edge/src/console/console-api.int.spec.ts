@@ -58,7 +58,7 @@ describe('console API on the edge (fake accounts)', () => {
   beforeAll(async () => {
     mkdirSync(path.join(dist, 'assets'));
     writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><meta name="console-side" content="tenant" /></head><body></body></html>');
-    writeFileSync(path.join(dist, 'assets', 'main-abc123.js'), 'console.log(1);');
+    writeFileSync(path.join(dist, 'assets', 'main-abc12345.js'), 'console.log(1);');
     process.env.CONSOLE_DIST_DIR = dist;
     t = await startTestEdge({ ADMIN_TOKEN: 'admin-secret', TRUSTED_PROXIES: '127.0.0.1' });
     t.accounts.on(SUBJECTS.accounts.console.sessions.resolve, (payload) => sessions.get((payload as { tokenHash: string }).tokenHash) ?? null);
@@ -190,7 +190,7 @@ describe('console API on the edge (fake accounts)', () => {
     expect(page.text).toContain('content="tenant"');
     const operatorPage = await call('GET', `${t.edge.adminUrl}/console/`);
     expect(operatorPage.text).toContain('content="operator"');
-    const asset = await call('GET', `${t.edge.url}/console/assets/main-abc123.js`);
+    const asset = await call('GET', `${t.edge.url}/console/assets/main-abc12345.js`);
     expect(asset.status).toBe(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect([403, 404]).toContain((await call('GET', `${t.edge.url}/console/assets/..%2f..%2fpackage.json`)).status);
