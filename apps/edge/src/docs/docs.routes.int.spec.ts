@@ -32,8 +32,29 @@ describe('the documentation routes', () => {
   it('sets the renderer up on this edge’s OpenAPI document with Scalar’s hosted services off', async () => {
     const setup = await fastify.inject({ method: 'GET', url: REFERENCE_PATHS.setup });
     expect(setup.statusCode).toBe(200);
-    const config = JSON.parse(/createApiReference\('#api-reference', (.*)\);/.exec(setup.body)![1]!) as Record<string, unknown>;
-    expect(config).toMatchObject({ url: '/docs/openapi.json', withDefaultFonts: false, telemetry: false, agent: { disabled: true }, proxyUrl: '' });
+    const [, mount, json] = /createApiReference\('#([\w-]+)', (.*)\);/.exec(setup.body)!;
+    // The bundle mounts an unconfigured reference of its own on #api-reference: the page must not offer it one.
+    expect(mount).not.toBe('api-reference');
+    expect((await fastify.inject({ method: 'GET', url: '/docs' })).body).toContain(`<div id="${mount}"></div>`);
+    expect(JSON.parse(json!)).toMatchObject({
+      url: '/docs/openapi.json',
+      withDefaultFonts: false,
+      telemetry: false,
+      agent: { disabled: true },
+      mcp: { disabled: true },
+      showDeveloperTools: 'never',
+      hideClientButton: true,
+      proxyUrl: '',
+    });
+  });
+
+  it('serves its own favicon', async () => {
+    const page = await fastify.inject({ method: 'GET', url: '/docs' });
+    expect(page.body).toContain(`<link rel="icon" type="image/svg+xml" href="${REFERENCE_PATHS.favicon}" />`);
+    const icon = await fastify.inject({ method: 'GET', url: REFERENCE_PATHS.favicon });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/svg+xml');
+    expect(icon.body).toMatch(/^<svg /);
   });
 
   it('serves Scalar’s standalone bundle from the installed package, gzipped when the client takes it', async () => {

@@ -1,6 +1,6 @@
 import { buildOpenApiDocument, buildRouteIndex } from '@gateway/contracts';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { REFERENCE_CSP, REFERENCE_HTML, REFERENCE_PATHS, REFERENCE_SETUP_JS, rendererBundle } from './api-reference.page';
+import { REFERENCE_CSP, REFERENCE_FAVICON_SVG, REFERENCE_HTML, REFERENCE_PATHS, REFERENCE_SETUP_JS, rendererBundle } from './api-reference.page';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const JS_TYPE = 'text/javascript; charset=utf-8';
@@ -27,6 +27,9 @@ export function registerDocsRoutes(fastify: FastifyInstance): void {
   );
   fastify.get(REFERENCE_PATHS.setup, { config: { routeId: 'docs.reference' } }, (_req, reply) =>
     reply.type(JS_TYPE).header('cache-control', RENDERER_CACHE).send(REFERENCE_SETUP_JS),
+  );
+  fastify.get(REFERENCE_PATHS.favicon, { config: { routeId: 'docs.reference' } }, (_req, reply) =>
+    reply.type('image/svg+xml').header('cache-control', RENDERER_CACHE).header('x-content-type-options', 'nosniff').send(REFERENCE_FAVICON_SVG),
   );
   fastify.get(REFERENCE_PATHS.renderer, { config: { routeId: 'docs.reference' } }, async (request, reply) => {
     const bundle = await renderer();
