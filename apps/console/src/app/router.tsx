@@ -1,4 +1,5 @@
 import { createRootRoute, createRoute, createRouter, lazyRouteComponent, Outlet, redirect } from '@tanstack/react-router';
+import { SignInErrorCode, SignInNoticeCode } from '@gateway/contracts/console';
 import { z } from 'zod';
 import { queryClient, SIDE, sessionQuery } from '../api/session';
 import { Layout, NotFound } from './layout';
@@ -8,7 +9,8 @@ const HOME = SIDE === 'operator' ? '/tenants' : '/overview';
 
 const rootRoute = createRootRoute({ component: Outlet, notFoundComponent: NotFound });
 
-const SignInSearch = z.object({ error: z.string().max(500).optional().catch(undefined), notice: z.string().max(100).optional().catch(undefined) });
+/** Only codes the page owns a sentence for: anything else in the address is dropped, never shown. */
+const SignInSearch = z.object({ error: SignInErrorCode.optional().catch(undefined), notice: SignInNoticeCode.optional().catch(undefined) });
 
 const signInRoute = createRoute({
   getParentRoute: () => rootRoute,

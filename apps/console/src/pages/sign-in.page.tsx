@@ -7,6 +7,7 @@ import { api } from '../api/http';
 import { startSession } from '../api/session';
 import { ErrorAlert } from '../components/error-alert';
 import { AuthFrame } from './auth-frame';
+import { SIGN_IN_ERRORS } from './sign-in-messages';
 
 const route = getRouteApi('/sign-in');
 
@@ -40,7 +41,11 @@ export function SignInPage() {
             Sign in with it now.
           </Alert>
         )}
-        {ssoError && <ErrorAlert error={new Error(ssoError)} title="Single sign-on did not work" />}
+        {ssoError && (
+          <Alert color="red" title="Single sign-on did not work" role="alert" variant="default">
+            {SIGN_IN_ERRORS[ssoError]}
+          </Alert>
+        )}
         <form onSubmit={submit} aria-label="Sign in with email and password">
           <Stack>
             <TextInput label="Email" type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} />

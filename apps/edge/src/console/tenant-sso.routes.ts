@@ -6,16 +6,21 @@ import { toGatewayError } from '../errors/error-dialect';
 import { clientOf, ownOriginOf } from './console-client';
 import { clearOidcStateCookie, OIDC_PATH, OIDC_STATE_COOKIE, readCookie, setOidcStateCookie, setSessionCookie } from './console-cookies';
 import type { ConsoleGuard } from './console-guard';
+import { signInErrorCodeOf } from './sign-in-error-code';
 import { sessionTokenHash, type ConsoleSessionCache } from './console-session.cache';
 
 const TIMEOUT = { timeoutMs: 20_000 };
 const StartQuery = z.object({ tenant: z.string().trim().toLowerCase().min(1, 'enter your organization').max(64) });
 const CallbackQuery = z.object({ state: z.string().min(16).max(256) }).passthrough();
 
-/** Both routes are browser navigations: a failure goes back to the sign-in page with what to do, not to a JSON body. */
+/**
+ * Both routes are browser navigations: a failure goes back to the sign-in page with a code, whose sentence
+ * the page owns (an address anyone can write must not put words on this origin); the error is logged.
+ */
 function backToSignIn(reply: FastifyReply, error: GatewayError): FastifyReply {
   reply.request.errorCode = error.code;
-  return reply.header('cache-control', 'no-store').redirect(`/console/sign-in?error=${encodeURIComponent(error.message)}`, 303);
+  reply.request.log.info({ code: error.code, param: error.param, message: error.message }, 'single sign-on failed');
+  return reply.header('cache-control', 'no-store').redirect(`/console/sign-in?error=${signInErrorCodeOf(error)}`, 303);
 }
 
 /**

@@ -106,8 +106,8 @@ describe('single sign-on into the tenant console', () => {
     await page.getByRole('button', { name: 'Sign in with single sign-on' }).click();
     await page.waitForURL((url) => url.toString().startsWith(provider.issuer));
     await signInAtProvider(page, uniqueSlug('stranger'));
-    await page.waitForURL(/\/console\/sign-in\?error=/);
-    await page.getByText(/has no console account in .*: ask a tenant owner or operator for an invite/).waitFor();
+    await page.waitForURL(/\/console\/sign-in\?error=sso_not_invited$/);
+    await page.getByText(/you have no console account here: ask a tenant owner or operator for an invite/).waitFor();
     expect((await context.cookies(`${baseUrl()}/console`)).find((c) => c.name === 'gw_console')).toBeUndefined();
     await context.close();
   });

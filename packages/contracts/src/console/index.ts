@@ -10,3 +10,4 @@ export * from './console-webhooks.schema';
 export * from './console-key-limits.schema';
 export { formatMicros } from '../money';
 export { USAGE_KINDS, UsageKind } from '../usage/usage-kind';
+export * from './console-sign-in-codes.schema';
