@@ -17,7 +17,6 @@ function decodedSegment(raw: string): string | null {
   } catch {
     return null;
   }
-  // eslint-disable-next-line no-control-regex
   if (/[/\\%;\u0000-\u001f\u007f]/.test(decoded)) return null;
   return decoded === '.' || decoded === '..' ? null : decoded;
 }

@@ -77,14 +77,18 @@ describe('console static files on both listeners', () => {
   let t: TestEdge;
   const root = mkdtempSync(path.join(os.tmpdir(), 'console-static-'));
   const dist = path.join(root, 'dist');
-  const listeners = () => [
-    ['public', t.edge.url],
-    ['admin', t.edge.adminUrl],
-  ] as const;
+  const listeners = () =>
+    [
+      ['public', t.edge.url],
+      ['admin', t.edge.adminUrl],
+    ] as const;
 
   beforeAll(async () => {
     mkdirSync(path.join(dist, 'assets'), { recursive: true });
-    writeFileSync(path.join(dist, 'index.html'), `<!doctype html><html><head><meta name="console-side" content="tenant" /></head><body>${PAGE_MARK}</body></html>`);
+    writeFileSync(
+      path.join(dist, 'index.html'),
+      `<!doctype html><html><head><meta name="console-side" content="tenant" /></head><body>${PAGE_MARK}</body></html>`,
+    );
     writeFileSync(path.join(dist, 'secret.txt'), 'beside the build');
     writeFileSync(path.join(root, 'outside.txt'), 'outside the build');
     writeFileSync(path.join(dist, 'assets', HASHED), 'console.log(1);');
@@ -110,7 +114,14 @@ describe('console static files on both listeners', () => {
   });
 
   it('never answers the page without its CSP, whatever the spelling under /console', async () => {
-    const spellings = ['/console/%2e%2e%2fassets%2f' + HASHED, '/console/..%2f..%2fdocs', '/console/x/..%5c..%5cindex.html', '/console/%2e%2e;/keys', '/console//keys', '/%63onsole/keys'];
+    const spellings = [
+      '/console/%2e%2e%2fassets%2f' + HASHED,
+      '/console/..%2f..%2fdocs',
+      '/console/x/..%5c..%5cindex.html',
+      '/console/%2e%2e;/keys',
+      '/console//keys',
+      '/%63onsole/keys',
+    ];
     for (const [side, base] of listeners()) {
       for (const spelling of spellings) {
         const answer = await rawGet(base, spelling);

@@ -38,7 +38,11 @@ function indexFor(distDir: string, side: ConsoleSide): string | null {
 /** The names in the built assets folder, listed once: only these are ever looked up on disk. */
 function assetNamesIn(distDir: string): ReadonlySet<string> {
   try {
-    return new Set(readdirSync(path.join(distDir, 'assets'), { withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => entry.name));
+    return new Set(
+      readdirSync(path.join(distDir, 'assets'), { withFileTypes: true })
+        .filter((entry) => entry.isFile())
+        .map((entry) => entry.name),
+    );
   } catch {
     return new Set();
   }
@@ -60,7 +64,8 @@ export function registerConsoleStatic(fastify: FastifyInstance, distDir: string,
   const assets = assetNamesIn(distDir);
   const page = async (request: FastifyRequest, reply: FastifyReply) => {
     if (consolePagePath(request.url) === null) return notFound(reply);
-    if (index === null) return reply.code(503).headers(REFUSAL_HEADERS).type('text/plain; charset=utf-8').send('The console is not built: run npm run build.\n');
+    if (index === null)
+      return reply.code(503).headers(REFUSAL_HEADERS).type('text/plain; charset=utf-8').send('The console is not built: run npm run build.\n');
     return reply.headers(PAGE_HEADERS).type('text/html; charset=utf-8').send(index);
   };
   const asset = async (request: FastifyRequest, reply: FastifyReply) => {

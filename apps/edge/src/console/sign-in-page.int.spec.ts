@@ -11,7 +11,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const BUILT_CONSOLE = path.resolve(__dirname, '../../../console/dist');
 
 /** The page's text once it has rendered its sign-in form. */
@@ -83,7 +91,10 @@ describe('the sign-in page says only what it owns', () => {
   it('sends a failed single sign-on back with a code, never with the error’s words', async () => {
     expect(await location(t.edge.url, '/console/api/oidc/start?tenant=')).toEqual({ status: 303, location: '/console/sign-in?error=sso_organization_missing' });
     expect(await location(t.edge.url, '/console/api/oidc/start?tenant=acme')).toEqual({ status: 303, location: '/console/sign-in?error=sso_not_configured' });
-    expect(await location(t.edge.url, '/console/api/oidc/callback?state=aaaaaaaaaaaaaaaaaaaa')).toEqual({ status: 303, location: '/console/sign-in?error=sso_expired' });
+    expect(await location(t.edge.url, '/console/api/oidc/callback?state=aaaaaaaaaaaaaaaaaaaa')).toEqual({
+      status: 303,
+      location: '/console/sign-in?error=sso_expired',
+    });
     const text = await signInPageText(page, `${t.edge.url}/console/api/oidc/start?tenant=acme`);
     expect(text).toContain('This organization does not sign in with single sign-on');
     expect(text).not.toContain('555 0100');

@@ -11,7 +11,15 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { registerDocsRoutes } from './docs.routes';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** Controls of Scalar's hosted services (its agent, SDK generation, MCP, the hosted client), as the page would label them. */
 const HOSTED_CONTROLS = [/Ask AI/i, /Agent Scalar/i, /Generate SDK/i, /\bMCP\b/, /Developer Tools/i, /Open API Client/i];
@@ -62,17 +70,22 @@ describe('the API reference in a browser', () => {
   });
 
   it('shows no control of Scalar’s hosted services (agent, Ask AI, SDK generation, MCP, hosted client)', async () => {
-    for (const label of HOSTED_CONTROLS) expect({ label: String(label), shown: await page.getByText(label).count() }).toEqual({ label: String(label), shown: 0 });
+    for (const label of HOSTED_CONTROLS)
+      expect({ label: String(label), shown: await page.getByText(label).count() }).toEqual({ label: String(label), shown: 0 });
     expect(await page.getByRole('button', { name: /Test Request/i }).count()).toBeGreaterThan(0);
   });
 
   it('keeps to its own origin when the test-request client opens', async () => {
-    await page.getByRole('button', { name: /Test Request/i }).first().click();
+    await page
+      .getByRole('button', { name: /Test Request/i })
+      .first()
+      .click();
     await page.getByRole('button', { name: /Send/ }).first().waitFor();
     await page.waitForLoadState('networkidle', { timeout: 30_000 });
     expect(requests.filter((url) => new URL(url).origin !== origin)).toEqual([]);
     expect(errors).toEqual([]);
-    for (const label of HOSTED_CONTROLS) expect({ label: String(label), shown: await page.getByText(label).count() }).toEqual({ label: String(label), shown: 0 });
+    for (const label of HOSTED_CONTROLS)
+      expect({ label: String(label), shown: await page.getByText(label).count() }).toEqual({ label: String(label), shown: 0 });
   });
 
   it('renders a section for every built route, under its family', () => {
