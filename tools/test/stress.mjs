@@ -71,7 +71,7 @@ for (let run = 1; run <= runs; run++) {
   const started = Date.now();
   const outcome = await runJest(run);
   const failures = failuresOf(outcome);
-  if (existsSync(outcome.report)) testsPerRun = JSON.parse(readFileSync(outcome.report, 'utf8')).numTotalTests;
+  if (existsSync(outcome.report)) testsPerRun = JSON.parse(readFileSync(outcome.report, 'utf8')).numPassedTests;
   for (const failure of failures) counts.set(failure, (counts.get(failure) ?? 0) + 1);
   if (failures.length > 0) failedRuns++;
   const seconds = ((Date.now() - started) / 1000).toFixed(1);
