@@ -10,6 +10,7 @@ import path from 'node:path';
 import { createTestDatabase } from '@gateway/db';
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT } from '@gateway/cli';
 import { E2E_ENV_FILE, type E2eEnv } from './support/e2e-env';
+import { E2E_BATCH_CONCURRENCY } from './support/batch-fixtures';
 import { E2E_FILES_MAX_BYTES, E2E_FILES_TENANT_QUOTA_BYTES } from './support/files-fixtures';
 import { setE2eRun } from './support/e2e-run';
 
@@ -39,7 +40,7 @@ export default async function globalSetup(): Promise<void> {
         AUTH_FAILURES_PER_MINUTE: '0',
         FILES_MAX_BYTES: String(E2E_FILES_MAX_BYTES),
         FILES_TENANT_QUOTA_BYTES: String(E2E_FILES_TENANT_QUOTA_BYTES),
-        BATCH_CONCURRENCY: '16',
+        BATCH_CONCURRENCY: String(E2E_BATCH_CONCURRENCY),
         BATCH_TENANT_CONCURRENCY: '32',
         NATIVE_BATCH_POLL_MS: '250',
         WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -8,7 +8,8 @@
 import type OpenAI from 'openai';
 import { chatFile, finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
 import { eventually, withSql } from './support/billing-fixtures';
-import { createTenantWithKey, e2eEnv, http, openaiClient, type TenantWithKey } from './support/gateway';
+import { createTenantWithKey, openaiClient, type TenantWithKey } from './support/gateway';
+import { liftSandboxHold, sandboxHold } from './support/sandbox-holds';
 
 const MODEL = 'sandbox-gpt-batch';
 /** The catalog's prices of MODEL, in micro-units per million tokens. */
@@ -55,12 +56,6 @@ const expectedCharge = (prompt: number, completion: number): bigint => {
   return (micros + 999_999n) / 1_000_000n;
 };
 
-/** Holds the sandbox's lines with these custom ids after `after` of them have started, until the batch is cancelled. */
-async function holdSandboxBatch(customIdPrefix: string, after: number): Promise<void> {
-  const held = await http('PUT', `${e2eEnv().GW_E2E_SANDBOX_URL}/_sandbox/batch-holds`, { json: { customIdPrefix, after } });
-  expect(held.status).toBe(200);
-}
-
 describe('native batches', () => {
   let tenant: TenantWithKey;
   let client: OpenAI;
@@ -71,7 +66,7 @@ describe('native batches', () => {
   });
 
   afterAll(async () => {
-    await http('DELETE', `${e2eEnv().GW_E2E_SANDBOX_URL}/_sandbox/batch-holds/ncancel-`);
+    await liftSandboxHold('ncancel-');
   });
 
   it("forwards a one-model batch to the upstream's batch API and maps its output back: every custom_id once, the catalog model, one usage row and one charge per line", async () => {
@@ -128,7 +123,7 @@ describe('native batches', () => {
     const LINES = 2000;
     const HELD_AFTER = 25;
     // The sandbox runs HELD_AFTER lines of this batch, then holds the rest until the cancel lands.
-    await holdSandboxBatch('ncancel-', HELD_AFTER);
+    await sandboxHold('ncancel-', HELD_AFTER);
     const input = await client.files.create({ file: chatFile(LINES, [MODEL], 'ncancel'), purpose: 'batch' });
     const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     // The upstream's own progress shows in request_counts while it runs.

@@ -1,4 +1,4 @@
-import { BatchHolds } from '../../core/batch-holds';
+import { Holds } from '../../core/holds';
 import { SandboxStats } from '../../core/stats';
 import { BatchBoard, type BoardBatch } from './batch-board';
 
@@ -22,16 +22,16 @@ async function until(batch: BoardBatch, condition: (b: BoardBatch) => boolean): 
 }
 
 describe('BatchBoard holds', () => {
-  let holds: BatchHolds;
+  let holds: Holds;
   let board: BatchBoard;
 
   beforeEach(() => {
-    holds = new BatchHolds();
+    holds = new Holds();
     board = new BatchBoard(new SandboxStats(), holds);
   });
 
   it('stops a held batch after the allowed lines, and a cancel ends it with exactly those lines', async () => {
-    holds.set({ customIdPrefix: 'held-', after: 5 });
+    holds.set({ prefix: 'held-', after: 5 });
     const batch = board.create(inputOf(board, 'held', 40), '/v1/chat/completions', null, NO_CONTROLS);
     await until(batch, (b) => b.status === 'in_progress' && b.request_counts.completed === 5);
     // Every lane now waits on the hold: a thousand turns later nothing more has run.
@@ -48,7 +48,7 @@ describe('BatchBoard holds', () => {
   });
 
   it('runs the rest once the hold is lifted, and leaves batches of other custom ids alone', async () => {
-    holds.set({ customIdPrefix: 'held-', after: 3 });
+    holds.set({ prefix: 'held-', after: 3 });
     const held = board.create(inputOf(board, 'held', 12), '/v1/chat/completions', null, NO_CONTROLS);
     const free = board.create(inputOf(board, 'free', 12), '/v1/chat/completions', null, NO_CONTROLS);
     await until(free, (b) => b.status === 'completed');

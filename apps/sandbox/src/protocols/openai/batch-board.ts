@@ -6,7 +6,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import type { BatchHolds } from '../../core/batch-holds';
+import type { Holds } from '../../core/holds';
 import { sleep, type SandboxControls } from '../../core/controls';
 import type { SandboxStats } from '../../core/stats';
 import { answerBatchLine, type BatchEndpoint } from './batch-line.builder';
@@ -63,7 +63,7 @@ export class BatchBoard {
 
   constructor(
     private readonly stats: SandboxStats,
-    private readonly holds: BatchHolds,
+    private readonly holds: Holds,
   ) {}
 
   addFile(filename: string, purpose: string, content: Buffer): BoardFile {
@@ -169,8 +169,7 @@ export class BatchBoard {
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < lines.length && batch.status === 'in_progress') {
-        const allowance = this.holds.allowanceFor(lines[next]!.customId);
-        if (allowance !== undefined && next >= allowance) {
+        if (!this.holds.tryStart(lines[next]!.customId)) {
           await this.holds.changed();
           continue;
         }
