@@ -218,15 +218,13 @@ describe('NatsRpcTransport over a real NATS server', () => {
   });
 
   it('sends a frame produced in a later turn at once, as its own message', async () => {
-    const frames: Array<{ text: string; at: number }> = [];
-    const started = performance.now();
+    const frames: string[] = [];
     for await (const frame of bus.stream('chat.fixture.count', { upTo: 3, delayMs: 40 })) {
-      if (frame.kind === 'data') frames.push({ text: decodeText(frame.data), at: performance.now() - started });
+      if (frame.kind === 'data') frames.push(decodeText(frame.data));
     }
-    expect(frames.map((f) => f.text)).toEqual(['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n']);
-    // Each arrives when it was produced, not held back for the next.
-    expect(frames[1]!.at - frames[0]!.at).toBeGreaterThanOrEqual(30);
-    expect(frames[2]!.at - frames[1]!.at).toBeGreaterThanOrEqual(30);
+    // Each frame comes out of its own timer, so in a turn of its own: one held back for the next would
+    // have travelled with it as one message (see the spec above), however the machine's clock ran.
+    expect(frames).toEqual(['data: 1\n\n', 'data: 2\n\n', 'data: 3\n\n']);
   });
 
   it('cancels the handler when the caller aborts', async () => {
