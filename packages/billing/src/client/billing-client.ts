@@ -1,4 +1,13 @@
-import { BalanceSeedReply, GatewayError, REPLY_LOST_OUTCOME, SUBJECTS, type BillingMode, type CatalogModel, type HoldSettlement, type LeaseClose } from '@gateway/contracts';
+import {
+  BalanceSeedReply,
+  GatewayError,
+  REPLY_LOST_OUTCOME,
+  SUBJECTS,
+  type BillingMode,
+  type CatalogModel,
+  type HoldSettlement,
+  type LeaseClose,
+} from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { cacheHitCostOf, costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';

@@ -108,7 +108,14 @@ describe('a NATS restart under load', () => {
     });
     const body = await response.body.text();
     const retryAfter = response.headers['retry-after'];
-    return { startedAt, ms: Date.now() - startedAt, status: response.statusCode, retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined, stream, body };
+    return {
+      startedAt,
+      ms: Date.now() - startedAt,
+      status: response.statusCode,
+      retryAfter: typeof retryAfter === 'string' ? retryAfter : undefined,
+      stream,
+      body,
+    };
   }
 
   it('answers every request within the timeout, 200 or 503 with Retry-After, and all of them again soon after', async () => {
