@@ -6,7 +6,7 @@ describe('csvLine', () => {
   });
 
   it('prefixes every cell beginning with = + - @ tab or CR with a quote mark, whatever follows', () => {
-    expect(csvLine(['=1+1', '+x', '@sum', '-cmd', '-1+1+cmd|\' /C calc\'!A0', '+2', '\tx', '\rx'])).toBe(
+    expect(csvLine(['=1+1', '+x', '@sum', '-cmd', "-1+1+cmd|' /C calc'!A0", '+2', '\tx', '\rx'])).toBe(
       "'=1+1,'+x,'@sum,'-cmd,'-1+1+cmd|' /C calc'!A0,'+2,'\tx,\"'\rx\"\r\n",
     );
   });

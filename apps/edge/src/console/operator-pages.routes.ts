@@ -93,6 +93,11 @@ export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void
   );
 
   routes.signedIn('POST', '/console/api/reconciliation', 'console.reconciliation-run', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.reconcileRun, parseInput(ConsoleReconcileRequest, request.query ?? {}, 'query'), ConsoleReconcileStatus, RECONCILE_TIMEOUT),
+    bus.request(
+      SUBJECTS.accounts.console.reconcileRun,
+      parseInput(ConsoleReconcileRequest, request.query ?? {}, 'query'),
+      ConsoleReconcileStatus,
+      RECONCILE_TIMEOUT,
+    ),
   );
 }

@@ -73,11 +73,24 @@ export function registerTenantUsage(routes: ConsoleRoutes, bus: NatsBus): void {
     // The first answer is read before the header goes out: a refusal is still a JSON error, not a cut file.
     const lines =
       of === 'summary'
-        ? summaryLines(await bus.request(SUBJECTS.accounts.console.usage.summary, { ...who, by, since: filters.since, until: filters.until }, ConsoleUsageSummary, TIMEOUT))
-        : recordLines(bus, { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE }, await firstPage(bus, { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE }));
+        ? summaryLines(
+            await bus.request(
+              SUBJECTS.accounts.console.usage.summary,
+              { ...who, by, since: filters.since, until: filters.until },
+              ConsoleUsageSummary,
+              TIMEOUT,
+            ),
+          )
+        : recordLines(
+            bus,
+            { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE },
+            await firstPage(bus, { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE }),
+          );
     const stamp = new Date().toISOString().slice(0, 10);
     reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="usage-${of}-${who.tenant}-${stamp}.csv"`);
-    return Readable.from(endingWithMarker(lines, (error) => EXPORT_LOG.error(`usage export for tenant ${who.tenant} failed after its first rows: ${describe(error)}`)));
+    return Readable.from(
+      endingWithMarker(lines, (error) => EXPORT_LOG.error(`usage export for tenant ${who.tenant} failed after its first rows: ${describe(error)}`)),
+    );
   });
 }
 

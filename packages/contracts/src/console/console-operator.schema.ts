@@ -33,13 +33,13 @@ export type ConsoleTenantDetail = z.infer<typeof ConsoleTenantDetail>;
 
 /** A plan or custom subscription's new end, and the subscription as it then is. */
 export const ConsoleSubscription = SubscriptionView;
-export const ConsoleSubscriptionRequest = z
-  .object({ expires: InputTime })
-  .strict();
+export const ConsoleSubscriptionRequest = z.object({ expires: InputTime }).strict();
 
 // ---- the catalog
 
-export const ConsoleCatalogRequest = z.object({ ...Paging, search: z.string().trim().max(64).refine(isPrintable, 'control characters are not allowed').optional() }).strict();
+export const ConsoleCatalogRequest = z
+  .object({ ...Paging, search: z.string().trim().max(64).refine(isPrintable, 'control characters are not allowed').optional() })
+  .strict();
 export type ConsoleCatalogRequest = z.input<typeof ConsoleCatalogRequest>;
 
 export const ConsoleCatalogChannel = z.object({
@@ -113,12 +113,14 @@ export type ConsoleCatalogHealthPage = z.infer<typeof ConsoleCatalogHealthPage>;
 
 // ---- dead letters
 
-export const ConsoleDeadLettersRequest = z.object({
-  consumer: DeadLetterConsumer.optional(),
-  /** The last id of the page before; absent: the first page. */
-  after: z.string().regex(/^\d+$/, 'expected a dead letter id').optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-}).strict();
+export const ConsoleDeadLettersRequest = z
+  .object({
+    consumer: DeadLetterConsumer.optional(),
+    /** The last id of the page before; absent: the first page. */
+    after: z.string().regex(/^\d+$/, 'expected a dead letter id').optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
 export type ConsoleDeadLettersRequest = z.input<typeof ConsoleDeadLettersRequest>;
 
 const PerConsumer = z.object({ usage: z.number().int().nonnegative(), ledger: z.number().int().nonnegative() });

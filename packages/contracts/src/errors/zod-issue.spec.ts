@@ -69,7 +69,9 @@ describe('parseInput', () => {
   });
 
   it('refuses a time outside 2000..2100 and control characters, naming the parameter and its place', () => {
-    expect(refusal({ since: '0000-01-01T00:00:00Z' }, 'query').message).toMatch(/^Invalid value for query parameter 'since': expected a time between the years 2000 and 2100/);
+    expect(refusal({ since: '0000-01-01T00:00:00Z' }, 'query').message).toMatch(
+      /^Invalid value for query parameter 'since': expected a time between the years 2000 and 2100/,
+    );
     const error = refusal({ model: 'a\u0000b' }, 'path');
     expect(error.param).toBe('model');
     expect(error.message).toBe("Invalid value for path parameter 'model': control characters are not allowed");

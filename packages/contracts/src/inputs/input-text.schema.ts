@@ -18,15 +18,16 @@ export function printableText(max: number): z.ZodString {
 export const INPUT_YEARS = { min: 2000, max: 2100 } as const;
 
 /** An ISO date and time with an offset, between the years 2000 and 2100. */
-export const InputTime = z.iso
-  .datetime({ offset: true, message: 'expected a date and time, e.g. 2027-01-31T00:00:00Z' })
-  .refine((text) => {
-    const year = new Date(text).getUTCFullYear();
-    return year >= INPUT_YEARS.min && year <= INPUT_YEARS.max;
-  }, `expected a time between the years ${INPUT_YEARS.min} and ${INPUT_YEARS.max}`);
+export const InputTime = z.iso.datetime({ offset: true, message: 'expected a date and time, e.g. 2027-01-31T00:00:00Z' }).refine((text) => {
+  const year = new Date(text).getUTCFullYear();
+  return year >= INPUT_YEARS.min && year <= INPUT_YEARS.max;
+}, `expected a time between the years ${INPUT_YEARS.min} and ${INPUT_YEARS.max}`);
 
 /** A tenant slug as an input names it. */
 export const InputSlug = printableText(64).min(1);
 
 /** An opaque keyset cursor as a list hands it out (base64url). */
-export const InputCursor = z.string().max(256).regex(/^[A-Za-z0-9_-]*$/, 'expected a cursor this list gave out');
+export const InputCursor = z
+  .string()
+  .max(256)
+  .regex(/^[A-Za-z0-9_-]*$/, 'expected a cursor this list gave out');
