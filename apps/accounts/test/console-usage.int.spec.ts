@@ -38,6 +38,8 @@ describe('console usage', () => {
     await sql.connect();
     tenantId = (await h.bus.request(S.accounts.tenants.create, { slug: 'usage-co', name: 'Usage Co' }, TenantView)).id;
     keyId = (await h.bus.request(S.accounts.keys.create, { tenant: 'usage-co', name: 'main' }, KeyCreated)).id;
+    // Both models are in the catalog: a model it does not know would be summed as (unknown).
+    await sql.query(`INSERT INTO models (id, display_name, capability) VALUES ('gpt-even', 'Even', 'chat'), ('gpt-odd', 'Odd', 'chat') ON CONFLICT DO NOTHING`);
     // 25 records: five share each second (a keyset must not skip or repeat them), latencies 10..250 ms;
     // every fifth belongs to one task; each was held 100 and settled at 40 (charged 60).
     await sql.query(

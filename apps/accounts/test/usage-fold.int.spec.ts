@@ -3,6 +3,7 @@ import pg from 'pg';
 import { ConsoleUsageRepository } from '../src/console/usage/console-usage.repository';
 import { LATENCY_BUCKET_SQL } from '../src/console/usage/latency-histogram';
 import { UsageFoldRepository } from '../src/usage/fold/usage-fold.repository';
+import { modelGroupSql } from '../src/usage/usage-model-name';
 import { startAccountsHarness, type AccountsHarness } from './accounts.harness';
 
 type By = 'model' | 'key' | 'day' | 'kind';
@@ -23,7 +24,7 @@ const LATENCY_FROM_RECORDS = (group: string) => `
    WHERE u.tenant_id = $1::uuid AND ($2::timestamp IS NULL OR u.created_at >= $2::timestamp) AND ($3::timestamp IS NULL OR u.created_at < $3::timestamp)
    GROUP BY 1, 2 ORDER BY 1, 2`;
 const GROUPS: Record<By, string> = {
-  model: 'u.model_id',
+  model: modelGroupSql('u.model_id'),
   key: 'u.key_id::text',
   day: `to_char(u.created_at, 'YYYY-MM-DD')`,
   kind: 'u.kind',

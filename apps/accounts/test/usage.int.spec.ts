@@ -1,5 +1,6 @@
 import { taskUsageEvent, TaskUsagePublisher, WalletKeys, WalletStore, type EndedTask } from '@gateway/billing';
-import { sampleUsageEvent, SUBJECTS, TenantView, usageStreamNames } from '@gateway/contracts';
+import { catalogConfig } from './accounts.harness';
+import { ApplyResult, sampleUsageEvent, SUBJECTS, TenantView, UsageSummary, usageStreamNames } from '@gateway/contracts';
 import { encodeJson } from '@gateway/platform';
 import Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
@@ -247,4 +248,31 @@ describe('usage writer: the durable consumer of usage events', () => {
     expect(written).toHaveLength(1);
     expect(written[0]).toMatchObject({ kind: 'media_task', subject_id: id, seconds: 4, tasks: 1, outcome: 'succeeded', cost_micros: '400000' });
   }, 30_000);
+
+  it('stores a model name no catalog entry knows bounded and printable, and sums it as (unknown), never as a model of its own', async () => {
+    await h.bus.request(SUBJECTS.accounts.config.apply, catalogConfig(), ApplyResult);
+    const { id: tenantId } = await h.bus.request(SUBJECTS.accounts.tenants.create, { slug: 'unknown-models' }, TenantView);
+    const hostile = `-1+1+cmd|' /C calc'!A0\u0000\u001b[31m${'z'.repeat(5_000)}`;
+    const events = [
+      event({ tenantId, modelId: 'sandbox-gpt' }),
+      event({ tenantId, modelId: hostile }),
+      event({ tenantId, modelId: 'made-up-model' }),
+      event({ tenantId, modelId: 'made-up-model\u0085' }),
+    ];
+    await publish({ events });
+    const written = await rows(
+      events.map((e) => e.requestId),
+      4,
+    );
+    const stored = written.find((r) => r.request_id === events[1]!.requestId)!.model_id as string;
+    expect(stored).toHaveLength(128);
+    expect(stored.slice(0, 28)).toBe("-1+1+cmd|' /C calc'!A0\uFFFD[31mz");
+    expect(written.map((r) => r.model_id as string).every((name) => !/[\u0000-\u001f\u007f-\u009f]/.test(name))).toBe(true);
+
+    const summary = await h.bus.request(SUBJECTS.accounts.billing.usageSummary, { tenant: 'unknown-models', by: 'model' }, UsageSummary);
+    expect(summary.rows.map((row) => [row.group, row.requests])).toEqual([
+      ['(unknown)', 3],
+      ['sandbox-gpt', 1],
+    ]);
+  });
 });

@@ -38,7 +38,7 @@ describe('gatewayctl binary', () => {
     [['tenants', 'create', 'acme', '--colour', 'red'], /^error: unknown option '--colour'\n$/],
     [['tenants', 'create', 'acme', '--billing', 'gratis'], /^error: option '--billing <mode>' argument 'gratis' is invalid\./],
     [['balance', 'topup', '--tenant', 'acme', '--amount', 'ten'], /^error: invalid --amount: "ten" is not an amount/],
-    [['subscriptions', 'set', '--tenant', 'acme', '--expires', 'soon'], /^error: invalid --expires: Invalid ISO datetime\n$/],
+    [['subscriptions', 'set', '--tenant', 'acme', '--expires', 'soon'], /^error: invalid --expires: expected a date and time, e.g. 2027-01-31T00:00:00Z\n$/],
     [['keys', 'revoke', '42'], /^error: invalid ID: Invalid UUID\n$/],
     [[], /^error: missing command; run gatewayctl --help\n$/],
   ])('%j exits 2 with one line on stderr', async (args, line) => {

@@ -1,11 +1,13 @@
 // Builds the sandbox upstream: a plain Fastify server (no Nest: it is also the benchmark baseline) with
-// every protocol mounted under its prefix, plus the /_sandbox control routes (stats, generated files).
+// every protocol mounted under its prefix, plus the /_sandbox control routes (stats, generated files, holds).
 import multipart from '@fastify/multipart';
 import { ProcessStatsProbe } from '@gateway/contracts';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import { randomUUID } from 'node:crypto';
+import { z } from 'zod';
 import { Exchange } from './core/exchange';
 import { FileShelf } from './core/file-shelf';
+import { Hold, Holds } from './core/holds';
 import { SandboxStats } from './core/stats';
 import { PROTOCOLS } from './protocols';
 
@@ -38,6 +40,7 @@ export async function buildSandboxApp(options: SandboxAppOptions = {}): Promise<
   const stats = new SandboxStats();
   const exchange = new Exchange(stats, { latencyMs: options.latencyMs ?? 0, chunkDelayMs: options.chunkDelayMs ?? 0 });
   const files = new FileShelf();
+  const holds = new Holds();
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -58,10 +61,18 @@ export async function buildSandboxApp(options: SandboxAppOptions = {}): Promise<
     if (!file) return reply.code(404).send({ error: 'not found' });
     return reply.header('content-type', file.contentType).send(file.bytes);
   });
+  app.get('/_sandbox/holds', async () => ({ holds: holds.list() }));
+  app.put('/_sandbox/holds', async (request, reply) => {
+    const hold = Hold.safeParse(request.body);
+    if (!hold.success) return reply.code(400).send({ error: z.prettifyError(hold.error) });
+    holds.set(hold.data);
+    return hold.data;
+  });
+  app.delete<{ Params: { prefix: string } }>('/_sandbox/holds/:prefix', async (request) => ({ lifted: holds.lift(request.params.prefix) }));
   app.get('/healthz', async () => ({ status: 'ok' }));
 
   for (const protocol of PROTOCOLS) {
-    await app.register(protocol.plugin, { prefix: protocol.prefix, exchange, files });
+    await app.register(protocol.plugin, { prefix: protocol.prefix, exchange, files, holds });
   }
   return { app, stats };
 }

@@ -1,4 +1,5 @@
 export * from './errors';
+export * from './inputs';
 export * from './nats';
 export * from './accounts';
 export * from './admin';

@@ -1,17 +1,18 @@
 import { Prisma } from '@gateway/db';
 import { summaryWindow, type TimeRange } from '../usage/fold/summary-window';
+import { modelGroupSql } from '../usage/usage-model-name';
 
 export type UsageGroup = 'model' | 'key' | 'day' | 'kind';
 
 /** What a summary groups by, in the hourly rollup (h) and in the records (u). */
 const ROLLUP_GROUP = {
-  model: Prisma.sql`h.model_id`,
+  model: Prisma.raw(modelGroupSql('h.model_id')),
   key: Prisma.sql`h.key_id::text`,
   day: Prisma.sql`to_char(h.hour, 'YYYY-MM-DD')`,
   kind: Prisma.sql`h.kind`,
 } as const;
 const RECORD_GROUP = {
-  model: Prisma.sql`u.model_id`,
+  model: Prisma.raw(modelGroupSql('u.model_id')),
   key: Prisma.sql`u.key_id::text`,
   day: Prisma.sql`to_char(u.created_at, 'YYYY-MM-DD')`,
   kind: Prisma.sql`u.kind`,

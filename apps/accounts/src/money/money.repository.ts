@@ -131,7 +131,7 @@ const PLAN_QUOTAS = `
  */
 const WINDOW_USAGE = `
   SELECT w.tenant_id::text, count(u.request_id)::text AS records, coalesce(-sum(q.amount), 0)::text AS charged_micros,
-         count(u.request_id) FILTER (WHERE u.outcome IN ('ok', 'succeeded')
+         count(u.request_id) FILTER (WHERE u.outcome IN ('ok', 'succeeded', 'reply_lost')
                                         OR (u.outcome = 'cancelled' AND u.kind NOT IN ('media_task', 'music_task', 'images')))::text AS served
     FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS w(tenant_id, starts, ends)
     LEFT JOIN usage_records u

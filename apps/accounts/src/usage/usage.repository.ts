@@ -2,6 +2,7 @@ import { usageKindOf, usageSubjectOf, type UsageEvent } from '@gateway/contracts
 import { pgTextFields, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { SQL_POOL } from '../prisma/prisma.module';
+import { usageModelName } from './usage-model-name';
 
 const INSERT_MANY = `
   INSERT INTO usage_records (request_id, tenant_id, key_id, model_id, channel_id, family, route,
@@ -38,7 +39,7 @@ export class UsageRepository {
         column((e) => e.requestId),
         column((e) => e.tenantId),
         column((e) => e.keyId),
-        column((e) => e.modelId),
+        column((e) => usageModelName(e.modelId)),
         column((e) => e.channelId),
         column((e) => e.family),
         column((e) => e.route),

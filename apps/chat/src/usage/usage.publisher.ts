@@ -1,10 +1,19 @@
 import { BillingClient } from '@gateway/billing';
-import { USAGE_RETENTION_MS, usageStreamNames, type LeaseClose, type ReplyNote, type UsageEvent } from '@gateway/contracts';
-import { encodeJson, ensureWorkQueueStream, gatewayMetrics, NatsBus, onScrape, publishToStream } from '@gateway/platform';
+import { REPLY_LOST_OUTCOME, USAGE_RETENTION_MS, usageStreamNames, type LeaseClose, type ReplyNote, type UsageEvent } from '@gateway/contracts';
+import { encodeJson, ensureWorkQueueStream, gatewayMetrics, NatsBus, onScrape, publishToStream, replyLostFor } from '@gateway/platform';
 import { Injectable, Logger, Optional, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { observeUsage } from './usage-observer';
 
 const PUBLISH_ATTEMPTS = 5;
+
+/** Outcomes of a request whose upstream answered: billed, and reply_lost when the reply will not arrive. */
+const ANSWERED = new Set(['ok', 'cache_hit', 'cancelled']);
+
+/** The event as it is recorded: reply_lost (billed, 503 at the edge) when the bus link dropped under an answered request. */
+function withReplyFate(event: UsageEvent, note: ReplyNote | undefined): UsageEvent {
+  if (!ANSWERED.has(event.outcome) || !replyLostFor(note)) return event;
+  return { ...event, outcome: REPLY_LOST_OUTCOME, status: 503 };
+}
 
 /**
  * Makes usage durable: events go to a JetStream stream (file storage), batched per turn of the event
@@ -52,9 +61,11 @@ export class UsagePublisher implements OnModuleInit, OnModuleDestroy {
 
   /**
    * Records a request's usage (exactly once per request); it is on the connection before the next reply.
-   * `note`, the request's reply note, is told the model, channel and tokens.
+   * `note`, the request's reply note, is told the model, channel and tokens; through it the transport
+   * tells whether the link dropped while the request was served.
    */
-  record(event: UsageEvent, note?: ReplyNote): void {
+  record(answered: UsageEvent, note?: ReplyNote): void {
+    const event = withReplyFate(answered, note);
     const settlement = this.billing?.settlementFor(event);
     observeUsage(event, settlement, note);
     this.batch.push(settlement ? { ...event, settlement } : event);

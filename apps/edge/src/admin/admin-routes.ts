@@ -16,7 +16,7 @@ import {
   TenantCreateRequest,
   TenantGetRequest,
   TenantView,
-  parseOrThrow,
+  parseInput,
 } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import type { FastifyInstance } from 'fastify';
@@ -32,52 +32,52 @@ export function registerAdminRoutes(fastify: FastifyInstance, bus: NatsBus): voi
 
   fastify.post('/admin/config/apply', async (request) => {
     // Validated here for a precise error; sent as written because the parsed form holds BigInts, which JSON cannot carry.
-    parseOrThrow(GatewayConfig, request.body ?? {});
+    parseInput(GatewayConfig, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.config.apply, request.body ?? {}, ApplyResult, TIMEOUT);
   });
 
   fastify.post('/admin/tenants', async (request, reply) => {
-    const body = parseOrThrow(TenantCreateRequest, request.body ?? {});
+    const body = parseInput(TenantCreateRequest, request.body ?? {}, 'body');
     return reply.code(201).send(await bus.request(SUBJECTS.accounts.tenants.create, body, TenantView, TIMEOUT));
   });
 
   fastify.get('/admin/tenants/:slug', async (request) => {
-    const body = parseOrThrow(TenantGetRequest, request.params);
+    const body = parseInput(TenantGetRequest, request.params, 'path');
     return bus.request(SUBJECTS.accounts.tenants.get, body, TenantView, TIMEOUT);
   });
 
   fastify.post('/admin/keys', async (request, reply) => {
-    const body = parseOrThrow(KeyCreateRequest, request.body ?? {});
+    const body = parseInput(KeyCreateRequest, request.body ?? {}, 'body');
     return reply.code(201).send(await bus.request(SUBJECTS.accounts.keys.create, body, KeyCreated, TIMEOUT));
   });
 
   fastify.get('/admin/keys', async (request) => {
-    const query = parseOrThrow(KeyListRequest, request.query ?? {});
+    const query = parseInput(KeyListRequest, request.query ?? {}, 'query');
     return { data: await bus.request(SUBJECTS.accounts.keys.list, query, KeyListReply, TIMEOUT) };
   });
 
   fastify.post('/admin/keys/:id/regenerate', async (request) => {
-    const params = parseOrThrow(KeyIdRequest, request.params);
+    const params = parseInput(KeyIdRequest, request.params, 'path');
     return bus.request(SUBJECTS.accounts.keys.regenerate, params, KeyCreated, TIMEOUT);
   });
 
   fastify.post('/admin/keys/:id/revoke', async (request) => {
-    const params = parseOrThrow(KeyIdRequest, request.params);
+    const params = parseInput(KeyIdRequest, request.params, 'path');
     return bus.request(SUBJECTS.accounts.keys.revoke, params, KeyView, TIMEOUT);
   });
 
   fastify.put('/admin/subscriptions', async (request) => {
-    const body = parseOrThrow(SubscriptionSetRequest, request.body ?? {});
+    const body = parseInput(SubscriptionSetRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.subscriptions.set, body, SubscriptionView, TIMEOUT);
   });
 
   fastify.post('/admin/balance/topup', async (request) => {
-    const { tenant, amount } = parseOrThrow(BalanceTopupRequest, request.body ?? {});
+    const { tenant, amount } = parseInput(BalanceTopupRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.balance.topup, { tenant, amountMicros: amount.toString() }, BalanceView, TIMEOUT);
   });
 
   fastify.get('/admin/balance', async (request) => {
-    const query = parseOrThrow(BalanceShowRequest, request.query ?? {});
+    const query = parseInput(BalanceShowRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.balance.show, query, BalanceView, TIMEOUT);
   });
 }

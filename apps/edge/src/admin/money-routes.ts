@@ -1,4 +1,4 @@
-import { LedgerPage, LedgerRequest, parseOrThrow, ReconcileReport, ReconcileRequest, SUBJECTS } from '@gateway/contracts';
+import { LedgerPage, LedgerRequest, parseInput, ReconcileReport, ReconcileRequest, SUBJECTS } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import type { FastifyInstance } from 'fastify';
 
@@ -8,12 +8,12 @@ const TIMEOUT = { timeoutMs: 120_000 };
 /** Admin routes of the books: a tenant's ledger with running balances, and reconciliation of one tenant or all. */
 export function registerMoneyRoutes(fastify: FastifyInstance, bus: NatsBus): void {
   fastify.get('/admin/ledger', async (request) => {
-    const query = parseOrThrow(LedgerRequest, request.query ?? {});
+    const query = parseInput(LedgerRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.money.ledger, query, LedgerPage, TIMEOUT);
   });
 
   fastify.post('/admin/reconcile', async (request) => {
-    const body = parseOrThrow(ReconcileRequest, request.body ?? {});
+    const body = parseInput(ReconcileRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.money.reconcile, body, ReconcileReport, TIMEOUT);
   });
 }

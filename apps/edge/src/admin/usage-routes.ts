@@ -5,7 +5,7 @@ import {
   DeadLetterListRequest,
   DeadLetterReplayReply,
   DeadLetterReplayRequest,
-  parseOrThrow,
+  parseInput,
   SUBJECTS,
   UsageRequests,
   UsageRequestsRequest,
@@ -42,27 +42,27 @@ function toMessage(request: ReturnType<typeof BillingConfigureRequest.parse>): B
  */
 export function registerUsageRoutes(fastify: FastifyInstance, bus: NatsBus): void {
   fastify.get('/admin/usage', async (request) => {
-    const query = parseOrThrow(UsageSummaryRequest, request.query ?? {});
+    const query = parseInput(UsageSummaryRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.billing.usageSummary, query, UsageSummary, TIMEOUT);
   });
 
   fastify.get('/admin/usage/requests', async (request) => {
-    const query = parseOrThrow(UsageRequestsRequest, request.query ?? {});
+    const query = parseInput(UsageRequestsRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.billing.usageRequests, query, UsageRequests, TIMEOUT);
   });
 
   fastify.put('/admin/billing', async (request) => {
-    const body = parseOrThrow(BillingConfigureRequest, request.body ?? {});
+    const body = parseInput(BillingConfigureRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.billing.configure, toMessage(body), BillingConfigureReply, TIMEOUT);
   });
 
   fastify.get('/admin/usage/dead-letters', async (request) => {
-    const query = parseOrThrow(DeadLetterListRequest, request.query ?? {});
+    const query = parseInput(DeadLetterListRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.deadLetters.list, query, DeadLetterList, TIMEOUT);
   });
 
   fastify.post('/admin/usage/dead-letters/replay', async (request) => {
-    const body = parseOrThrow(DeadLetterReplayRequest, request.body ?? {});
+    const body = parseInput(DeadLetterReplayRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.deadLetters.replay, body, DeadLetterReplayReply, TIMEOUT);
   });
 }

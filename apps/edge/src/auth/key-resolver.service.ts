@@ -81,7 +81,7 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async lookUp(keyHash: string): Promise<KnownKey | null> {
-    const context = await this.bus.request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000 });
+    const context = await this.bus.request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000, idempotent: true });
     if (context === null) return null;
     const expiresAt = context.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(context.expiresAt);
     return { valid: { status: 'valid', context }, expiresAt };

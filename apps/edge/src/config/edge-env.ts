@@ -38,8 +38,8 @@ export const EdgeEnv = BaseEnv.extend({
   HTTP_REQUEST_TIMEOUT_SECONDS: Seconds.default(60),
   /** A socket with no bytes either way; above the 300 s a stream may wait for its next event. */
   HTTP_IDLE_TIMEOUT_SECONDS: Seconds.default(330),
-  /** An idle keep-alive connection between two requests. */
-  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Seconds.default(5),
+  /** An idle keep-alive connection between two requests: above every proxy's idle timeout in front (ALB and nginx: 60 s). */
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: Seconds.default(65),
   /**
    * Proxies whose X-Forwarded-For names the client address (addresses or CIDRs, comma-separated): the
    * failed-authentication limit counts per client, not per proxy. Empty: the socket's address counts.

@@ -5,7 +5,13 @@ describe('csvLine', () => {
     expect(csvLine(['a,b', 'say "hi"', 'two\nlines', 3, null])).toBe('"a,b","say ""hi""","two\nlines",3,\r\n');
   });
 
-  it('defuses cells a spreadsheet would run as formulas, but keeps negative numbers', () => {
-    expect(csvLine(['=1+1', '+x', '@sum', '-cmd', '-0.25', '-3'])).toBe("'=1+1,'+x,'@sum,'-cmd,-0.25,-3\r\n");
+  it('prefixes every cell beginning with = + - @ tab or CR with a quote mark, whatever follows', () => {
+    expect(csvLine(['=1+1', '+x', '@sum', '-cmd', "-1+1+cmd|' /C calc'!A0", '+2', '\tx', '\rx'])).toBe(
+      "'=1+1,'+x,'@sum,'-cmd,'-1+1+cmd|' /C calc'!A0,'+2,'\tx,\"'\rx\"\r\n",
+    );
+  });
+
+  it('leaves other cells and numbers as they are', () => {
+    expect(csvLine(['sandbox-gpt', 0, 12, 'a=b'])).toBe('sandbox-gpt,0,12,a=b\r\n');
   });
 });

@@ -14,7 +14,7 @@ import {
   ConsoleSubscriptionRequest,
   DeadLetterReplayReply,
   DeadLetterReplayRequest,
-  parseOrThrow,
+  parseInput,
   SUBJECTS,
   SubscriptionView,
   TenantGetRequest,
@@ -42,7 +42,7 @@ function monthStart(now = new Date()): string {
  */
 export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void {
   routes.signedIn('GET', '/console/api/tenants/:slug', 'console.tenant-detail', null, async (request): Promise<ConsoleTenantDetail> => {
-    const { slug } = parseOrThrow(TenantGetRequest, request.params);
+    const { slug } = parseInput(TenantGetRequest, request.params, 'path');
     const since = monthStart();
     const tenant = await bus.request(SUBJECTS.accounts.tenants.get, { slug }, TenantView, TIMEOUT);
     const [balance, profile, byKind, byModel] = await Promise.all([
@@ -55,13 +55,13 @@ export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void
   });
 
   routes.signedIn('PUT', '/console/api/tenants/:slug/subscription', 'console.tenant-subscription', null, async (request) => {
-    const { slug } = parseOrThrow(TenantGetRequest, request.params);
-    const { expires } = parseOrThrow(ConsoleSubscriptionRequest, request.body ?? {});
+    const { slug } = parseInput(TenantGetRequest, request.params, 'path');
+    const { expires } = parseInput(ConsoleSubscriptionRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.subscriptions.set, { tenant: slug, expires }, SubscriptionView, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/catalog', 'console.catalog', null, async (request): Promise<ConsoleCatalogHealthPage> => {
-    const query = parseOrThrow(ConsoleCatalogRequest, request.query ?? {});
+    const query = parseInput(ConsoleCatalogRequest, request.query ?? {}, 'query');
     const [page, readings] = await Promise.all([bus.request(SUBJECTS.accounts.console.catalog, query, ConsoleCatalogPage, TIMEOUT), gatherChannelHealth(bus)]);
     const health = summarizeChannels(readings);
     return {
@@ -72,27 +72,32 @@ export function registerOperatorPages(routes: ConsoleRoutes, bus: NatsBus): void
   });
 
   routes.signedIn('GET', '/console/api/dead-letters', 'console.dead-letters', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.deadLetters, parseOrThrow(ConsoleDeadLettersRequest, request.query ?? {}), ConsoleDeadLetterPage, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.deadLetters, parseInput(ConsoleDeadLettersRequest, request.query ?? {}, 'query'), ConsoleDeadLetterPage, TIMEOUT),
   );
 
   routes.signedIn('GET', '/console/api/dead-letters/:id', 'console.dead-letter', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.deadLetter, parseOrThrow(ConsoleDeadLetterId, request.params), ConsoleDeadLetter, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.deadLetter, parseInput(ConsoleDeadLetterId, request.params, 'path'), ConsoleDeadLetter, TIMEOUT),
   );
 
   routes.signedIn('POST', '/console/api/dead-letters/replay', 'console.dead-letters-replay', null, async (request) => {
-    const body = parseOrThrow(DeadLetterReplayRequest, request.body ?? {});
+    const body = parseInput(DeadLetterReplayRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.deadLetters.replay, body, DeadLetterReplayReply, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/queues', 'console.queues', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.queues, parseOrThrow(ConsoleQueuesRequest, request.query ?? {}), ConsoleQueuePage, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.queues, parseInput(ConsoleQueuesRequest, request.query ?? {}, 'query'), ConsoleQueuePage, TIMEOUT),
   );
 
   routes.signedIn('GET', '/console/api/reconciliation', 'console.reconciliation', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.reconcileLast, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.reconcileLast, parseInput(ConsoleReconcileRequest, request.query ?? {}, 'query'), ConsoleReconcileStatus, TIMEOUT),
   );
 
   routes.signedIn('POST', '/console/api/reconciliation', 'console.reconciliation-run', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.reconcileRun, parseOrThrow(ConsoleReconcileRequest, request.query ?? {}), ConsoleReconcileStatus, RECONCILE_TIMEOUT),
+    bus.request(
+      SUBJECTS.accounts.console.reconcileRun,
+      parseInput(ConsoleReconcileRequest, request.query ?? {}, 'query'),
+      ConsoleReconcileStatus,
+      RECONCILE_TIMEOUT,
+    ),
   );
 }

@@ -6,7 +6,7 @@ import {
   ConsoleTopupRequest,
   GatewayError,
   OperatorSignInRequest,
-  parseOrThrow,
+  parseInput,
   SessionRevokeReply,
   SUBJECTS,
   TenantCreateRequest,
@@ -42,7 +42,7 @@ export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, ses
   routes.signedIn('GET', '/console/api/session', 'console.operator-session', null, async (_request, _reply, { session }) => meOf(session));
 
   routes.open('POST', '/console/api/session', 'console.operator-sign-in', async (request, reply) => {
-    const { token } = parseOrThrow(OperatorSignInRequest, request.body ?? {});
+    const { token } = parseInput(OperatorSignInRequest, request.body ?? {}, 'body');
     if (options.adminToken === undefined) {
       throw new GatewayError('unavailable', 'The operator console needs ADMIN_TOKEN set on the edge: set it and restart.', 'token');
     }
@@ -72,11 +72,11 @@ export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, ses
   });
 
   routes.signedIn('GET', '/console/api/tenants', 'console.tenants', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.tenants, parseOrThrow(ConsoleTenantsRequest, request.query ?? {}), ConsoleTenantPage, TIMEOUT),
+    bus.request(SUBJECTS.accounts.console.tenants, parseInput(ConsoleTenantsRequest, request.query ?? {}, 'query'), ConsoleTenantPage, TIMEOUT),
   );
 
   routes.signedIn('POST', '/console/api/tenants', 'console.tenant-create', null, async (request, reply) => {
-    const body = parseOrThrow(TenantCreateRequest, request.body ?? {});
+    const body = parseInput(TenantCreateRequest, request.body ?? {}, 'body');
     return reply
       .code(201)
       .header('cache-control', 'no-store')
@@ -84,8 +84,8 @@ export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, ses
   });
 
   routes.signedIn('POST', '/console/api/tenants/:slug/topup', 'console.tenant-topup', null, async (request) => {
-    const { slug } = parseOrThrow(TenantGetRequest, request.params);
-    const { amount } = parseOrThrow(ConsoleTopupRequest, request.body ?? {});
+    const { slug } = parseInput(TenantGetRequest, request.params, 'path');
+    const { amount } = parseInput(ConsoleTopupRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.balance.topup, { tenant: slug, amountMicros: amount.toString() }, BalanceView, TIMEOUT);
   });
 }

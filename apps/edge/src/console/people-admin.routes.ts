@@ -7,7 +7,7 @@ import {
   OidcConfigureRequest,
   OidcConfigView,
   OidcShowRequest,
-  parseOrThrow,
+  parseInput,
   SessionListRequest,
   SessionRevokeReply,
   SessionRevokeRequest,
@@ -31,34 +31,34 @@ export function inviteLink(consoleOrigin: string, token: string): string {
  */
 export function registerConsolePeopleRoutes(fastify: FastifyInstance, bus: NatsBus, consoleOrigin: () => string): void {
   fastify.post('/admin/console/invites', async (request, reply): Promise<ConsoleInviteView> => {
-    const body = parseOrThrow(ConsoleInviteRequest, request.body ?? {});
+    const body = parseInput(ConsoleInviteRequest, request.body ?? {}, 'body');
     const issued = await bus.request(SUBJECTS.accounts.console.users.invite, body, ConsoleInviteIssued, TIMEOUT);
     reply.code(201);
     return { ...issued, link: inviteLink(consoleOrigin(), issued.token) };
   });
 
   fastify.get('/admin/console/users', async (request) => {
-    const query = parseOrThrow(ConsoleUsersRequest, request.query ?? {});
+    const query = parseInput(ConsoleUsersRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.console.users.list, query, ConsoleUserList, TIMEOUT);
   });
 
   fastify.get('/admin/console/sessions', async (request) => {
-    const query = parseOrThrow(SessionListRequest, request.query ?? {});
+    const query = parseInput(SessionListRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.console.sessions.list, query, ConsoleSessionList, TIMEOUT);
   });
 
   fastify.post('/admin/console/sessions/revoke', async (request) => {
-    const body = parseOrThrow(SessionRevokeRequest, request.body ?? {});
+    const body = parseInput(SessionRevokeRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.console.sessions.revoke, body, SessionRevokeReply, TIMEOUT);
   });
 
   fastify.put('/admin/console/oidc', async (request) => {
-    const body = parseOrThrow(OidcConfigureRequest, request.body ?? {});
+    const body = parseInput(OidcConfigureRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.console.oidc.configure, body, OidcConfigView, TIMEOUT);
   });
 
   fastify.get('/admin/console/oidc', async (request) => {
-    const query = parseOrThrow(OidcShowRequest, request.query ?? {});
+    const query = parseInput(OidcShowRequest, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.console.oidc.show, query, OidcConfigView, TIMEOUT);
   });
 }

@@ -9,7 +9,7 @@ import {
   ConsoleTaskServicePage,
   ConsoleTasksQuery,
   KeyIdRequest,
-  parseOrThrow,
+  parseInput,
   SUBJECTS,
   type ConsoleTaskKind,
   type ConsoleTaskPage,
@@ -36,7 +36,7 @@ const tenantOf = ({ session }: SignedIn) => ({ tenant: session.tenantSlug!, tena
  */
 export function registerTenantActivity(routes: ConsoleRoutes, bus: NatsBus, publicBaseUrl: string | undefined): void {
   routes.signedIn('GET', '/console/api/tasks', 'console.tasks', 'read', async (request, _reply, call): Promise<ConsoleTaskPage> => {
-    const { kind, ...query } = parseOrThrow(ConsoleTasksQuery, request.query ?? {});
+    const { kind, ...query } = parseInput(ConsoleTasksQuery, request.query ?? {}, 'query');
     const { tenantId } = tenantOf(call);
     const origin = publicBaseUrl ?? ownOriginOf(request);
     const page = await bus.request(TASK_LISTS[kind], { ...query, tenantId, origin }, ConsoleTaskServicePage, TIMEOUT);
@@ -51,23 +51,23 @@ export function registerTenantActivity(routes: ConsoleRoutes, bus: NatsBus, publ
   });
 
   routes.signedIn('GET', '/console/api/webhooks/deliveries', 'console.webhook-deliveries', 'read', async (request, _reply, call) => {
-    const query = parseOrThrow(ConsoleDeliveriesQuery, request.query ?? {});
+    const query = parseInput(ConsoleDeliveriesQuery, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.music.webhooks.console.deliveries, { ...query, tenantId: tenantOf(call).tenantId }, ConsoleDeliveryPage, TIMEOUT);
   });
 
   routes.signedIn('POST', '/console/api/webhooks/deliveries/:id/redeliver', 'console.webhook-redeliver', 'webhooks', async (request, _reply, call) => {
-    const { id } = parseOrThrow(ConsoleDeliveryIdRequest, request.params);
+    const { id } = parseInput(ConsoleDeliveryIdRequest, request.params, 'path');
     return bus.request(SUBJECTS.music.webhooks.console.redeliver, { id, tenantId: tenantOf(call).tenantId }, ConsoleDelivery, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/keys/:id/limits', 'console.key-limits', 'read', async (request, _reply, call) => {
-    const { id } = parseOrThrow(KeyIdRequest, request.params);
+    const { id } = parseInput(KeyIdRequest, request.params, 'path');
     return bus.request(SUBJECTS.accounts.console.keyLimits.show, { tenant: tenantOf(call).tenant, id }, ConsoleKeyLimits, TIMEOUT);
   });
 
   routes.signedIn('PUT', '/console/api/keys/:id/limits', 'console.key-limits-set', 'keys', async (request, _reply, call) => {
-    const { id } = parseOrThrow(KeyIdRequest, request.params);
-    const { limits } = parseOrThrow(ConsoleKeyLimitsRequest, request.body ?? {});
+    const { id } = parseInput(KeyIdRequest, request.params, 'path');
+    const { limits } = parseInput(ConsoleKeyLimitsRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.console.keyLimits.set, { tenant: tenantOf(call).tenant, id, limits }, ConsoleKeyLimits, TIMEOUT);
   });
 }

@@ -89,6 +89,8 @@ describe('console data routes on the edge (fake services)', () => {
     t.accounts.on(SUBJECTS.accounts.console.sessions.resolve, (payload) => sessions.get((payload as { tokenHash: string }).tokenHash) ?? null);
     // Five records, two a page: the export follows the cursors to the end.
     record_(SUBJECTS.accounts.console.usage.records, (payload) => {
+      if (payload.model === 'fails-later' && payload.cursor !== undefined) throw new Error('the records service went away');
+      if (payload.model === 'fails-first') throw new Error('the records service went away');
       const from = payload.cursor === undefined ? 1 : Number(payload.cursor);
       const data = [from, from + 1].filter((n) => n <= 5).map(record);
       return { data, nextCursor: from + 2 <= 5 ? String(from + 2) : null };
@@ -140,6 +142,24 @@ describe('console data routes on the edge (fake services)', () => {
     expect(pages.map((a) => a.payload.cursor)).toEqual([undefined, '3', '5']);
     // The tenant comes from the session, never from the query.
     expect(pages.every((a) => a.payload.tenantId === tenantId && a.payload.kind === 'chat')).toBe(true);
+  });
+
+  it('refuses a bad export parameter, or a first page that fails, as JSON before any CSV', async () => {
+    const since = await call('GET', '/usage/export.csv?of=summary&since=0000-01-01T00:00:00Z', session('viewer'));
+    expect(since.status).toBe(400);
+    expect(since.body).toEqual({ error: expect.objectContaining({ code: 'invalid_request', param: 'since' }) });
+    expect(String(since.body!.error && (since.body!.error as { message: string }).message)).toContain("query parameter 'since'");
+    const first = await call('GET', '/usage/export.csv?of=records&model=fails-first', session('viewer'));
+    expect(first.status).toBe(500);
+    expect(first.headers['content-type']).toMatch(/^application\/json/);
+  });
+
+  it('ends an export that fails after its first rows with a marker line, not a cut connection', async () => {
+    const csv = await call('GET', '/usage/export.csv?of=records&model=fails-later', session('viewer'));
+    expect(csv.status).toBe(200);
+    const lines = csv.text.trimEnd().split('\r\n');
+    expect(lines.slice(1, 3).map((line) => line.split(',')[0])).toEqual(['req-1', 'req-2']);
+    expect(lines.at(-1)).toMatch(/^# export failed: /);
   });
 
   it('joins each task to its charge: a task by its hold, a batch by its records', async () => {

@@ -6,7 +6,7 @@ import {
   KeyIdRequest,
   KeyListReply,
   KeyView,
-  parseOrThrow,
+  parseInput,
   SUBJECTS,
   WebhookSecretView,
 } from '@gateway/contracts';
@@ -28,18 +28,18 @@ export function registerTenantPages(routes: ConsoleRoutes, bus: NatsBus): void {
   }));
 
   routes.signedIn('POST', '/console/api/keys', 'console.key-create', 'keys', async (request, reply, call) => {
-    const { name } = parseOrThrow(ConsoleKeyCreateRequest, request.body ?? {});
+    const { name } = parseInput(ConsoleKeyCreateRequest, request.body ?? {}, 'body');
     const created = await bus.request(SUBJECTS.accounts.keys.create, { tenant: tenantOf(call).slug, name }, KeyCreated, TIMEOUT);
     return reply.code(201).header('cache-control', 'no-store').send(created);
   });
 
   routes.signedIn('POST', '/console/api/keys/:id/regenerate', 'console.key-regenerate', 'keys', async (request, _reply, call) => {
-    const { id } = parseOrThrow(KeyIdRequest, request.params);
+    const { id } = parseInput(KeyIdRequest, request.params, 'path');
     return bus.request(SUBJECTS.accounts.keys.regenerate, { id, tenant: tenantOf(call).slug }, KeyCreated, TIMEOUT);
   });
 
   routes.signedIn('POST', '/console/api/keys/:id/revoke', 'console.key-revoke', 'keys', async (request, _reply, call) => {
-    const { id } = parseOrThrow(KeyIdRequest, request.params);
+    const { id } = parseInput(KeyIdRequest, request.params, 'path');
     return bus.request(SUBJECTS.accounts.keys.revoke, { id, tenant: tenantOf(call).slug }, KeyView, TIMEOUT);
   });
 

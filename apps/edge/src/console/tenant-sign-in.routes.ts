@@ -3,7 +3,7 @@ import {
   ConsoleInviteInfo,
   ConsoleSessionIssued,
   InviteTokenRequest,
-  parseOrThrow,
+  parseInput,
   SessionRevokeReply,
   SignInRequest,
   SUBJECTS,
@@ -23,7 +23,7 @@ export function registerTenantSignIn(routes: ConsoleRoutes, bus: NatsBus, sessio
   routes.signedIn('GET', '/console/api/session', 'console.session', null, async (_request, _reply, { session }) => meOf(session));
 
   routes.open('POST', '/console/api/session', 'console.sign-in', async (request, reply) => {
-    const body = parseOrThrow(SignInRequest, request.body ?? {});
+    const body = parseInput(SignInRequest, request.body ?? {}, 'body');
     const previous = routes.guard.tokenOf(request);
     const issued = await bus.request(
       SUBJECTS.accounts.console.sessions.signIn,
@@ -45,12 +45,12 @@ export function registerTenantSignIn(routes: ConsoleRoutes, bus: NatsBus, sessio
 
   // The invite token travels in the body, never in a URL a log or a Referer could keep.
   routes.open('POST', '/console/api/invites/lookup', 'console.invite-lookup', async (request) => {
-    const { token } = parseOrThrow(InviteTokenRequest, request.body ?? {});
+    const { token } = parseInput(InviteTokenRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.console.users.inviteInfo, { token }, ConsoleInviteInfo, TIMEOUT);
   });
 
   routes.open('POST', '/console/api/invites/accept', 'console.invite-accept', async (request) => {
-    const body = parseOrThrow(AcceptInviteRequest, request.body ?? {});
+    const body = parseInput(AcceptInviteRequest, request.body ?? {}, 'body');
     return bus.request(SUBJECTS.accounts.console.users.acceptInvite, body, Accepted, TIMEOUT);
   });
 }

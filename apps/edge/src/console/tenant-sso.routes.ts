@@ -1,7 +1,6 @@
-import { ConsoleSessionIssued, GatewayError, OidcBeginReply, parseOrThrow, SUBJECTS } from '@gateway/contracts';
+import { ConsoleSessionIssued, GatewayError, OidcBeginReply, OidcCallbackQuery, OidcStartQuery, parseInput, SUBJECTS } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { z } from 'zod';
 import { toGatewayError } from '../errors/error-dialect';
 import { clientOf, ownOriginOf } from './console-client';
 import { clearOidcStateCookie, OIDC_PATH, OIDC_STATE_COOKIE, readCookie, setOidcStateCookie, setSessionCookie } from './console-cookies';
@@ -10,8 +9,6 @@ import { signInErrorCodeOf } from './sign-in-error-code';
 import { sessionTokenHash, type ConsoleSessionCache } from './console-session.cache';
 
 const TIMEOUT = { timeoutMs: 20_000 };
-const StartQuery = z.object({ tenant: z.string().trim().toLowerCase().min(1, 'enter your organization').max(64) });
-const CallbackQuery = z.object({ state: z.string().min(16).max(256) }).passthrough();
 
 /**
  * Both routes are browser navigations: a failure goes back to the sign-in page with a code, whose sentence
@@ -39,7 +36,7 @@ export function registerTenantSso(fastify: FastifyInstance, guard: ConsoleGuard,
     });
 
   navigation(`${OIDC_PATH}/start`, 'console.sso-start', async (request, reply) => {
-    const { tenant } = parseOrThrow(StartQuery, request.query ?? {});
+    const { tenant } = parseInput(OidcStartQuery, request.query ?? {}, 'query');
     const redirectUri = `${ownOriginOf(request)}${OIDC_PATH}/callback`;
     const begun = await bus.request(SUBJECTS.accounts.console.oidc.begin, { tenant, redirectUri }, OidcBeginReply, TIMEOUT);
     setOidcStateCookie(request, reply, begun.state);
@@ -47,7 +44,7 @@ export function registerTenantSso(fastify: FastifyInstance, guard: ConsoleGuard,
   });
 
   navigation(`${OIDC_PATH}/callback`, 'console.sso-callback', async (request, reply) => {
-    const { state } = parseOrThrow(CallbackQuery, request.query ?? {});
+    const { state } = parseInput(OidcCallbackQuery, request.query ?? {}, 'query');
     const expected = readCookie(request, OIDC_STATE_COOKIE);
     clearOidcStateCookie(request, reply);
     if (expected === undefined || expected !== state) {

@@ -1,17 +1,20 @@
 import {
   ConsoleOverview,
+  ConsoleUsageExportQuery,
   ConsoleUsageQuery,
   ConsoleUsageRecordDetail,
   ConsoleUsageRecordPage,
+  ConsoleUsageRecordPath,
   ConsoleUsageRecordsQuery,
   ConsoleUsageSummary,
-  parseOrThrow,
+  parseInput,
   SUBJECTS,
   type ConsoleUsageRecordsMessage,
 } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { Readable } from 'node:stream';
-import { z } from 'zod';
+import { Logger } from '@nestjs/common';
+import { toGatewayError } from '../errors/error-dialect';
 import { csvLine } from './csv-lines';
 import type { SignedIn } from './console-guard';
 import type { ConsoleRoutes } from './console-routes';
@@ -21,11 +24,6 @@ const TIMEOUT = { timeoutMs: 15_000 };
 const EXPORT_PAGE = 500;
 
 const tenantOf = ({ session }: SignedIn) => ({ tenant: session.tenantSlug!, tenantId: session.tenantId! });
-
-const ExportQuery = ConsoleUsageRecordsQuery.omit({ cursor: true, limit: true }).extend({
-  of: z.enum(['records', 'summary']).default('records'),
-  by: ConsoleUsageQuery.shape.by,
-});
 
 const RECORD_HEADER = [
   'request_id',
@@ -55,77 +53,101 @@ export function registerTenantUsage(routes: ConsoleRoutes, bus: NatsBus): void {
   );
 
   routes.signedIn('GET', '/console/api/usage/summary', 'console.usage-summary', 'read', async (request, _reply, call) => {
-    const query = parseOrThrow(ConsoleUsageQuery, request.query ?? {});
+    const query = parseInput(ConsoleUsageQuery, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.console.usage.summary, { ...query, ...tenantOf(call) }, ConsoleUsageSummary, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/usage/records', 'console.usage-records', 'read', async (request, _reply, call) => {
-    const query = parseOrThrow(ConsoleUsageRecordsQuery, request.query ?? {});
+    const query = parseInput(ConsoleUsageRecordsQuery, request.query ?? {}, 'query');
     return bus.request(SUBJECTS.accounts.console.usage.records, { ...query, tenantId: tenantOf(call).tenantId }, ConsoleUsageRecordPage, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/usage/records/:requestId', 'console.usage-record', 'read', async (request, _reply, call) => {
-    const { requestId } = parseOrThrow(z.object({ requestId: z.string().min(1).max(128) }), request.params);
+    const { requestId } = parseInput(ConsoleUsageRecordPath, request.params, 'path');
     return bus.request(SUBJECTS.accounts.console.usage.record, { tenant: tenantOf(call).tenant, requestId }, ConsoleUsageRecordDetail, TIMEOUT);
   });
 
   routes.signedIn('GET', '/console/api/usage/export.csv', 'console.usage-export', 'read', async (request, reply, call) => {
-    const { of, by, ...filters } = parseOrThrow(ExportQuery, request.query ?? {});
+    const { of, by, ...filters } = parseInput(ConsoleUsageExportQuery, request.query ?? {}, 'query');
     const who = tenantOf(call);
+    // The first answer is read before the header goes out: a refusal is still a JSON error, not a cut file.
     const lines =
       of === 'summary'
-        ? summaryLines(bus, { ...who, by, since: filters.since, until: filters.until })
-        : recordLines(bus, { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE });
+        ? summaryLines(
+            await bus.request(
+              SUBJECTS.accounts.console.usage.summary,
+              { ...who, by, since: filters.since, until: filters.until },
+              ConsoleUsageSummary,
+              TIMEOUT,
+            ),
+          )
+        : recordLines(
+            bus,
+            { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE },
+            await firstPage(bus, { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE }),
+          );
     const stamp = new Date().toISOString().slice(0, 10);
     reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="usage-${of}-${who.tenant}-${stamp}.csv"`);
-    return Readable.from(lines);
+    return Readable.from(
+      endingWithMarker(lines, (error) => EXPORT_LOG.error(`usage export for tenant ${who.tenant} failed after its first rows: ${describe(error)}`)),
+    );
   });
 }
 
-async function* summaryLines(bus: NatsBus, query: { tenant: string; tenantId: string; by: 'model' | 'key' | 'day' | 'kind'; since?: string; until?: string }) {
-  const summary = await bus.request(SUBJECTS.accounts.console.usage.summary, query, ConsoleUsageSummary, TIMEOUT);
-  yield csvLine([summary.by, ...SUMMARY_HEADER]);
-  for (const r of summary.rows) {
-    yield csvLine([
-      r.group,
-      r.requests,
-      r.promptTokens,
-      r.completionTokens,
-      r.seconds ?? 0,
-      r.images ?? 0,
-      r.tasks ?? 0,
-      r.cost,
-      r.latencyP50Ms,
-      r.latencyP99Ms,
-    ]);
+const EXPORT_LOG = new Logger('ConsoleUsageExport');
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}
+
+/** A failure once rows have gone out ends the file with a marker line (and is logged), never a cut connection. */
+async function* endingWithMarker(lines: Iterable<string> | AsyncIterable<string>, log: (error: unknown) => void): AsyncGenerator<string> {
+  try {
+    yield* lines;
+  } catch (error) {
+    log(error);
+    yield `# export failed: ${toGatewayError(error).message.replace(/[\r\n]+/g, ' ')}\r\n`;
   }
 }
 
-async function* recordLines(bus: NatsBus, query: ConsoleUsageRecordsMessage) {
+function summaryLines(summary: ConsoleUsageSummary): string[] {
+  return [
+    csvLine([summary.by, ...SUMMARY_HEADER]),
+    ...summary.rows.map((r) =>
+      csvLine([r.group, r.requests, r.promptTokens, r.completionTokens, r.seconds ?? 0, r.images ?? 0, r.tasks ?? 0, r.cost, r.latencyP50Ms, r.latencyP99Ms]),
+    ),
+  ];
+}
+
+function firstPage(bus: NatsBus, query: ConsoleUsageRecordsMessage): Promise<ConsoleUsageRecordPage> {
+  return bus.request(SUBJECTS.accounts.console.usage.records, query, ConsoleUsageRecordPage, TIMEOUT);
+}
+
+function recordRow(r: ConsoleUsageRecordPage['data'][number]): string {
+  return csvLine([
+    r.requestId,
+    r.at,
+    r.kind,
+    r.modelId,
+    r.keyId,
+    r.route,
+    r.promptTokens,
+    r.completionTokens,
+    r.latencyMs,
+    r.result ?? r.outcome,
+    r.status,
+    r.cost,
+    r.subjectId,
+    r.clientRequestId,
+  ]);
+}
+
+async function* recordLines(bus: NatsBus, query: ConsoleUsageRecordsMessage, first: ConsoleUsageRecordPage): AsyncGenerator<string> {
   yield csvLine(RECORD_HEADER);
-  let cursor: string | undefined;
-  do {
-    const page = await bus.request(SUBJECTS.accounts.console.usage.records, { ...query, cursor }, ConsoleUsageRecordPage, TIMEOUT);
-    yield page.data
-      .map((r) =>
-        csvLine([
-          r.requestId,
-          r.at,
-          r.kind,
-          r.modelId,
-          r.keyId,
-          r.route,
-          r.promptTokens,
-          r.completionTokens,
-          r.latencyMs,
-          r.result ?? r.outcome,
-          r.status,
-          r.cost,
-          r.subjectId,
-          r.clientRequestId,
-        ]),
-      )
-      .join('');
-    cursor = page.nextCursor ?? undefined;
-  } while (cursor !== undefined);
+  let page = first;
+  for (;;) {
+    yield page.data.map(recordRow).join('');
+    if (page.nextCursor === null) return;
+    page = await bus.request(SUBJECTS.accounts.console.usage.records, { ...query, cursor: page.nextCursor }, ConsoleUsageRecordPage, TIMEOUT);
+  }
 }

@@ -59,7 +59,7 @@ export class VisibleModelsService implements OnModuleInit, OnModuleDestroy {
   }
 
   private async lookUp(tenantId: string): Promise<TenantModels> {
-    const models = await this.bus.request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply, { timeoutMs: 5000 });
+    const models = await this.bus.request(SUBJECTS.accounts.models.visible, { tenantId }, VisibleModelsReply, { timeoutMs: 5000, idempotent: true });
     return new TenantModels(orderModels(models));
   }
 }

@@ -5,6 +5,7 @@ import { OAIC_ENV, type OaicEnv } from '../oaic/oaic-env';
 import { finishReasonsOf } from '../ops/finish-reasons';
 import type { RouteRequest } from '../routing/route-request';
 import { ClaimCheckStore } from './claim-check.store';
+import { isRead } from './read-route';
 import { callerOf } from './tenant-call';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -56,6 +57,7 @@ export class ChatRelay {
     if (raw.traceSpan) return this.json(subject, request, payload);
     const bytes = await this.bus.requestJsonBytes(subject, payload ?? (await this.payload(request)), {
       timeoutMs: this.env.CHAT_TIMEOUT_MS,
+      idempotent: isRead(request),
       trace: raw.traceContext ?? undefined,
       onNote: (note) => {
         raw.replyNote = note;
@@ -70,6 +72,7 @@ export class ChatRelay {
     const raw = request.raw;
     const reply = await this.bus.request(subject, payload ?? (await this.payload(request)), OaicJsonReply, {
       timeoutMs: this.env.CHAT_TIMEOUT_MS,
+      idempotent: isRead(request),
       trace: raw.traceContext ?? undefined,
       onNote: (note) => {
         raw.replyNote = note;

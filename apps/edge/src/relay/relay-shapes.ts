@@ -19,6 +19,7 @@ import { MEDIA_EDGE_ENV, type MediaEdgeEnv } from '../media/media-env';
 import { publicOriginOf } from '../media/public-origin';
 import type { RouteRequest } from '../routing/route-request';
 import { ChatRelay } from './chat-relay.service';
+import { isRead } from './read-route';
 import { callerOf } from './tenant-call';
 
 const MUSIC_TIMEOUT = { timeoutMs: 30_000 };
@@ -67,7 +68,8 @@ export class RelayShapes {
   private toFiles(): RelayShaper {
     return {
       base: (request) => (request.route.body ? { ...callerOf(request), body: request.body } : callerOf(request)),
-      answer: (relay, _request, payload) => this.bus.request(relay.subject, payload, OaicJsonReply, { timeoutMs: this.filesEnv.FILES_TIMEOUT_MS }),
+      answer: (relay, request, payload) =>
+        this.bus.request(relay.subject, payload, OaicJsonReply, { timeoutMs: this.filesEnv.FILES_TIMEOUT_MS, idempotent: isRead(request) }),
     };
   }
 
@@ -81,6 +83,7 @@ export class RelayShapes {
       answer: (relay, request, payload) =>
         this.bus.request(relay.subject, payload, MediaTaskReply, {
           timeoutMs: this.mediaEnv.MEDIA_TIMEOUT_MS,
+          idempotent: isRead(request),
           trace: request.raw.traceContext ?? undefined,
           onNote: (note) => (request.raw.replyNote = note),
         }),
@@ -107,7 +110,8 @@ export class RelayShapes {
   private toMusicQuery(): RelayShaper {
     return {
       base: (request) => ({ tenantId: request.key.tenantId, taskId: (request.query as MusicQuery).taskId }),
-      answer: async (relay, _request, payload) => musicEnvelope(await this.bus.request(relay.subject, payload, MusicTaskView, MUSIC_TIMEOUT)),
+      answer: async (relay, request, payload) =>
+        musicEnvelope(await this.bus.request(relay.subject, payload, MusicTaskView, { ...MUSIC_TIMEOUT, idempotent: isRead(request) })),
     };
   }
 }

@@ -9,6 +9,7 @@ import OpenAI from 'openai';
 import { chatFile, chatLine, finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
 import { eventually, storedBalance, withSql } from './support/billing-fixtures';
 import { baseUrl, createTenantWithKey, e2eEnv, openaiClient, type TenantWithKey } from './support/gateway';
+import { liftSandboxHold, sandboxHold } from './support/sandbox-holds';
 
 const usageRowsOf = (batchId: string) =>
   withSql(async (sql) => Number((await sql.query('SELECT count(*) AS n FROM usage_records WHERE client_request_id = $1', [batchId])).rows[0].n));
@@ -20,6 +21,10 @@ describe('batches', () => {
   beforeAll(async () => {
     tenant = await createTenantWithKey({ label: 'batches', balance: '1000.00' });
     client = openaiClient(tenant.key);
+  });
+
+  afterAll(async () => {
+    await liftSandboxHold('line bcancel-');
   });
 
   it('runs a 10,000-line batch over an openai- and a msgc-protocol model: every custom_id once in the output, counts right, each line metered', async () => {
@@ -139,24 +144,31 @@ describe('batches', () => {
   });
 
   it('cancels a running batch: no new lines start, finished ones stay in the output', async () => {
+    const LINES = 3000;
+    const HELD_AFTER = 40;
     const owner = await createTenantWithKey({ label: 'batches-cancel' });
     const sdk = openaiClient(owner.key);
-    const input = await sdk.files.create({ file: chatFile(3000, ['sandbox-gpt-slow'], 'slow'), purpose: 'batch' });
+    // The sandbox answers HELD_AFTER of these lines, then holds the rest until the cancel has landed.
+    await sandboxHold('line bcancel-', HELD_AFTER);
+    const input = await sdk.files.create({ file: chatFile(LINES, ['sandbox-gpt-slow'], 'bcancel'), purpose: 'batch' });
     const created = await sdk.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
-    await waitForBatch(sdk, created.id, (b) => b.status === 'in_progress' && (b.request_counts?.completed ?? 0) > 0);
+    await waitForBatch(sdk, created.id, (b) => b.status === 'in_progress' && (b.request_counts?.completed ?? 0) === HELD_AFTER);
     const cancelling = await sdk.batches.cancel(created.id);
-    expect(['cancelling', 'cancelled']).toContain(cancelling.status);
+    expect(cancelling.status).toBe('cancelling');
+    // The lines the sandbox holds are in flight: once they are let go, they finish and stay in the output.
+    // The runner stops dispatching within one status poll of the cancel, long before the rest could run.
+    await liftSandboxHold('line bcancel-');
     const cancelled = await waitForBatch(sdk, created.id, finished);
     expect(cancelled.status).toBe('cancelled');
     expect(cancelled.cancelling_at).not.toBeNull();
     expect(cancelled.cancelled_at).not.toBeNull();
     const completed = cancelled.request_counts!.completed;
-    expect(completed).toBeGreaterThan(0);
-    expect(completed).toBeLessThan(3000);
+    expect(completed).toBeGreaterThanOrEqual(HELD_AFTER);
+    expect(completed).toBeLessThan(LINES);
     const output = await jsonlOf(sdk, cancelled.output_file_id!);
     expect(output).toHaveLength(completed);
     const unrun = await jsonlOf(sdk, cancelled.error_file_id!);
-    expect(unrun.length).toBe(3000 - completed - cancelled.request_counts!.failed);
+    expect(unrun.length).toBe(LINES - completed - cancelled.request_counts!.failed);
     expect(unrun[0]).toMatchObject({ response: null, error: { code: 'batch_cancelled' } });
     await expect(sdk.batches.cancel(created.id)).resolves.toMatchObject({ status: 'cancelled' });
   });

@@ -10,8 +10,10 @@ import path from 'node:path';
 import { createTestDatabase } from '@gateway/db';
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT } from '@gateway/cli';
 import { E2E_ENV_FILE, type E2eEnv } from './support/e2e-env';
+import { E2E_BATCH_CONCURRENCY } from './support/batch-fixtures';
 import { E2E_FILES_MAX_BYTES, E2E_FILES_TENANT_QUOTA_BYTES } from './support/files-fixtures';
 import { setE2eRun } from './support/e2e-run';
+import { SPEC_STACK_ENV } from './support/stack-env';
 
 export default async function globalSetup(): Promise<void> {
   const stamp = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
@@ -35,11 +37,11 @@ export default async function globalSetup(): Promise<void> {
       // Every spec runs from one loopback address, and some present bad keys on purpose: the per-address
       // limit on failed authentications would refuse the next spec's fresh key (route-guard.int.spec.ts tests the limit).
       env: {
-        NO_COLOR: '1',
+        ...SPEC_STACK_ENV,
         AUTH_FAILURES_PER_MINUTE: '0',
         FILES_MAX_BYTES: String(E2E_FILES_MAX_BYTES),
         FILES_TENANT_QUOTA_BYTES: String(E2E_FILES_TENANT_QUOTA_BYTES),
-        BATCH_CONCURRENCY: '16',
+        BATCH_CONCURRENCY: String(E2E_BATCH_CONCURRENCY),
         BATCH_TENANT_CONCURRENCY: '32',
         NATIVE_BATCH_POLL_MS: '250',
         WEBHOOK_ALLOW_PRIVATE: 'true',

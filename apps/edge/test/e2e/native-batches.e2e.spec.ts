@@ -2,12 +2,14 @@
  * Native batches through the running gateway with the official openai SDK: a batch whose lines all name
  * a model whose channel is flagged nativeBatch (sandbox-gpt-batch) is forwarded whole to the sandbox's own
  * batch API; its output comes back with every custom_id once and the catalog's model id, one usage row
- * and one charge per line at the usage the upstream reported. Cancel reaches the upstream batch.
+ * and one charge per line at the usage the upstream reported. Cancel reaches the upstream batch, which the
+ * sandbox holds after a known count of lines so the cancel always lands mid-run.
  */
 import type OpenAI from 'openai';
 import { chatFile, finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
 import { eventually, withSql } from './support/billing-fixtures';
 import { createTenantWithKey, openaiClient, type TenantWithKey } from './support/gateway';
+import { liftSandboxHold, sandboxHold } from './support/sandbox-holds';
 
 const MODEL = 'sandbox-gpt-batch';
 /** The catalog's prices of MODEL, in micro-units per million tokens. */
@@ -63,6 +65,10 @@ describe('native batches', () => {
     client = openaiClient(tenant.key);
   });
 
+  afterAll(async () => {
+    await liftSandboxHold('ncancel-');
+  });
+
   it("forwards a one-model batch to the upstream's batch API and maps its output back: every custom_id once, the catalog model, one usage row and one charge per line", async () => {
     const LINES = 300;
     const input = await client.files.create({ file: chatFile(LINES, [MODEL], 'native'), purpose: 'batch' });
@@ -115,10 +121,13 @@ describe('native batches', () => {
 
   it('cancels a native batch upstream: finished lines stay in the output and billed, the rest are listed as not run and cost nothing', async () => {
     const LINES = 2000;
+    const HELD_AFTER = 25;
+    // The sandbox runs HELD_AFTER lines of this batch, then holds the rest until the cancel lands.
+    await sandboxHold('ncancel-', HELD_AFTER);
     const input = await client.files.create({ file: chatFile(LINES, [MODEL], 'ncancel'), purpose: 'batch' });
     const created = await client.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
     // The upstream's own progress shows in request_counts while it runs.
-    await waitForBatch(client, created.id, (b) => b.status === 'in_progress' && (b.request_counts?.completed ?? 0) > 0, 60_000);
+    await waitForBatch(client, created.id, (b) => b.status === 'in_progress' && (b.request_counts?.completed ?? 0) === HELD_AFTER, 60_000);
     const cancelling = await client.batches.cancel(created.id);
     expect(['cancelling', 'cancelled']).toContain(cancelling.status);
     const cancelled = await waitForBatch(client, created.id, finished, 60_000);
@@ -126,8 +135,8 @@ describe('native batches', () => {
     expect(cancelled.cancelling_at).not.toBeNull();
     expect(cancelled.cancelled_at).not.toBeNull();
     const completed = cancelled.request_counts!.completed;
-    expect(completed).toBeGreaterThan(0);
-    expect(completed).toBeLessThan(LINES);
+    expect(completed).toBe(HELD_AFTER);
+    expect(cancelled.request_counts!.failed).toBe(0);
     const output = await jsonlOf(client, cancelled.output_file_id!);
     expect(output).toHaveLength(completed);
     const unrun = (await jsonlOf(client, cancelled.error_file_id!)) as unknown as OutputLine[];

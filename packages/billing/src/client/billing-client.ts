@@ -1,4 +1,13 @@
-import { BalanceSeedReply, GatewayError, SUBJECTS, type BillingMode, type CatalogModel, type HoldSettlement, type LeaseClose } from '@gateway/contracts';
+import {
+  BalanceSeedReply,
+  GatewayError,
+  REPLY_LOST_OUTCOME,
+  SUBJECTS,
+  type BillingMode,
+  type CatalogModel,
+  type HoldSettlement,
+  type LeaseClose,
+} from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { cacheHitCostOf, costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';
@@ -197,7 +206,7 @@ export class BillingClient {
     const held = this.held.get(event.requestId);
     if (!held) return null;
     this.held.delete(event.requestId);
-    const served = event.outcome === 'ok' || event.outcome === 'cancelled' || event.outcome === 'cache_hit';
+    const served = event.outcome === 'ok' || event.outcome === 'cancelled' || event.outcome === 'cache_hit' || event.outcome === REPLY_LOST_OUTCOME;
     if (held.ticket) {
       const charge = this.leases!.end(held.ticket, served ? this.costOf(held, event) : 0n);
       return charge > 0n ? { action: 'draw', lease: held.ticket.lease.id, micros: charge.toString(), held: held.ticket.reserved.toString() } : null;

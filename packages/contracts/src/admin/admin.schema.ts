@@ -1,16 +1,17 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { MicrosString, MoneyAmount } from '../money';
+import { InputSlug, InputTime, printableText } from '../inputs/input-text.schema';
 
-const Slug = z.string().min(1);
+const Slug = InputSlug;
 
 export const TenantCreateRequest = z
   .object({
     slug: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lowercase letters, digits, ".", "_" or "-"'),
-    name: z.string().min(1).optional(),
+    name: printableText(256).min(1).optional(),
     billing: BillingMode.default('payg'),
-    plan: z.string().optional(),
-    expires: z.iso.datetime({ offset: true }).optional(),
+    plan: printableText(64).optional(),
+    expires: InputTime.optional(),
   })
   .strict();
 export type TenantCreateRequest = z.input<typeof TenantCreateRequest>;
@@ -26,13 +27,13 @@ export const TenantView = z.object({
 });
 export type TenantView = z.infer<typeof TenantView>;
 
-export const KeyCreateRequest = z.object({ tenant: Slug, name: z.string().min(1).max(64).optional() }).strict();
+export const KeyCreateRequest = z.object({ tenant: Slug, name: printableText(64).min(1).optional() }).strict();
 export const KeyIdRequest = z.object({ id: z.uuid() }).strict();
 /** Over NATS: a key by id, and for the tenant console the tenant it must belong to (another tenant's key is not found). */
 export const KeyIdMessage = z.object({ id: z.uuid(), tenant: Slug.optional() }).strict();
 export const KeyListRequest = z.object({ tenant: Slug }).strict();
 
-export const SubscriptionSetRequest = z.object({ tenant: Slug, expires: z.iso.datetime({ offset: true }) }).strict();
+export const SubscriptionSetRequest = z.object({ tenant: Slug, expires: InputTime }).strict();
 export const SubscriptionView = z.object({ tenant: z.string(), kind: BillingMode, plan: z.string().nullable(), expires: z.string().nullable() });
 
 export const BalanceTopupRequest = z.object({ tenant: Slug, amount: MoneyAmount }).strict();

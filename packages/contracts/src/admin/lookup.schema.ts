@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { KeyView } from '../accounts/key.schema';
+import { InputSlug } from '../inputs/input-text.schema';
 
 /** `accounts.tenants.get`: one tenant by slug. */
-export const TenantGetRequest = z.object({ slug: z.string().min(1) }).strict();
+export const TenantGetRequest = z.object({ slug: InputSlug }).strict();
 export type TenantGetRequest = z.infer<typeof TenantGetRequest>;
 
 /** `accounts.keys.list` answers with masked views only. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputSlug, InputTime, printableText } from '../inputs/input-text.schema';
 import { BillingMode } from '../accounts/key.schema';
 import { PriceConfig } from '../admin/config.schema';
 import { MicrosString, MoneyAmount } from '../money';
@@ -41,7 +42,7 @@ export const BalanceSeedReply = z.object({ micros: MicrosString });
 
 export const BillingConfigureRequest = z
   .object({
-    tenant: z.string().min(1),
+    tenant: InputSlug,
     limits: TenantLimitsConfig.nullable().optional(),
     /** A custom subscription's own quota: credit (decimal) or requests, per period. */
     quota: z
@@ -70,9 +71,9 @@ export const BillingConfigureReply = z.object({
 export const UsageGroupBy = z.enum(['model', 'key', 'day', 'kind']);
 export const UsageSummaryRequest = z
   .object({
-    tenant: z.string().min(1),
-    since: z.iso.datetime({ offset: true }).optional(),
-    until: z.iso.datetime({ offset: true }).optional(),
+    tenant: InputSlug,
+    since: InputTime.optional(),
+    until: InputTime.optional(),
     by: UsageGroupBy.default('model'),
   })
   .strict();
@@ -114,11 +115,11 @@ export type UsageSummary = z.infer<typeof UsageSummary>;
 /** Find usage rows by the id a client logged (its x-request-id, not unique) or by the server's request id. */
 export const UsageRequestsRequest = z
   .object({
-    tenant: z.string().min(1),
-    clientRequestId: z.string().min(1).max(128).optional(),
-    requestId: z.string().min(1).max(128).optional(),
+    tenant: InputSlug,
+    clientRequestId: printableText(128).min(1).optional(),
+    requestId: printableText(128).min(1).optional(),
     /** A task, batch or run id, or a client's x-request-id: every usage record that belongs to it or that it names. */
-    subjectId: z.string().min(1).max(128).optional(),
+    subjectId: printableText(128).min(1).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(50),
   })
   .strict()

@@ -1,10 +1,11 @@
 import { z } from 'zod';
+import { InputSlug } from '../inputs/input-text.schema';
 import { CACHE_MAX_TTL_SECONDS, CacheMode, CacheSettings } from './response-cache.schema';
 
 /** `PUT /admin/cache` (`gatewayctl cache set`): a tenant's cache, or one key's narrowing of it (`mode: null` drops the key's own). */
 export const CacheSetRequest = z
   .object({
-    tenant: z.string().min(1),
+    tenant: InputSlug,
     key: z.uuid().optional(),
     mode: CacheMode.nullable(),
     ttlSeconds: z.number().int().positive().max(CACHE_MAX_TTL_SECONDS).optional(),
@@ -24,7 +25,7 @@ export const CacheSetReply = z.object({
 export type CacheSetReply = z.infer<typeof CacheSetReply>;
 
 /** `POST /admin/cache/purge` (`gatewayctl cache purge`): every cached answer of a tenant. */
-export const CachePurgeRequest = z.object({ tenant: z.string().min(1) }).strict();
+export const CachePurgeRequest = z.object({ tenant: InputSlug }).strict();
 export type CachePurgeRequest = z.infer<typeof CachePurgeRequest>;
 
 /** `chat.cache.purge`: the chat service forgets the tenant's entries. */

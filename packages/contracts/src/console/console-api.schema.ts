@@ -6,6 +6,7 @@ import { MoneyAmount } from '../money';
 import { WebhookSecretView } from '../webhooks/webhook.schema';
 import { ConsoleRole } from './console-people.schema';
 import { ConsoleSessionKind } from './console-session.schema';
+import { isPrintable } from '../inputs/input-text.schema';
 
 /** Shapes of the console's own API (`/console/api/...`), as the browser sends and receives them. */
 
@@ -44,7 +45,9 @@ export const ConsoleWebhookSecret = WebhookSecretView;
 export const ConsoleBalance = BalanceView;
 export const ConsoleTenant = TenantView;
 
-export const ConsoleKeyCreateRequest = z.object({ name: z.string().trim().min(1, 'name the key').max(64) }).strict();
+export const ConsoleKeyCreateRequest = z
+  .object({ name: z.string().trim().min(1, 'name the key').max(64).refine(isPrintable, 'control characters are not allowed') })
+  .strict();
 
 /** Prices as decimal amounts per unit named by the field; absent where the model has none. */
 export const ConsolePrices = z.object({
@@ -84,11 +87,13 @@ export const ConsoleTenantRow = z.object({
 });
 export type ConsoleTenantRow = z.infer<typeof ConsoleTenantRow>;
 
-export const ConsoleTenantsRequest = z.object({
-  offset: z.coerce.number().int().min(0).default(0),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-  search: z.string().trim().max(64).optional(),
-});
+export const ConsoleTenantsRequest = z
+  .object({
+    offset: z.coerce.number().int().min(0).default(0),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+    search: z.string().trim().max(64).refine(isPrintable, 'control characters are not allowed').optional(),
+  })
+  .strict();
 export type ConsoleTenantsRequest = z.input<typeof ConsoleTenantsRequest>;
 export const ConsoleTenantPage = z.object({ data: z.array(ConsoleTenantRow), total: z.number().int(), offset: z.number().int(), limit: z.number().int() });
 export type ConsoleTenantPage = z.infer<typeof ConsoleTenantPage>;

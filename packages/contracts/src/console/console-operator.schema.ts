@@ -5,6 +5,7 @@ import { ProviderProtocol } from '../admin/config.schema';
 import { SubscriptionProfile, UsagePlanWindow, UsageSummaryRow } from '../billing/billing.schema';
 import { DeadLetterConsumer, DeadLetterReplayReply, DeadLetterView } from '../usage/dead-letter.schema';
 import { ReconcileTenant } from '../usage/money-views.schema';
+import { InputTime, isPrintable } from '../inputs/input-text.schema';
 
 // Shapes of the operator console's pages past the tenants list: a tenant's detail, the catalog with its
 // channels' health, dead letters, queue depths and reconciliation.
@@ -32,13 +33,13 @@ export type ConsoleTenantDetail = z.infer<typeof ConsoleTenantDetail>;
 
 /** A plan or custom subscription's new end, and the subscription as it then is. */
 export const ConsoleSubscription = SubscriptionView;
-export const ConsoleSubscriptionRequest = z
-  .object({ expires: z.iso.datetime({ offset: true, message: 'expected a date and time, e.g. 2027-01-31T00:00:00Z' }) })
-  .strict();
+export const ConsoleSubscriptionRequest = z.object({ expires: InputTime }).strict();
 
 // ---- the catalog
 
-export const ConsoleCatalogRequest = z.object({ ...Paging, search: z.string().trim().max(64).optional() });
+export const ConsoleCatalogRequest = z
+  .object({ ...Paging, search: z.string().trim().max(64).refine(isPrintable, 'control characters are not allowed').optional() })
+  .strict();
 export type ConsoleCatalogRequest = z.input<typeof ConsoleCatalogRequest>;
 
 export const ConsoleCatalogChannel = z.object({
@@ -112,12 +113,14 @@ export type ConsoleCatalogHealthPage = z.infer<typeof ConsoleCatalogHealthPage>;
 
 // ---- dead letters
 
-export const ConsoleDeadLettersRequest = z.object({
-  consumer: DeadLetterConsumer.optional(),
-  /** The last id of the page before; absent: the first page. */
-  after: z.string().regex(/^\d+$/, 'expected a dead letter id').optional(),
-  limit: z.coerce.number().int().min(1).max(100).default(20),
-});
+export const ConsoleDeadLettersRequest = z
+  .object({
+    consumer: DeadLetterConsumer.optional(),
+    /** The last id of the page before; absent: the first page. */
+    after: z.string().regex(/^\d+$/, 'expected a dead letter id').optional(),
+    limit: z.coerce.number().int().min(1).max(100).default(20),
+  })
+  .strict();
 export type ConsoleDeadLettersRequest = z.input<typeof ConsoleDeadLettersRequest>;
 
 const PerConsumer = z.object({ usage: z.number().int().nonnegative(), ledger: z.number().int().nonnegative() });
@@ -143,7 +146,7 @@ export type ConsoleDeadLetter = z.infer<typeof ConsoleDeadLetter>;
 
 // ---- queues
 
-export const ConsoleQueuesRequest = z.object(Paging);
+export const ConsoleQueuesRequest = z.object(Paging).strict();
 export type ConsoleQueuesRequest = z.input<typeof ConsoleQueuesRequest>;
 
 export const ConsoleQueueRow = z.object({
@@ -164,7 +167,7 @@ export type ConsoleQueuePage = z.infer<typeof ConsoleQueuePage>;
 
 // ---- reconciliation
 
-export const ConsoleReconcileRequest = z.object(Paging);
+export const ConsoleReconcileRequest = z.object(Paging).strict();
 export type ConsoleReconcileRequest = z.input<typeof ConsoleReconcileRequest>;
 
 /** The last reconciliation of every tenant: its totals and a page of the tenants whose books do not hold. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputSlug } from '../inputs/input-text.schema';
 
 /** `owner`: everything; `developer`: keys and webhooks; `viewer`: read only. */
 export const ConsoleRole = z.enum(['owner', 'developer', 'viewer']);
@@ -21,7 +22,7 @@ export function roleAllows(role: ConsoleRole, grant: ConsoleGrant): boolean {
 /** Emails are compared lowercased and trimmed: one person, one account. */
 export const ConsoleEmail = z.string().trim().toLowerCase().max(254).pipe(z.email());
 
-const TenantSlug = z.string().min(1).max(64);
+const TenantSlug = InputSlug;
 
 /** A one-time token handed out in a link (invite) or a cookie (session): 32 random bytes, base64url. */
 export const OpaqueToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'a token of 43 base64url characters');

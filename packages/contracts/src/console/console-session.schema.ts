@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputSlug } from '../inputs/input-text.schema';
 import { ConsoleEmail, ConsoleRole, OpaqueToken } from './console-people.schema';
 
 /** The SHA-256 of a token, as stored and looked up. */
@@ -49,14 +50,14 @@ export const SignOutMessage = z.object({ tokenHash: Hex64 });
 
 /** Ends sessions at once on every edge: one by id, or every session of a person or of a tenant. */
 export const SessionRevokeRequest = z
-  .object({ id: z.uuid().optional(), tenant: z.string().min(1).optional(), email: ConsoleEmail.optional() })
+  .object({ id: z.uuid().optional(), tenant: InputSlug.optional(), email: ConsoleEmail.optional() })
   .strict()
   .refine((r) => (r.id !== undefined) !== (r.tenant !== undefined), { message: 'give a session id, or a tenant (and optionally an email)', path: ['id'] })
   .refine((r) => r.email === undefined || r.tenant !== undefined, { message: 'an email needs its tenant', path: ['tenant'] });
 export type SessionRevokeRequest = z.infer<typeof SessionRevokeRequest>;
 export const SessionRevokeReply = z.object({ revoked: z.number().int() });
 
-export const SessionListRequest = z.object({ tenant: z.string().min(1).optional(), email: ConsoleEmail.optional() }).strict();
+export const SessionListRequest = z.object({ tenant: InputSlug.optional(), email: ConsoleEmail.optional() }).strict();
 export const ConsoleSessionView = z.object({
   id: z.uuid(),
   kind: ConsoleSessionKind,

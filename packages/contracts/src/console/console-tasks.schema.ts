@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MicrosString } from '../money';
+import { printableText } from '../inputs/input-text.schema';
 
 /** Shapes of the tenant console's tasks page: media and music tasks, paged on the server, with their charge and refund. */
 
@@ -15,7 +16,7 @@ export const ConsoleTasksQuery = z
   .object({
     kind: ConsoleTaskKind.default('media'),
     status: ConsoleTaskStatus.optional(),
-    cursor: z.string().max(256).optional(),
+    cursor: printableText(256).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
   })
   .strict();

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { UsageGroupBy, UsagePlanWindow, UsageRequestRow, UsageSummaryRow } from '../billing/billing.schema';
 import { MicrosString } from '../money';
 import { UsageKind } from '../usage/usage-kind';
+import { InputTime, isPrintable, printableText } from '../inputs/input-text.schema';
 
 /** Shapes of the tenant console's usage pages: the overview, grouped usage with latency, and records paged by keyset. */
 
-const Iso = z.iso.datetime({ offset: true });
+const Iso = InputTime;
 
 export const ConsoleUsageGroupBy = UsageGroupBy;
 
@@ -58,10 +59,10 @@ export const ConsoleUsageRecordsQuery = z
   .object({
     since: Iso.optional(),
     until: Iso.optional(),
-    model: z.string().trim().min(1).max(128).optional(),
+    model: z.string().trim().min(1).max(128).refine(isPrintable, 'control characters are not allowed').optional(),
     keyId: z.uuid().optional(),
     kind: UsageKind.optional(),
-    cursor: z.string().max(256).optional(),
+    cursor: printableText(256).optional(),
     limit: z.coerce.number().int().min(1).max(500).default(CONSOLE_PAGE_LIMIT),
   })
   .strict();
@@ -69,12 +70,20 @@ export type ConsoleUsageRecordsQuery = z.input<typeof ConsoleUsageRecordsQuery>;
 export const ConsoleUsageRecordsMessage = ConsoleUsageRecordsQuery.extend({ tenantId: z.uuid() });
 export type ConsoleUsageRecordsMessage = z.infer<typeof ConsoleUsageRecordsMessage>;
 
+/** The CSV export: the records' filters (no paging), or the grouped summary. */
+export const ConsoleUsageExportQuery = ConsoleUsageRecordsQuery.omit({ cursor: true, limit: true }).extend({
+  of: z.enum(['records', 'summary']).default('records'),
+  by: UsageGroupBy.default('day'),
+});
+export type ConsoleUsageExportQuery = z.input<typeof ConsoleUsageExportQuery>;
+
 export const ConsoleUsageRecord = UsageRequestRow.extend({ latencyMs: z.number().int() });
 export type ConsoleUsageRecord = z.infer<typeof ConsoleUsageRecord>;
 export const ConsoleUsageRecordPage = z.object({ data: z.array(ConsoleUsageRecord), nextCursor: z.string().nullable() });
 export type ConsoleUsageRecordPage = z.infer<typeof ConsoleUsageRecordPage>;
 
 /** One record, and every record of the task, batch or run it belongs to (its other charges). */
+export const ConsoleUsageRecordPath = z.object({ requestId: printableText(128).min(1) }).strict();
 export const ConsoleUsageRecordMessage = z.object({ tenant: z.string().min(1), requestId: z.string().min(1).max(128) });
 export const ConsoleUsageRecordDetail = z.object({ record: UsageRequestRow, related: z.array(UsageRequestRow) });
 export type ConsoleUsageRecordDetail = z.infer<typeof ConsoleUsageRecordDetail>;

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { WebhookDeliveryStatus, WebhookDeliveryView } from '../webhooks/webhook.schema';
+import { printableText } from '../inputs/input-text.schema';
 
 /** Shapes of the tenant console's webhook deliveries: every attempt of each, paged newest first; redeliver one. */
 
 export const ConsoleDeliveriesQuery = z
   .object({
     status: WebhookDeliveryStatus.optional(),
-    cursor: z.string().max(256).optional(),
+    cursor: printableText(256).optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
   })
   .strict();

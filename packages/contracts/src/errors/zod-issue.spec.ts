@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { GatewayError } from './gateway-error';
-import { issuePath, parseOrThrow } from './zod-issue';
+import { InputTime, printableText } from '../inputs/input-text.schema';
+import { issuePath, parseInput, parseOrThrow } from './zod-issue';
 
 const Body = z.object({
   model: z.string(),
@@ -47,5 +48,36 @@ describe('parseOrThrow', () => {
   it('formats paths', () => {
     expect(issuePath(['a', 0, 'b', 12])).toBe('a[0].b[12]');
     expect(issuePath([])).toBe('');
+  });
+});
+
+describe('parseInput', () => {
+  const Query = z.object({ since: InputTime.optional(), model: printableText(128).optional() }).strict();
+  const refusal = (input: unknown, where: 'query' | 'path' | 'body') => {
+    try {
+      parseInput(Query, input, where);
+    } catch (error) {
+      return error as GatewayError;
+    }
+    throw new Error('expected a refusal');
+  };
+
+  it('names an unknown parameter and where it was, not the body', () => {
+    const error = refusal({ nope: '1' }, 'query');
+    expect(error.message).toBe("Unrecognized query parameter(s): 'nope'.");
+    expect(error.param).toBe('nope');
+  });
+
+  it('refuses a time outside 2000..2100 and control characters, naming the parameter and its place', () => {
+    expect(refusal({ since: '0000-01-01T00:00:00Z' }, 'query').message).toMatch(
+      /^Invalid value for query parameter 'since': expected a time between the years 2000 and 2100/,
+    );
+    const error = refusal({ model: 'a\u0000b' }, 'path');
+    expect(error.param).toBe('model');
+    expect(error.message).toBe("Invalid value for path parameter 'model': control characters are not allowed");
+  });
+
+  it('returns what parses', () => {
+    expect(parseInput(Query, { since: '2026-01-01T00:00:00Z' }, 'query')).toEqual({ since: '2026-01-01T00:00:00Z' });
   });
 });

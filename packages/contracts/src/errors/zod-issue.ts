@@ -36,3 +36,28 @@ export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown, pre
   const path = issuePath([...(prefix ? [prefix] : []), ...issue.path]);
   throw GatewayError.invalid(describe(issue, path, input), path || null);
 }
+
+/** Where a request carried a parameter. */
+export type InputPlace = 'query' | 'path' | 'body';
+
+function describeAt(issue: z.core.$ZodIssue, where: InputPlace, name: string, input: unknown): string {
+  if (issue.code === 'unrecognized_keys') return `Unrecognized ${where} parameter(s): ${issue.keys.map((key) => `'${key.slice(0, 64)}'`).join(', ')}.`;
+  if (!name) return `Invalid ${where}: ${issue.message}`;
+  if (issue.code === 'invalid_type') {
+    if (valueAt(input, issue.path) === undefined) return `Missing required ${where} parameter: '${name}'.`;
+    return `Invalid type for ${where} parameter '${name}': expected ${issue.expected}.`;
+  }
+  return `Invalid value for ${where} parameter '${name}': ${issue.message}`;
+}
+
+/**
+ * Parses a request's query, path parameters or body with `schema`, or throws an invalid_request error
+ * whose message says where the parameter was and whose param names it.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, where: InputPlace): z.infer<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  const name = issue.code === 'unrecognized_keys' ? (issue.keys[0] ?? '').slice(0, 64) : issuePath(issue.path);
+  throw GatewayError.invalid(describeAt(issue, where, name, input), name || where);
+}

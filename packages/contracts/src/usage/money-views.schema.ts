@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputSlug, InputTime } from '../inputs/input-text.schema';
 import { MicrosString } from '../money';
 
 /** Ledger kinds as an operator names them; `topup` covers operator credits, `hold` the reservations. */
@@ -9,8 +10,8 @@ export type LedgerViewKind = z.infer<typeof LedgerViewKind>;
 /** A page of a tenant's ledger, oldest first; `cursor` is the last entry id of the page before. */
 export const LedgerRequest = z
   .object({
-    tenant: z.string().min(1),
-    since: z.iso.datetime({ offset: true }).optional(),
+    tenant: InputSlug,
+    since: InputTime.optional(),
     kind: LedgerViewKind.optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(100),
     cursor: z.string().regex(/^\d+$/, 'expected a ledger entry id').optional(),
@@ -42,7 +43,7 @@ export const LedgerPage = z.object({ tenant: z.string(), rows: z.array(LedgerRow
 export type LedgerPage = z.infer<typeof LedgerPage>;
 
 export const ReconcileRequest = z
-  .object({ tenant: z.string().min(1).optional(), all: z.boolean().optional() })
+  .object({ tenant: InputSlug.optional(), all: z.boolean().optional() })
   .strict()
   .refine((r) => (r.tenant === undefined) !== (r.all === undefined || r.all === false), { message: 'give either tenant or all', path: ['tenant'] });
 export type ReconcileRequest = z.infer<typeof ReconcileRequest>;

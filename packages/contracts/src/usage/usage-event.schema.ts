@@ -22,7 +22,7 @@ export const UsageEvent = z.object({
   /** Seconds of media metered (audio priced per second); absent for token-metered requests. */
   seconds: z.number().nonnegative().optional(),
   latencyMs: z.number().int().nonnegative(),
-  /** ok | upstream_error | error | cancelled */
+  /** ok | cache_hit | upstream_error | error | cancelled | reply_lost */
   outcome: z.string(),
   status: z.number().int(),
   /** ISO time the request started. */

@@ -61,6 +61,12 @@ export function usageSubjectOf(event: KindSource & { subjectId?: string }): stri
   return usageKindOf(event) === 'batch_line' ? (event.clientRequestId ?? null) : null;
 }
 
+/**
+ * The outcome of a request the upstream answered whose reply most likely never reached its client (the
+ * bus link dropped while it was served): billed like `ok`, answered 503 at the edge.
+ */
+export const REPLY_LOST_OUTCOME = 'reply_lost';
+
 /** A usage row's outcome in the shared vocabulary (request outcomes are ok, cache_hit, upstream_error, error, cancelled, expired). */
 export function usageResultOf(outcome: string): UsageResult {
   if (outcome === 'ok' || outcome === 'succeeded' || outcome === 'cache_hit') return 'succeeded';

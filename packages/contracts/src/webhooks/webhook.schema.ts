@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InputSlug, printableText } from '../inputs/input-text.schema';
 
 // Outbound webhooks: the messages and views of their admin subjects (secrets, deliveries, redelivery).
 
@@ -12,7 +13,7 @@ export const WebhookAttemptOutcome = z.enum(['delivered', 'failed', 'timeout', '
 export type WebhookAttemptOutcome = z.infer<typeof WebhookAttemptOutcome>;
 
 export const WebhookSecretRotateRequest = z.object({
-  tenant: z.string().min(1).max(64),
+  tenant: InputSlug,
   /** End every earlier secret now instead of after its grace window (a leaked secret). */
   revokePrevious: z.boolean().default(false),
 });
@@ -31,7 +32,7 @@ export const WebhookSecretView = z.object({
 });
 export type WebhookSecretView = z.infer<typeof WebhookSecretView>;
 
-export const WebhookDeliveriesRequest = z.object({ task: z.string().min(1).max(128) });
+export const WebhookDeliveriesRequest = z.object({ task: printableText(128).min(1) }).strict();
 export type WebhookDeliveriesRequest = z.infer<typeof WebhookDeliveriesRequest>;
 
 export const WebhookAttemptView = z.object({

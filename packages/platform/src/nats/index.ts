@@ -16,3 +16,5 @@ export * from './process-stats-responder';
 export * from './reconnects';
 export * from './reply-claims';
 export * from './channel-health-responder';
+export * from './nats-link';
+export * from './reply-fate';

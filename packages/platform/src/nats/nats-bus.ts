@@ -7,7 +7,19 @@ import { injectTraceContext, tracingOn, type TraceContext } from '../observabili
 import { decodeJson, encodeJson, encodeText, replyDataBytes } from './codec';
 import { ReplyBarrier } from './reply-barrier';
 import { ReplyClaims } from './reply-claims';
+import type { NatsLink } from './nats-link';
 import { RequestFailure, RequestMux } from './request-mux';
+
+/** What a caller is told to wait before trying again when the bus cannot carry its request now. */
+export const BUS_RETRY_AFTER_SECONDS = 1;
+
+/** How long a stream abandoned in a drop waits for the link to tell its service to stop. */
+const CANCEL_AFTER_DROP_MS = 30_000;
+
+/** The bus cannot carry the request now: 503 with Retry-After, in every family's dialect. */
+function unavailable(message: string): GatewayError {
+  return new GatewayError('unavailable', message, null, null, BUS_RETRY_AFTER_SECONDS);
+}
 
 export interface RequestOptions {
   timeoutMs?: number;
@@ -15,6 +27,11 @@ export interface RequestOptions {
   trace?: TraceContext;
   /** Told how the service served the request, when its reply says (model, channel, tokens). */
   onNote?: (note: ReplyNote) => void;
+  /**
+   * A read that may be sent twice: when the link drops before its answer, it is sent once more as soon
+   * as the link is back, within its timeout. Anything else fails at once with 503 and Retry-After.
+   */
+  idempotent?: boolean;
 }
 
 export interface StreamOptions {
@@ -45,7 +62,7 @@ function unsentError(name: string, failure: RequestFailure): GatewayError {
     const limit = failure.limit === undefined ? 'the bus limit' : `${failure.limit} bytes`;
     return new GatewayError('payload_too_large', `The request is larger than one message of the bus takes (${limit}).`);
   }
-  return new GatewayError('unavailable', `The request to ${name} could not be sent`);
+  return unavailable(`The request to ${name} could not be sent`);
 }
 
 /** One frame of a streamed reply: raw bytes as the service sent them. */
@@ -89,6 +106,11 @@ export class NatsBus {
     return this.mux;
   }
 
+  /** The connection's link to the server: up, or down between a drop and the reconnect. */
+  get link(): NatsLink {
+    return this.requests.link;
+  }
+
   /** Unary request; resolves with the handler's data parsed by `schema`, or throws its GatewayError. */
   async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
     return schema.parse(okData(await this.exchange(name, payload, options)));
@@ -105,36 +127,56 @@ export class NatsBus {
 
   /** One request and its reply envelope's bytes, redeemed from the reply store when it came by claim check. */
   private async exchange(name: string, payload: unknown, options: RequestOptions): Promise<Uint8Array> {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    const deadline = Date.now() + timeoutMs;
+    const data = encodeJson(payload);
+    const headers = traceHeaders(options.trace);
     let msg: Msg;
     try {
-      msg = await this.requests.request(this.subject(name), encodeJson(payload), options.timeoutMs ?? 10_000, traceHeaders(options.trace));
+      msg = await this.requests.request(this.subject(name), data, timeoutMs, headers);
     } catch (error) {
-      if (!(error instanceof RequestFailure)) throw error;
-      if (error.reason === 'no_responders') throw new GatewayError('unavailable', `No service answers ${name}`);
-      if (error.reason === 'too_large' || error.reason === 'unsent') throw unsentError(name, error);
-      if (error.reason === 'timeout') {
-        gatewayMetrics.natsTimeouts.inc({ subject: name });
-        throw new GatewayError('unavailable', `${name} did not answer in time`);
-      }
-      throw new GatewayError('unavailable', `The connection closed before ${name} answered`);
+      if (!options.idempotent || !(error instanceof RequestFailure) || error.reason !== 'disconnected') throw this.failure(name, error);
+      if (!(await this.link.whenUp(deadline - Date.now()))) throw this.failure(name, error);
+      msg = await this.requests.request(this.subject(name), data, Math.max(1, deadline - Date.now()), headers).catch((again: unknown) => {
+        throw this.failure(name, again);
+      });
     }
     tellNote(msg, options.onNote);
     const ref = msg.headers?.get(NATS_HEADERS.replyRef);
     return ref ? this.redeem(name, ref) : msg.data;
   }
 
+  /** A request that ended without its answer, as the domain error its caller gets. */
+  private failure(name: string, error: unknown): unknown {
+    if (!(error instanceof RequestFailure)) return error;
+    switch (error.reason) {
+      case 'no_responders':
+        return unavailable(`No service answers ${name}`);
+      case 'too_large':
+      case 'unsent':
+        return unsentError(name, error);
+      case 'timeout':
+        gatewayMetrics.natsTimeouts.inc({ subject: name });
+        return unavailable(`${name} did not answer in time`);
+      case 'disconnected':
+        return unavailable(`The bus link dropped before ${name} answered`);
+      case 'closed':
+        return unavailable(`The connection closed before ${name} answered`);
+    }
+  }
+
   /** A reply that came by claim check: taken once from the reply store. */
   private async redeem(name: string, key: string): Promise<Uint8Array> {
     const store = this.replyClaims.store;
-    if (!store) throw new GatewayError('unavailable', `The answer of ${name} is larger than one message and this process has no reply store`);
+    if (!store) throw unavailable(`The answer of ${name} is larger than one message and this process has no reply store`);
     if (!this.replyClaims.owns(key)) throw new GatewayError('internal', `The answer of ${name} names a reply outside this deployment`);
     let data: Uint8Array | null;
     try {
       data = await store.take(key);
     } catch {
-      throw new GatewayError('unavailable', `The answer of ${name} could not be read from the reply store`);
+      throw unavailable(`The answer of ${name} could not be read from the reply store`);
     }
-    if (data === null) throw new GatewayError('unavailable', `The answer of ${name} expired before it could be read`);
+    if (data === null) throw unavailable(`The answer of ${name} expired before it could be read`);
     return data;
   }
 
@@ -199,17 +241,15 @@ export class NatsBus {
       }
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
-      if (error.reason === 'no_responders') {
+      if (error.reason !== 'timeout') {
         finished = true;
-        throw new GatewayError('unavailable', `No service answers ${name}`);
-      }
-      if (error.reason === 'closed') {
-        finished = true;
-        throw new GatewayError('unavailable', `The connection closed during ${name}`);
-      }
-      if (error.reason === 'too_large' || error.reason === 'unsent') {
-        finished = true;
-        throw unsentError(name, error);
+        // The service may still be streaming to an inbox nobody reads: told to stop once the link is back.
+        if (error.reason === 'disconnected') {
+          void this.link.whenUp(CANCEL_AFTER_DROP_MS).then((up) => {
+            if (up) cancel();
+          });
+        }
+        throw this.failure(name, error);
       }
       // An idle timeout: handled below like any stream that stops without its end.
       gatewayMetrics.natsTimeouts.inc({ subject: name });

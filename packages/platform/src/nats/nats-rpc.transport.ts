@@ -7,6 +7,8 @@ import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBod
 import { encodeNote, hasNote } from '../observability/reply-note';
 import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
 import { mergeStreamFrames, type OutgoingFrame } from './frame-merge';
+import { linkOf, type NatsLink } from './nats-link';
+import { watchReplyFate } from './reply-fate';
 import { ReplyBarrier } from './reply-barrier';
 import { ReplyClaims, type ReplyStore } from './reply-claims';
 import { RpcContext } from './rpc-context';
@@ -19,6 +21,14 @@ const DEFAULT_MAX_PAYLOAD = 1024 * 1024;
 
 /** Room left in a message for its headers (kind, note, trace) under the server's max_payload. */
 const HEADER_ROOM = 16 * 1024;
+
+/** Why a stream stopped when the link dropped under it: its frames since are lost, so it ends in an error. */
+const LINK_LOST = 'link_lost';
+
+const LINK_LOST_REPLY = encodeReply({
+  ok: false,
+  error: { code: 'unavailable', message: 'The bus link dropped during the stream; try again.', retryAfterSeconds: 1 },
+});
 
 function frameBytes(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return value;
@@ -64,6 +74,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  * A Nest microservice transport over our NATS wire format: `@MessagePattern` handlers answer in a
  * queue group (one replica per request), `@EventPattern` handlers receive broadcasts. A request
  * carrying the stream header gets each emitted value as its own message, then an end message.
+ * While the link to the server is down, replies wait here and leave once it is back (the client would
+ * drop them); a stream in flight when it drops stops and ends in an error frame.
  */
 export class NatsRpcTransport extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
@@ -72,6 +84,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   private readonly streams = new Map<string, AbortController>();
   /** Requests being handled: a shutdown waits for them after it stops taking new ones. */
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly link: NatsLink;
+  private readonly unwatch: Array<() => void> = [];
 
   constructor(
     private readonly connection: NatsConnection,
@@ -85,6 +99,13 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   ) {
     super();
     barrier.setWriter(this.drain);
+    this.link = linkOf(connection);
+    this.unwatch.push(
+      this.link.onDrop(() => {
+        for (const stream of this.streams.values()) stream.abort(LINK_LOST);
+      }),
+      this.link.onUp(() => this.barrier.schedule()),
+    );
   }
 
   /**
@@ -99,7 +120,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
 
   /** The barrier's writer: runs right after its hooks, at the end of the turn. */
   private readonly drain = (): void => {
-    if (this.outgoing.length === 0) return;
+    if (this.outgoing.length === 0 || !this.link.isUp) return;
     const frames = this.outgoing;
     this.outgoing = [];
     for (const frame of mergeStreamFrames(frames, MERGED_FRAME_BYTES)) this.publish(frame);
@@ -210,6 +231,10 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
 
   private async dispatch(pattern: string, handler: MessageHandler, msg: Msg, isEvent: boolean, note?: ReplyNote): Promise<void> {
     const abort = new AbortController();
+    if (note) {
+      const epoch = this.link.epoch;
+      watchReplyFate(note, () => !this.link.isUp || this.link.epoch !== epoch);
+    }
     const context = new RpcContext([msg.subject, msg.headers, abort.signal, note]);
     let payload: unknown;
     try {
@@ -261,8 +286,10 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
         first = false;
       }
       if (!abort.signal.aborted) this.write(reply, new Uint8Array(0), STREAM_KINDS.end, note);
+      else if (abort.signal.reason === LINK_LOST) this.write(reply, LINK_LOST_REPLY, STREAM_KINDS.error, note);
     } catch (error) {
-      if (!abort.signal.aborted) {
+      if (abort.signal.reason === LINK_LOST) this.write(reply, LINK_LOST_REPLY, STREAM_KINDS.error, note);
+      else if (!abort.signal.aborted) {
         this.logUnexpected(subject, error);
         markSpanFailed(error);
         this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }), STREAM_KINDS.error, note);
@@ -289,6 +316,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
    * before the last replies are written.
    */
   async close(graceMs = this.graceMs): Promise<void> {
+    for (const stop of this.unwatch) stop();
     for (const sub of this.subscriptions) sub.unsubscribe();
     if (this.inFlight.size > 0) {
       let timer: NodeJS.Timeout | undefined;

@@ -1,13 +1,15 @@
 import { createInbox, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import { MessageQueue } from './message-queue';
+import { linkOf, type NatsLink } from './nats-link';
 
 /**
  * Why a request ended without an answer (or a stream without its end): `too_large` when the message is
- * over the server's max_payload, `unsent` when the connection refused to write it for another reason.
+ * over the server's max_payload, `unsent` when the connection refused to write it for another reason,
+ * `disconnected` when the link to the server was down as it left or dropped while it waited.
  */
 export class RequestFailure extends Error {
   constructor(
-    readonly reason: 'no_responders' | 'timeout' | 'closed' | 'too_large' | 'unsent',
+    readonly reason: 'no_responders' | 'timeout' | 'closed' | 'too_large' | 'unsent' | 'disconnected',
     readonly limit?: number,
   ) {
     super(reason);
@@ -47,6 +49,8 @@ const SWEEP_MS = 50;
  * deadlines are checked by one coarse timer, and the requests of one event-loop turn leave in one
  * socket write. No per-request subscription, timer or captured stack. A streamed request is an entry
  * too, taking every message until its caller closes it: no subscribe and unsubscribe per stream.
+ * When the link drops every entry fails at once with `disconnected` (its reply can no longer come), and
+ * while it is down a request fails as it is made rather than vanish in the client's reconnect buffer.
  */
 export class RequestMux {
   private readonly inbox = createInbox();
@@ -56,8 +60,12 @@ export class RequestMux {
   private sweeper: NodeJS.Timeout | undefined;
   private outgoing: Array<{ token: string; subject: string; data: Uint8Array; reply: string; headers?: MsgHdrs }> = [];
   private next = 0;
+  readonly link: NatsLink;
+  private readonly stopWatching: () => void;
 
   constructor(private readonly connection: NatsConnection) {
+    this.link = linkOf(connection);
+    this.stopWatching = this.link.onDrop(() => this.failAll(new RequestFailure('disconnected')));
     const start = this.inbox.length + 1;
     this.subscription = connection.subscribe(`${this.inbox}.*`, {
       callback: (error, msg) => {
@@ -84,6 +92,7 @@ export class RequestMux {
     const { token, reply } = this.address();
     const limit = this.connection.info?.max_payload;
     if (limit !== undefined && data.length > limit) return Promise.reject(new RequestFailure('too_large', limit));
+    if (!this.link.isUp) return Promise.reject(new RequestFailure('disconnected'));
     if (now) {
       try {
         this.connection.publish(subject, data, { reply, headers });
@@ -123,12 +132,15 @@ export class RequestMux {
       reject: (error) => queue.fail(error),
       deadline: Date.now() + idleMs,
     };
-    this.wait(token, waiter);
-    try {
-      this.connection.publish(subject, data, { reply, headers });
-    } catch (error) {
-      this.waiting.delete(token);
-      queue.fail(publishFailure(error, this.connection));
+    if (!this.link.isUp) queue.fail(new RequestFailure('disconnected'));
+    else {
+      this.wait(token, waiter);
+      try {
+        this.connection.publish(subject, data, { reply, headers });
+      } catch (error) {
+        this.waiting.delete(token);
+        queue.fail(publishFailure(error, this.connection));
+      }
     }
     const close = () => {
       if (this.waiting.get(token) === waiter) this.waiting.delete(token);
@@ -138,11 +150,17 @@ export class RequestMux {
   }
 
   close(): void {
+    this.stopWatching();
+    if (!this.subscription.isClosed()) this.subscription.unsubscribe();
+    this.failAll(new RequestFailure('closed'));
+  }
+
+  private failAll(failure: RequestFailure): void {
     clearInterval(this.sweeper);
     this.sweeper = undefined;
-    if (!this.subscription.isClosed()) this.subscription.unsubscribe();
-    for (const waiter of this.waiting.values()) waiter.reject(new RequestFailure('closed'));
+    const waiters = [...this.waiting.values()];
     this.waiting.clear();
+    for (const waiter of waiters) waiter.reject(failure);
   }
 
   /** A fresh entry key and the reply subject that reaches it. */
@@ -160,6 +178,12 @@ export class RequestMux {
     const requests = this.outgoing;
     this.outgoing = [];
     for (const { token, subject, data, reply, headers } of requests) {
+      if (!this.link.isUp) {
+        const waiter = this.waiting.get(token);
+        this.waiting.delete(token);
+        waiter?.reject(new RequestFailure('disconnected'));
+        continue;
+      }
       try {
         this.connection.publish(subject, data, { reply, headers });
       } catch (error) {

@@ -20,13 +20,18 @@ export interface StreamPublish {
 /**
  * Publishes to a JetStream stream over the process's shared request multiplexer. The message is on the
  * connection when this returns (before its first await), so it precedes anything the caller writes
- * next; the returned promise settles with the stream's acknowledgement.
+ * next; the returned promise settles with the stream's acknowledgement. While the link is down the
+ * message leaves the moment it is back (before the replies held for it), within the timeout.
  */
 export function publishToStream(bus: NatsBus, subject: string, data: Uint8Array, options: StreamPublish): Promise<{ seq: number; duplicate: boolean }> {
   const h = natsHeaders();
   h.set('Nats-Msg-Id', options.msgID);
   h.set('Nats-Expected-Stream', options.stream);
-  return bus.requests.request(subject, data, options.timeoutMs ?? 5000, h, true).then(
+  const timeoutMs = options.timeoutMs ?? 5000;
+  const sent = bus.link.isUp
+    ? bus.requests.request(subject, data, timeoutMs, h, true)
+    : bus.link.whenUp(timeoutMs).then(() => bus.requests.request(subject, data, timeoutMs, h, true));
+  return sent.then(
     (msg) => {
       const ack = PubAck.parse(decodeJson(msg.data));
       if ('error' in ack) throw new Error(`JetStream refused the publish: ${ack.error.description} (${ack.error.code})`);

@@ -15,6 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import Redis from 'ioredis';
 import { request } from 'undici';
 import { chat, eventually, storedBalance, withSql } from '../support/billing-fixtures';
+import { SPEC_STACK_ENV } from '../support/stack-env';
 
 const HOLD_TTL_MS = 3000;
 const SWEEP_MS = 500;
@@ -37,7 +38,7 @@ describe('billing across a chat crash', () => {
       databaseUrl: db.url,
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-crash-objects-')),
       migrate: false,
-      env: { NO_COLOR: '1', BILLING_HOLD_TTL_MS: String(HOLD_TTL_MS), BILLING_SWEEP_INTERVAL_MS: String(SWEEP_MS), CHAT_TIMEOUT_MS: '5000' },
+      env: { ...SPEC_STACK_ENV, BILLING_HOLD_TTL_MS: String(HOLD_TTL_MS), BILLING_SWEEP_INTERVAL_MS: String(SWEEP_MS), CHAT_TIMEOUT_MS: '5000' },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });

@@ -20,6 +20,7 @@ import { eventually } from '../support/billing-fixtures';
 import { chatFile } from '../support/batch-fixtures';
 import { CLI_BIN, type CliResult } from '../support/cli-runner';
 import { msgcHeaders } from '../support/gateway';
+import { SPEC_STACK_ENV } from '../support/stack-env';
 
 const KILLED = ['accounts', 'chat', 'files', 'files-worker', 'media', 'media-worker', 'music', 'music-worker', 'edge'] as const;
 /** Each client call gives up after this long: a call held by a process that died fails, and the loop goes on. */
@@ -50,7 +51,7 @@ describe('money: the books hold while every service is killed once', () => {
       // Calls a killed process held fail within seconds rather than the default minute, and a job a killed
       // worker held is taken up again within seconds rather than after the default 15–30 s lock.
       env: {
-        NO_COLOR: '1',
+        ...SPEC_STACK_ENV,
         CHAT_TIMEOUT_MS: '5000',
         MEDIA_TIMEOUT_MS: '5000',
         FILES_TIMEOUT_MS: '5000',

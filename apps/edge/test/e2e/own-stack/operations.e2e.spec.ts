@@ -17,6 +17,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
 import { chat, eventually, withSql } from '../support/billing-fixtures';
 import { startOtlpReceiver, type OtlpReceiver } from '../support/otlp-receiver';
+import { SPEC_STACK_ENV } from '../support/stack-env';
 
 const SLOW_STREAM_MODEL = 'ops-slow-stream';
 /** OTLP's span kinds. */
@@ -63,7 +64,7 @@ describe('operating the gateway', () => {
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-ops-objects-')),
       migrate: false,
       // A request the killed chat held fails after CHAT_TIMEOUT_MS instead of the default minute.
-      env: { NO_COLOR: '1', OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, SHUTDOWN_GRACE_SECONDS: '20', CHAT_TIMEOUT_MS: '5000' },
+      env: { ...SPEC_STACK_ENV, OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url, SHUTDOWN_GRACE_SECONDS: '20', CHAT_TIMEOUT_MS: '5000' },
       sink: (app, line) => {
         lines.push(`[${app}] ${line}`);
         log.write(`[${app}] ${line}\n`);

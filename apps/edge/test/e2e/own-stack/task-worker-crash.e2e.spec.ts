@@ -21,6 +21,7 @@ import { chatFile, finished, jsonlOf, waitForBatch } from '../support/batch-fixt
 import { eventually, withSql } from '../support/billing-fixtures';
 import { bearer, http, openaiClient } from '../support/gateway';
 import { WebhookReceiver } from '../support/webhook-receiver';
+import { SPEC_STACK_ENV } from '../support/stack-env';
 
 const TASKS = 24;
 const MUSIC_TASKS = 10;
@@ -78,7 +79,7 @@ describe('tasks and batches across a worker crash', () => {
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-wcrash-objects-')),
       migrate: false,
       env: {
-        NO_COLOR: '1',
+        ...SPEC_STACK_ENV,
         MEDIA_ROLE: 'api',
         MUSIC_ROLE: 'api',
         FILES_ROLE: 'api',

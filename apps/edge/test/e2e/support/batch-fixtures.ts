@@ -3,6 +3,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type OpenAI from 'openai';
 import type { Batch } from 'openai/resources/batches';
 
+/** Lines one files worker runs at once in the e2e stack (its BATCH_CONCURRENCY). */
+export const E2E_BATCH_CONCURRENCY = 16;
+
 export function chatLine(customId: string, model: string, content = `line ${customId}`): string {
   return JSON.stringify({
     custom_id: customId,

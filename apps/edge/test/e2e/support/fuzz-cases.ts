@@ -39,7 +39,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
 const anyUnit = fc.integer({ min: 0, max: 0xffff }).map((code) => String.fromCharCode(code));
 /** Strings of any UTF-16 units: NUL, control characters, lone surrogates, BOMs. */
-const wildString = fc.oneof(
+export const wildString = fc.oneof(
   fc.string({ unit: anyUnit, maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
   fc.constantFrom(
@@ -170,13 +170,13 @@ export function jsonText(value: Json): string | undefined {
   return text?.replace(new RegExp(`"${marker}(\\d+)"`, 'g'), (_m, i: string) => raws[Number(i)]!);
 }
 
-interface BodyPlan {
+export interface BodyPlan {
   text: string | undefined;
   /** Whether the text is JSON at all (raw garbage is refused by the parser). */
   json: boolean;
 }
 
-function bodyArbitrary(seed: RouteSeed): fc.Arbitrary<BodyPlan> {
+export function bodyArbitrary(seed: RouteSeed): fc.Arbitrary<BodyPlan> {
   const fromValue = (value: Json): BodyPlan => ({ text: jsonText(value), json: true });
   const seeds = seed.bodies.length > 0 ? fc.constantFrom(...seed.bodies) : fc.constant<Json>({});
   const garbage = fc.oneof(
@@ -349,7 +349,7 @@ function queryArbitrary(seed: RouteSeed): fc.Arbitrary<string> {
   );
 }
 
-function paramArbitrary(values: string[]): fc.Arbitrary<string> {
+export function paramArbitrary(values: string[]): fc.Arbitrary<string> {
   const token = fc.stringMatching(/^[A-Za-z0-9_-]{1,40}$/);
   return fc.oneof(
     { weight: 3, arbitrary: fc.constantFrom(...values) },
@@ -376,7 +376,7 @@ function paramArbitrary(values: string[]): fc.Arbitrary<string> {
 }
 
 /** Percent-encodes every UTF-16 unit's UTF-8 bytes, lone surrogates included (as WTF-8), so any string fits a path. */
-function percentEncode(text: string): string {
+export function percentEncode(text: string): string {
   let out = '';
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);

@@ -1,10 +1,12 @@
 // The OpenAI batch API simulated in memory: uploaded files, and batches that run their lines through the
-// live routes' builders in the background (a few at a time, each after its model's latency control), then
-// write an output file and an error file in OpenAI's batch output format. Bounded: old files and batches
-// are forgotten first, so a long benchmark cannot grow memory without limit.
+// live routes' builders in the background (a few at a time, each after its model's latency control, and
+// stopping where a test's batch hold says), then write an output file and an error file in OpenAI's batch
+// output format. Bounded: old files and batches are forgotten first, so a long benchmark cannot grow memory
+// without limit.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import type { Holds } from '../../core/holds';
 import { sleep, type SandboxControls } from '../../core/controls';
 import type { SandboxStats } from '../../core/stats';
 import { answerBatchLine, type BatchEndpoint } from './batch-line.builder';
@@ -59,7 +61,10 @@ export class BatchBoard {
   private readonly files = new Map<string, BoardFile>();
   private readonly batches = new Map<string, BoardBatch>();
 
-  constructor(private readonly stats: SandboxStats) {}
+  constructor(
+    private readonly stats: SandboxStats,
+    private readonly holds: Holds,
+  ) {}
 
   addFile(filename: string, purpose: string, content: Buffer): BoardFile {
     const file: BoardFile = {
@@ -125,6 +130,7 @@ export class BatchBoard {
     if (batch.status === 'validating' || batch.status === 'in_progress') {
       batch.status = 'cancelling';
       batch.cancelling_at = now();
+      this.holds.wake();
     }
     return batch;
   }
@@ -163,6 +169,10 @@ export class BatchBoard {
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < lines.length && batch.status === 'in_progress') {
+        if (!this.holds.tryStart(lines[next]!.customId)) {
+          await this.holds.changed();
+          continue;
+        }
         const line = lines[next++]!;
         const controls = controlsOf(line.model);
         await sleep(controls.latencyMs);

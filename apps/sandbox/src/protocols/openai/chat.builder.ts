@@ -35,6 +35,12 @@ export function messageText(content: ChatMessage['content']): string {
     .join(' ');
 }
 
+/** The text of the request's last user message ('' when there is none). */
+export function lastUserText(body: ChatRequest): string {
+  const lastUser = [...body.messages].reverse().find((message) => message.role === 'user');
+  return lastUser ? messageText(lastUser.content) : '';
+}
+
 function countNonText(content: ChatMessage['content']): number {
   return Array.isArray(content) ? content.filter((part) => part.type !== 'text').length : 0;
 }

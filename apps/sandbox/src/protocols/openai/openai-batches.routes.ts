@@ -26,8 +26,8 @@ function fileObject(file: BoardFile): Omit<BoardFile, 'content'> {
   return record;
 }
 
-export function registerOpenaiBatchRoutes(app: FastifyInstance, { exchange }: ProtocolDeps): void {
-  const board = new BatchBoard(exchange.stats);
+export function registerOpenaiBatchRoutes(app: FastifyInstance, { exchange, holds }: ProtocolDeps): void {
+  const board = new BatchBoard(exchange.stats, holds);
   const missing = (what: string, id: string, param: string) => renderOpenaiError(404, `No such ${what}: '${id}'`, param, null);
 
   app.post('/files', async (request, reply) => {

@@ -4,7 +4,7 @@ import { parseOrThrow } from '@gateway/contracts';
 import type { FastifyInstance } from 'fastify';
 import { dataFrame, eventFrame } from '../../core/exchange';
 import type { ProtocolDeps } from '../../core/protocol';
-import { chatChunks, chatCompletionBody, planChat } from './chat.builder';
+import { chatChunks, chatCompletionBody, lastUserText, planChat } from './chat.builder';
 import { completionBody, completionChunks, planCompletion } from './completions.builder';
 import { ChatRequest, CompletionRequest, ResponseRequest } from './openai.schemas';
 import { renderOpenaiError } from './openai.errors';
@@ -22,7 +22,7 @@ function modelOf(body: unknown): string | undefined {
 const now = (): number => Math.floor(Date.now() / 1000);
 const shortId = (): string => randomUUID().replace(/-/g, '').slice(0, 24);
 
-export function registerOpenaiTextRoutes(app: FastifyInstance, { exchange }: ProtocolDeps): void {
+export function registerOpenaiTextRoutes(app: FastifyInstance, { exchange, holds }: ProtocolDeps): void {
   const responses = new Map<string, Record<string, unknown>>();
   const store = (id: string, body: Record<string, unknown>): void => {
     responses.set(id, body);
@@ -38,6 +38,7 @@ export function registerOpenaiTextRoutes(app: FastifyInstance, { exchange }: Pro
     const body = parseOrThrow(ChatRequest, request.body);
     const controls = await exchange.gate(request, reply, modelOf(body), renderOpenaiError, { stream: body.stream === true });
     if (!controls) return reply;
+    await holds.admit(lastUserText(body), exchange.signal(request));
     const plan = planChat(body);
     exchange.stats.addTokens(plan.usage.prompt_tokens, plan.usage.completion_tokens);
     const meta = { id: `chatcmpl-${shortId()}`, created: now(), model: body.model };
