@@ -7,19 +7,10 @@ import { GatewayError, SUBJECTS } from '@gateway/contracts';
 import { existsSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
+import { launchHeadlessChromium } from '../testing/headless-chromium';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const BUILT_CONSOLE = path.resolve(__dirname, '../../../console/dist');
 
 /** The page's text once it has rendered its sign-in form. */
@@ -53,7 +44,7 @@ describe('the sign-in page says only what it owns', () => {
     t.accounts.on(SUBJECTS.accounts.console.oidc.begin, () => {
       throw GatewayError.notFound('tenant "acme" has no single sign-on: <b>call 555 0100</b>', 'tenant');
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await launchHeadlessChromium();
     const context = await browser.newContext({ viewport: { width: 1200, height: 760 }, locale: 'en-US' });
     context.setDefaultTimeout(30_000);
     page = await context.newPage();

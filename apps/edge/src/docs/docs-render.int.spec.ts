@@ -7,19 +7,9 @@
  */
 import { BUILT_ROUTES, REPLY_SCHEMAS } from '@gateway/contracts';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { registerDocsRoutes } from './docs.routes';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+import { launchHeadlessChromium } from '../testing/headless-chromium';
 
 /** Controls of Scalar's hosted services (its agent, SDK generation, MCP, the hosted client), as the page would label them. */
 const HOSTED_CONTROLS = [/Ask AI/i, /Agent Scalar/i, /Generate SDK/i, /\bMCP\b/, /Developer Tools/i, /Open API Client/i];
@@ -37,7 +27,7 @@ describe('the API reference in a browser', () => {
     fastify = Fastify();
     registerDocsRoutes(fastify);
     origin = await fastify.listen({ port: 0, host: '127.0.0.1' });
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
+    browser = await launchHeadlessChromium();
     const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
     // Nothing leaves the machine; a foreign request is still recorded (and then refused) before this answers.
     await context.route(

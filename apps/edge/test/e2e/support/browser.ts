@@ -5,25 +5,11 @@
  */
 import AxeBuilder from '@axe-core/playwright';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { launchHeadlessChromium } from '../../../src/testing/headless-chromium';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** What this machine's closed network needs: no background fetches, no QUIC, no first-run or sync. */
-const FLAGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
-/** Playwright starts the browser headless with a fresh, temporary --user-data-dir of its own. */
-export function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: FLAGS });
-}
+/** One headless Chromium for a spec file. */
+export const launchBrowser = launchHeadlessChromium;
 
 export async function newPerson(browser: Browser): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({ viewport: { width: 1200, height: 760 }, colorScheme: 'light', locale: 'en-US' });
