@@ -1,4 +1,6 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { freePorts } from './free-port';
@@ -6,6 +8,34 @@ import { infraProbes } from './infra-check';
 import { findExecutable, startInfrastructure } from './infra-start';
 
 const installed = findExecutable('redis-server') !== undefined && findExecutable('nats-server') !== undefined;
+
+/** Whether the process still runs (a zombie has ended: only its parent has yet to reap it). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/** Redis writes its append-only file as it stops: the folder can be removed only once it has gone. */
+async function stopAndWait(pids: number[]): Promise<void> {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  const deadline = Date.now() + 15_000;
+  while (pids.some(running) && Date.now() < deadline) await sleep(50);
+  for (const pid of pids.filter(running)) process.kill(pid, 'SIGKILL');
+}
 
 describe('startInfrastructure', () => {
   let dataDir: string;
@@ -16,15 +46,9 @@ describe('startInfrastructure', () => {
   });
 
   afterAll(async () => {
-    for (const pid of pids) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        // already gone
-      }
-    }
-    await rm(dataDir, { recursive: true, force: true });
-  });
+    await stopAndWait(pids);
+    await rm(dataDir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  }, 30_000);
 
   it('starts Redis and NATS that are installed but not running, with their data in the given folder', async () => {
     expect(installed).toBe(true);
