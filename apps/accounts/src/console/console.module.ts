@@ -1,7 +1,10 @@
-// Owns the console's people: invites, passwords and lockout, sessions (tenant and operator), single sign-on;
-// and the tenant console's usage views.
+// Owns the console's people: invites, passwords and sign-in attempts (counted in Redis under the
+// namespace's tag), sessions (tenant and operator), single sign-on; and the tenant console's usage views.
+import { WalletKeys } from '@gateway/billing';
 import { loadEnv } from '@gateway/platform';
 import { Module } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { WALLET_REDIS } from '../billing/wallet.module';
 import { BillingModule } from '../billing/billing.module';
 import { TenantsModule } from '../tenants/tenants.module';
 import { CONSOLE_ACCOUNTS_ENV, ConsoleAccountsEnv } from './console.env';
@@ -13,6 +16,7 @@ import { PasswordHasher } from './password-hasher';
 import { PeopleHandler } from './people/people.handler';
 import { PeopleRepository } from './people/people.repository';
 import { PeopleService } from './people/people.service';
+import { SignInAttempts } from './sign-in/sign-in-attempts';
 import { SessionsHandler } from './sessions/sessions.handler';
 import { SessionsRepository } from './sessions/sessions.repository';
 import { SessionsService } from './sessions/sessions.service';
@@ -25,6 +29,18 @@ import { ConsoleUsageService } from './usage/console-usage.service';
   controllers: [PeopleHandler, SessionsHandler, OidcHandler, ConsoleUsageHandler],
   providers: [
     { provide: CONSOLE_ACCOUNTS_ENV, useFactory: () => loadEnv(ConsoleAccountsEnv) },
+    {
+      provide: SignInAttempts,
+      inject: [WALLET_REDIS, WalletKeys, CONSOLE_ACCOUNTS_ENV],
+      useFactory: (redis: Redis, keys: WalletKeys, env: ConsoleAccountsEnv) =>
+        new SignInAttempts(redis, `${keys.tag}:signin`, {
+          threshold: env.CONSOLE_LOCKOUT_THRESHOLD,
+          baseSeconds: env.CONSOLE_LOCKOUT_BASE_SECONDS,
+          maxSeconds: env.CONSOLE_LOCKOUT_MAX_SECONDS,
+          perAddress: env.CONSOLE_SIGN_IN_PER_ADDRESS,
+          addressWindowSeconds: env.CONSOLE_SIGN_IN_ADDRESS_WINDOW_SECONDS,
+        }),
+    },
     PasswordHasher,
     PeopleRepository,
     PeopleService,

@@ -57,14 +57,9 @@ export class PeopleRepository {
     });
   }
 
-  /** Counts one more wrong password and returns the new count. */
-  async countFailure(userId: string): Promise<number> {
-    const user = await this.prisma.consoleUser.update({ where: { id: userId }, data: { failedSignIns: { increment: 1 } }, select: { failedSignIns: true } });
-    return user.failedSignIns;
-  }
-
-  lockUntil(userId: string, until: Date) {
-    return this.prisma.consoleUser.update({ where: { id: userId }, data: { lockedUntil: until } });
+  /** Mirrors a wrong password's count and lock (kept in Redis) where operators see people; a lock is only ever extended. */
+  recordFailure(userId: string, failures: number, lockedUntil: Date | null) {
+    return this.prisma.consoleUser.update({ where: { id: userId }, data: { failedSignIns: failures, ...(lockedUntil ? { lockedUntil } : {}) } });
   }
 
   clearFailures(userId: string) {

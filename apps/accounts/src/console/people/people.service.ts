@@ -13,14 +13,14 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { TenantsService } from '../../tenants/tenants.service';
 import { isUniqueViolation } from '../../prisma/prisma-errors';
-import { CONSOLE_ACCOUNTS_ENV, type ConsoleAccountsEnv } from '../console.env';
-import { lockoutSeconds } from '../lockout';
 import { newOpaqueToken, tokenHash } from '../opaque-token';
 import { PasswordHasher } from '../password-hasher';
+import { SignInAttempts } from '../sign-in/sign-in-attempts';
 import { SessionsService } from '../sessions/sessions.service';
 import { PeopleRepository, type UserRecord } from './people.repository';
 
-const WRONG_CREDENTIALS = 'The email or the password is wrong.';
+/** One answer for an unknown email, a wrong password and a locked email: none tells them apart. */
+const WRONG_CREDENTIALS = 'The email or the password is wrong, or this email had too many wrong passwords: wait a few minutes and try again.';
 const INVITE_GONE = 'This invite link is unknown, already used or expired: ask your tenant owner or operator for a new one.';
 
 export function toUserView(user: UserRecord, now = new Date()): ConsoleUserView {
@@ -36,9 +36,8 @@ export function toUserView(user: UserRecord, now = new Date()): ConsoleUserView 
   };
 }
 
-function lockedError(until: Date, now: Date): GatewayError {
-  const seconds = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 1000));
-  return new GatewayError('rate_limited', `Too many wrong passwords: this account is locked for ${seconds} s more. Try again then.`, 'password', null, seconds);
+function wrongCredentials(): GatewayError {
+  return new GatewayError('authentication_failed', WRONG_CREDENTIALS, 'password');
 }
 
 /** People of the console: invites, setting a password from one, signing in with it, and the lockout after failures. */
@@ -49,7 +48,7 @@ export class PeopleService {
     @Inject(TenantsService) private readonly tenants: TenantsService,
     @Inject(SessionsService) private readonly sessions: SessionsService,
     @Inject(PasswordHasher) private readonly hasher: PasswordHasher,
-    @Inject(CONSOLE_ACCOUNTS_ENV) private readonly env: ConsoleAccountsEnv,
+    @Inject(SignInAttempts) private readonly attempts: SignInAttempts,
   ) {}
 
   /** Issues a one-time link for `email` to join `tenant` as `role` (creating the account, without a password, if new). */
@@ -85,6 +84,7 @@ export class PeopleService {
     if (problem) throw GatewayError.invalid(problem, 'password');
     const hash = await this.hasher.hash(request.password);
     if (!(await this.people.acceptInvite(invite.id, invite.userId, invite.role, hash))) throw GatewayError.notFound(INVITE_GONE, 'token');
+    await this.attempts.forgetEmail(invite.user.email);
     await this.sessions.endAllOf(invite.userId);
     return { email: invite.user.email, tenant: invite.user.tenant.slug };
   }
@@ -95,29 +95,27 @@ export class PeopleService {
   }
 
   /**
-   * Email and password to a new session. A locked account is refused before its password is checked; a
-   * wrong password counts toward the lock; an unknown email costs the same time as a wrong password.
+   * Email and password to a new session. The attempt is counted first (per email and per client address,
+   * in Redis): an address past its allowance is refused at once, a locked email without its password being
+   * checked. An unknown email, a wrong password and a locked email get one answer in the time of one check.
    */
   async signIn(request: z.output<typeof SignInMessage>): Promise<ConsoleSessionIssued> {
-    const now = new Date();
+    const attempt = await this.attempts.reserve(request.email, request.client.ip);
+    if (attempt.kind === 'address') {
+      const wait = attempt.retryAfterSeconds;
+      throw new GatewayError('rate_limited', `Too many sign-in attempts from this address: try again in ${wait} s.`, 'email', null, wait);
+    }
     const user = await this.people.findByEmail(request.email);
-    if (!user || user.passwordHash === null) {
+    const lockedInStore = user?.lockedUntil != null && user.lockedUntil > new Date();
+    if (attempt.kind === 'locked' || !user || user.passwordHash === null || lockedInStore) {
       await this.hasher.verifyNothing(request.password);
-      throw new GatewayError('authentication_failed', WRONG_CREDENTIALS, 'password');
+      throw wrongCredentials();
     }
-    if (user.lockedUntil && user.lockedUntil > now) throw lockedError(user.lockedUntil, now);
     if (!(await this.hasher.verify(user.passwordHash, request.password))) {
-      const failures = await this.people.countFailure(user.id);
-      const seconds = lockoutSeconds(failures, {
-        threshold: this.env.CONSOLE_LOCKOUT_THRESHOLD,
-        baseSeconds: this.env.CONSOLE_LOCKOUT_BASE_SECONDS,
-        maxSeconds: this.env.CONSOLE_LOCKOUT_MAX_SECONDS,
-      });
-      if (seconds === 0) throw new GatewayError('authentication_failed', WRONG_CREDENTIALS, 'password');
-      const until = new Date(now.getTime() + seconds * 1000);
-      await this.people.lockUntil(user.id, until);
-      throw lockedError(until, now);
+      await this.people.recordFailure(user.id, attempt.failures, attempt.lockedUntil);
+      throw wrongCredentials();
     }
+    await this.attempts.succeed(request.email, request.client.ip);
     if (user.failedSignIns > 0 || user.lockedUntil) await this.people.clearFailures(user.id);
     return this.sessions.issue(user, request.client, request.previousTokenHash);
   }
