@@ -28,6 +28,10 @@ export class TenantsService {
     return tenant;
   }
 
+  findBySlug(slug: string): Promise<TenantRecord | null> {
+    return this.tenants.findBySlug(slug);
+  }
+
   async requireById(id: string): Promise<TenantRecord> {
     const tenant = await this.tenants.findById(id);
     if (!tenant) throw GatewayError.notFound(`tenant "${id}" does not exist`, 'tenantId');

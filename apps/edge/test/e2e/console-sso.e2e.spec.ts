@@ -10,6 +10,7 @@ import type { Browser, Page } from 'playwright-core';
 import { runCli } from './support/cli-runner';
 import { launchBrowser, newPerson, seriousViolations } from './support/browser';
 import { inviteLink } from './support/console-people';
+import { request } from 'undici';
 import { baseUrl, createTenantWithKey, uniqueSlug } from './support/gateway';
 
 jest.setTimeout(90_000);
@@ -110,5 +111,16 @@ describe('single sign-on into the tenant console', () => {
     await page.getByText(/you have no console account here: ask a tenant owner or operator for an invite/).waitFor();
     expect((await context.cookies(`${baseUrl()}/console`)).find((c) => c.name === 'gw_console')).toBeUndefined();
     await context.close();
+  });
+
+  it('answers alike for a tenant that does not exist and one without single sign-on', async () => {
+    const withoutSso = (await createTenantWithKey({ label: 'no-sso' })).slug;
+    const start = async (slug: string) => {
+      const answer = await request(`${baseUrl()}/console/api/oidc/start?tenant=${slug}`, { method: 'GET' });
+      return { status: answer.statusCode, location: answer.headers.location, body: await answer.body.text() };
+    };
+    const missing = await start(uniqueSlug('missing'));
+    expect(missing).toMatchObject({ status: 303, location: '/console/sign-in?error=sso_not_configured' });
+    expect(await start(withoutSso)).toEqual(missing);
   });
 });

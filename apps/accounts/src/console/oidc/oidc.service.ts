@@ -119,10 +119,11 @@ export class OidcService {
     }
   }
 
+  /** An unknown tenant and one without single sign-on are refused alike: neither tells which slugs exist. */
   private async settingsOf(tenantSlug: string): Promise<{ tenantId: string; settings: ProviderSettings }> {
-    const tenant = await this.tenants.requireBySlug(tenantSlug);
-    const config = await this.oidc.findConfig(tenant.id);
-    if (!config) throw GatewayError.notFound(`tenant "${tenant.slug}" has no single sign-on: sign in with your email and password`, 'tenant');
+    const tenant = await this.tenants.findBySlug(tenantSlug);
+    const config = tenant ? await this.oidc.findConfig(tenant.id) : null;
+    if (!tenant || !config) throw GatewayError.notFound(`tenant "${tenantSlug}" has no single sign-on: sign in with your email and password`, 'tenant');
     return {
       tenantId: tenant.id,
       settings: { issuer: config.issuer, clientId: config.clientId, clientSecret: config.clientSecret, allowHttp: this.env.CONSOLE_OIDC_ALLOW_HTTP },
