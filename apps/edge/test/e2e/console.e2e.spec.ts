@@ -78,7 +78,7 @@ describe('tenant console in a browser', () => {
     await page.getByRole('textbox', { name: 'Email' }).fill(ownerEmail);
     await page.getByRole('textbox', { name: 'Password' }).fill('not the password at all');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    await page.getByText('The email or the password is wrong.').waitFor();
+    await page.getByText('The email or the password is wrong, or this email had too many wrong passwords').waitFor();
     await page.getByRole('textbox', { name: 'Password' }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL(/\/console\/overview$/);
