@@ -9,6 +9,7 @@ import { registerCacheRoutes } from './cache-routes';
 import { registerMoneyRoutes } from './money-routes';
 import { registerUsageRoutes } from './usage-routes';
 import { registerWebhookRoutes } from './webhook-routes';
+import { installLingeringClose } from '../routing/refused-body';
 
 function sendAdminError(reply: FastifyReply, thrown: unknown): FastifyReply {
   const error = toGatewayError(thrown);
@@ -72,6 +73,8 @@ const CLOSED_MESSAGE =
  */
 export function createAdminServer(bus: NatsBus, adminToken: string | undefined, hostNames: ReadonlySet<string> = new Set()): FastifyInstance {
   const fastify = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  // A refusal sent before the body was read (wrong token, Host, Origin or CSRF token) lets the client finish writing.
+  installLingeringClose(fastify);
   fastify.addHook('onRequest', async (request, reply) => {
     const refusal = refusedByHostOrOrigin(request.headers, hostNames);
     if (refusal) return sendAdminError(reply, refusal);
