@@ -2,7 +2,13 @@ import { z } from 'zod';
 
 /** Settings every process shares. Secrets have no defaults; addresses default to this machine. */
 export const BaseEnv = z.object({
-  NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+  /** One NATS server, or several of one cluster, comma-separated (the client moves to another when one fails). */
+  NATS_URL: z
+    .string()
+    .default('nats://127.0.0.1:4222')
+    .refine((text) => text.split(',').every((server) => server.trim() !== ''), 'one or more server addresses, comma-separated'),
+  /** Copies JetStream keeps of each stream the gateway makes: 1 on one server, 3 on a three-node cluster. */
+  NATS_STREAM_REPLICAS: z.coerce.number().int().min(1).max(5).default(1),
   /** Prepended to every subject: lets several deployments or test runs share one NATS server. */
   NATS_PREFIX: z
     .string()

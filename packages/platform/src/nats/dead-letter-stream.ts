@@ -2,6 +2,7 @@ import { DEAD_LETTER_CONSUMERS, DEAD_LETTER_RETENTION_MS, DeadLetter, deadLetter
 import { nanos, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
 import { z } from 'zod';
 import { decodeJson, encodeJson } from './codec';
+import { ensureStream } from './ensure-stream';
 
 export interface StoredDeadLetter {
   /** Its sequence in the stream, as text: the id an operator names. */
@@ -34,22 +35,13 @@ export class DeadLetterStream {
 
   /** Creates the stream unless it exists (every replica calls it at start). */
   async ensure(): Promise<void> {
-    const jsm = await this.connection.jetstreamManager();
-    try {
-      await jsm.streams.info(this.names.stream);
-    } catch {
-      await jsm.streams
-        .add({
-          name: this.names.stream,
-          subjects: [this.names.subjects],
-          retention: RetentionPolicy.Limits,
-          storage: StorageType.File,
-          max_age: nanos(DEAD_LETTER_RETENTION_MS),
-        })
-        .catch(async (error: unknown) => {
-          await jsm.streams.info(this.names.stream).catch(() => Promise.reject(error));
-        });
-    }
+    await ensureStream(this.connection, {
+      name: this.names.stream,
+      subjects: [this.names.subjects],
+      retention: RetentionPolicy.Limits,
+      storage: StorageType.File,
+      max_age: nanos(DEAD_LETTER_RETENTION_MS),
+    });
   }
 
   /** Stores a dead letter; resolves once JetStream holds it. */

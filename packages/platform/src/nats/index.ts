@@ -8,6 +8,8 @@ export * from './namespace-cleanup';
 export * from './reply-barrier';
 export * from './request-mux';
 export * from './work-queue-stream';
+export * from './ensure-stream';
+export * from './stream-replicas';
 export * from './stream-publish';
 export * from './batch-puller';
 export * from './jetstream-batch-source';

@@ -1,5 +1,6 @@
 import Redis from 'ioredis';
 import { connect } from 'nats';
+import { natsServersOf } from './connect';
 
 export interface NamespaceLocation {
   natsUrl: string;
@@ -15,7 +16,7 @@ export interface NamespaceLocation {
  */
 export async function removeNamespace({ natsUrl, redisUrl, prefix }: NamespaceLocation): Promise<{ streams: number; keys: number }> {
   if (!prefix) throw new Error('refusing to remove the unprefixed namespace');
-  const nc = await connect({ servers: natsUrl, name: 'namespace-cleanup' });
+  const nc = await connect({ servers: natsServersOf(natsUrl), name: 'namespace-cleanup' });
   let streams = 0;
   try {
     const jsm = await nc.jetstreamManager();

@@ -1,4 +1,5 @@
 import { nanos, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
+import { ensureStream } from './ensure-stream';
 
 /**
  * Makes sure a durable work-queue stream (file storage: it survives a server restart) exists for
@@ -6,14 +7,11 @@ import { nanos, RetentionPolicy, StorageType, type NatsConnection } from 'nats';
  * replica that loses the race to create it finds it there.
  */
 export async function ensureWorkQueueStream(connection: NatsConnection, stream: string, subject: string, maxAgeMs: number): Promise<void> {
-  const jsm = await connection.jetstreamManager();
-  try {
-    await jsm.streams.info(stream);
-  } catch {
-    await jsm.streams
-      .add({ name: stream, subjects: [subject], retention: RetentionPolicy.Workqueue, storage: StorageType.File, max_age: nanos(maxAgeMs) })
-      .catch(async (error: unknown) => {
-        await jsm.streams.info(stream).catch(() => Promise.reject(error));
-      });
-  }
+  await ensureStream(connection, {
+    name: stream,
+    subjects: [subject],
+    retention: RetentionPolicy.Workqueue,
+    storage: StorageType.File,
+    max_age: nanos(maxAgeMs),
+  });
 }
