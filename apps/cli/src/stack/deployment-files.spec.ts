@@ -4,6 +4,7 @@
  * series the gateway exports.
  */
 import { gatewayMetrics } from '@gateway/platform';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
@@ -37,6 +38,30 @@ describe('deployment files', () => {
     expect(compose.services.prometheus!.profiles).toEqual(['observability']);
     expect(compose.services.grafana!.profiles).toEqual(['observability']);
     expect(compose.services.chat!.environment!.METRICS_PORT).toBe('9464');
+  });
+
+  it('the HA override runs NATS as three clustered nodes, and its env file gives the apps all three with three copies', () => {
+    const ha = parse(read('docker-compose.ha.yml'), { merge: true }) as { services: Record<string, { command: string[]; volumes: string[] }> };
+    expect(Object.keys(ha.services).sort()).toEqual(['nats', 'nats-2', 'nats-3']);
+    for (const [name, node] of Object.entries(ha.services)) {
+      expect(node.command).toEqual(['-c', '/etc/nats/nats-cluster.conf', '--server_name', name === 'nats' ? 'nats-1' : name]);
+      expect(node.volumes[0]).toBe('./infra/nats/nats-cluster.conf:/etc/nats/nats-cluster.conf:ro');
+    }
+    const env = Object.fromEntries(
+      read('infra', 'ha.env')
+        .trim()
+        .split('\n')
+        .map((line) => line.split('=') as [string, string]),
+    );
+    expect(env.NATS_URL!.split(',')).toEqual(['nats://nats:4222', 'nats://nats-2:4222', 'nats://nats-3:4222']);
+    expect(env.NATS_STREAM_REPLICAS).toBe('3');
+    expect(compose.services.chat!.environment!.NATS_URL).toBe('${NATS_URL:-nats://nats:4222}');
+    const conf = read('infra', 'nats', 'nats-cluster.conf');
+    for (const host of ['nats', 'nats-2', 'nats-3']) expect(conf).toContain(`nats-route://${host}:6222`);
+    const checked = spawnSync('/usr/sbin/nats-server', ['-c', path.join(REPO_ROOT, 'infra', 'nats', 'nats-cluster.conf'), '--server_name', 'check', '-t'], {
+      encoding: 'utf8',
+    });
+    expect({ status: checked.status, said: `${checked.stdout}${checked.stderr}`.trim() }).toEqual({ status: 0, said: expect.stringContaining('is valid') });
   });
 
   it('Prometheus scrapes every app of the compose file', () => {
