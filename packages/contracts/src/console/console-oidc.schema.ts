@@ -8,8 +8,8 @@ export const OidcConfigureRequest = z
   .object({
     tenant: InputSlug,
     issuer: z.url(),
-    clientId: z.string().min(1).max(256),
-    clientSecret: z.string().min(1).max(1024),
+    clientId: printableText(256).min(1),
+    clientSecret: printableText(1024).min(1),
     /** Role given to a person the provider vouches for who has no account yet; null: only invited people may sign in. */
     defaultRole: ConsoleRole.nullable().default(null),
   })

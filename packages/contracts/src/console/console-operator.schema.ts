@@ -117,7 +117,10 @@ export const ConsoleDeadLettersRequest = z
   .object({
     consumer: DeadLetterConsumer.optional(),
     /** The last id of the page before; absent: the first page. */
-    after: z.string().regex(/^\d+$/, 'expected a dead letter id').optional(),
+    after: z
+      .string()
+      .regex(/^\d{1,15}$/, 'expected a dead letter id')
+      .optional(),
     limit: z.coerce.number().int().min(1).max(100).default(20),
   })
   .strict();
@@ -138,7 +141,7 @@ export const ConsoleDeadLetterRow = DeadLetterView;
 export type ConsoleDeadLetterRow = z.infer<typeof ConsoleDeadLetterRow>;
 export const ConsoleReplayReply = DeadLetterReplayReply;
 
-export const ConsoleDeadLetterId = z.object({ id: z.string().regex(/^[1-9]\d*$/, 'expected a dead letter id (a positive integer)') }).strict();
+export const ConsoleDeadLetterId = z.object({ id: z.string().regex(/^[1-9]\d{0,14}$/, 'expected a dead letter id (a positive integer)') }).strict();
 
 /** One dead letter in full: its error and its payload (control characters escaped), as a replay would put it back. */
 export const ConsoleDeadLetter = DeadLetterView.omit({ preview: true }).extend({ payload: z.string() });

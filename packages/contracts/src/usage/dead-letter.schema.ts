@@ -75,7 +75,7 @@ export type DeadLetterList = z.infer<typeof DeadLetterList>;
 export const DeadLetterReplayRequest = z
   .object({
     ids: z
-      .array(z.string().regex(/^[1-9]\d*$/, 'expected a dead letter id (a positive integer)'))
+      .array(z.string().regex(/^[1-9]\d{0,14}$/, 'expected a dead letter id (a positive integer)'))
       .min(1)
       .optional(),
     all: z.literal(true).optional(),

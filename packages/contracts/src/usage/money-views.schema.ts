@@ -14,7 +14,10 @@ export const LedgerRequest = z
     since: InputTime.optional(),
     kind: LedgerViewKind.optional(),
     limit: z.coerce.number().int().min(1).max(1000).default(100),
-    cursor: z.string().regex(/^\d+$/, 'expected a ledger entry id').optional(),
+    cursor: z
+      .string()
+      .regex(/^\d{1,18}$/, 'expected a ledger entry id')
+      .optional(),
   })
   .strict();
 export type LedgerRequest = z.infer<typeof LedgerRequest>;
