@@ -7,4 +7,5 @@ export * from './batch/batch-source';
 export * from './batch/batch-consumer';
 export * from './queue';
 export * from './observability';
+export * from './faults/database-fault';
 export * from './paging/keyset-cursor';

@@ -3,6 +3,7 @@ import type { MessageHandler } from '@nestjs/microservices';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
+import { isDatabaseFault } from '../faults/database-fault';
 import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBody } from './codec';
 import { encodeNote, hasNote } from '../observability/reply-note';
 import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
@@ -300,6 +301,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   private logUnexpected(pattern: string, error: unknown): void {
+    // The database out of reach answers 503: one line per request, without a stack that says nothing more.
+    if (isDatabaseFault(error)) return this.logger.warn(`${pattern}: database unavailable: ${(error as Error).message.split('\n')[0]}`);
     if (!(error instanceof Error) || error.name !== 'GatewayError') this.logger.error(`${pattern}: ${(error as Error)?.stack ?? String(error)}`);
   }
 

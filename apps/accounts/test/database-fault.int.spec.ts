@@ -1,0 +1,39 @@
+import { createPrismaClient, createSqlPool } from '@gateway/db';
+import { isDatabaseFault, toErrorBody } from '@gateway/platform';
+import net from 'node:net';
+
+/** A port nothing listens on: the database is down. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+describe('a database out of reach', () => {
+  it('answers unavailable with Retry-After, from a query and from a transaction, never internal', async () => {
+    const prisma = createPrismaClient(createSqlPool(`postgresql://postgres@127.0.0.1:${await closedPort()}/gateway`, 1), 1);
+    try {
+      const failures = await Promise.all([
+        prisma.$queryRaw`SELECT 1`.then(
+          () => null,
+          (error: unknown) => error,
+        ),
+        prisma
+          .$transaction(async (tx) => tx.$queryRaw`SELECT 1`)
+          .then(
+            () => null,
+            (error: unknown) => error,
+          ),
+      ]);
+      for (const error of failures) {
+        expect(isDatabaseFault(error)).toBe(true);
+        expect(toErrorBody(error)).toMatchObject({ code: 'unavailable', retryAfterSeconds: 2 });
+      }
+    } finally {
+      await prisma.$disconnect();
+    }
+  }, 30_000);
+});
