@@ -4,6 +4,7 @@ import { useState, type FormEvent } from 'react';
 import { sessionQuery } from '../api/session';
 import { createKey, keysQuery, may, regenerateKey, revokeKey, type KeyRow, type KeySecret } from '../api/tenant.api';
 import { ConfirmDialog } from '../components/confirm-dialog';
+import { useDangerColor } from '../components/danger-color';
 import { ErrorAlert } from '../components/error-alert';
 import { pageOf, Pager } from '../components/paged';
 import { QueryState } from '../components/query-state';
@@ -14,6 +15,7 @@ type Pending = { action: 'regenerate' | 'revoke'; key: KeyRow } | null;
 
 /** API keys: the masked list; owners and developers create (the key shown once), regenerate and revoke. */
 export function KeysPage() {
+  const danger = useDangerColor();
   const { data: me } = useSuspenseQuery(sessionQuery);
   const canManage = may(me, 'keys');
   const queryClient = useQueryClient();
@@ -110,7 +112,7 @@ export function KeysPage() {
                             <Button
                               size="xs"
                               variant="outline"
-                              color="red.9"
+                              color={danger}
                               onClick={() => setPending({ action: 'revoke', key })}
                               aria-label={`Revoke key ${key.name}`}
                             >

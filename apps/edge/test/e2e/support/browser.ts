@@ -28,8 +28,20 @@ export async function newPerson(browser: Browser): Promise<{ context: BrowserCon
   return { context, page };
 }
 
-/** axe-core's serious and critical findings on the page as it stands, as readable lines (empty: none). */
+/**
+ * axe-core's serious and critical findings on the page as it stands, in the light and in the dark colour
+ * scheme (the console follows the system's), as readable lines (empty: none).
+ */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  const found: string[] = [];
+  for (const scheme of ['dark', 'light'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    found.push(...(await settledViolations(page)).map((line) => `${scheme}: ${line}`));
+  }
+  return found;
+}
+
+async function settledViolations(page: Page): Promise<string[]> {
   // A dialog fading in has its colours half-way: contrast is judged once every transition has ended.
   await transitionsEnded(page);
   const found = await serious(page);
