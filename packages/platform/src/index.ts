@@ -8,3 +8,4 @@ export * from './batch/batch-consumer';
 export * from './queue';
 export * from './observability';
 export * from './paging/keyset-cursor';
+export * from './redis';

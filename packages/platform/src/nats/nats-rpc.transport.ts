@@ -3,6 +3,7 @@ import type { MessageHandler } from '@nestjs/microservices';
 import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
+import { isRedisFault } from '../redis/redis-fault';
 import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBody } from './codec';
 import { encodeNote, hasNote } from '../observability/reply-note';
 import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
@@ -300,6 +301,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   private logUnexpected(pattern: string, error: unknown): void {
+    // A Redis fault is logged once by its client (lost, back), not once per request it fails.
+    if (isRedisFault(error)) return;
     if (!(error instanceof Error) || error.name !== 'GatewayError') this.logger.error(`${pattern}: ${(error as Error)?.stack ?? String(error)}`);
   }
 
