@@ -42,6 +42,7 @@ export class BillingClientModule {
               enabled: env.BILLING_ENABLED,
               holdTtlMs: env.BILLING_HOLD_TTL_MS,
               leaseRequests: env.BILLING_LEASE_REQUESTS,
+              leaseTtlMs: env.BILLING_LEASE_TTL_MS,
             });
           },
         },
