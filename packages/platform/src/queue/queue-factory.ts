@@ -1,7 +1,7 @@
 import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import Redis from 'ioredis';
 import { watchRedis } from '../redis/create-redis';
-import { redisState } from '../redis/redis-state-log';
+import { redisState, type RedisStateLog } from '../redis/redis-state-log';
 import type { z } from 'zod';
 import { gatewayMetrics, onScrape } from '../observability/metrics';
 import { contextOfFields, endSpanWithError, SpanKind, trace, traceContext, traceFields, tracer, tracingOn } from '../observability/tracing';
@@ -52,6 +52,8 @@ export interface QueueFactoryOptions {
    * queue whose jobs are many and short, where one write per command costs more than the command.
    */
   autoPipelining?: boolean;
+  /** Where the connection's state lines go: the process's one log unless given. */
+  state?: RedisStateLog;
 }
 
 export interface QueueWorkerOptions {
@@ -92,6 +94,7 @@ export class QueueFactory {
         enableAutoPipelining: options.autoPipelining ?? false,
       }),
       'queues',
+      options.state,
     );
     onScrape(() => this.readDepths());
   }
@@ -163,7 +166,7 @@ export class QueueFactory {
    * in the state log; one while it is up (a worker's own blocking connection catching up) says nothing new.
    */
   private reportError(error: Error): void {
-    if (this.connection.status !== 'ready') redisState.lost(this.connection, 'queues', error);
+    if (this.connection.status !== 'ready') (this.options.state ?? redisState).lost(this.connection, 'queues', error);
   }
 
   async close(): Promise<void> {
