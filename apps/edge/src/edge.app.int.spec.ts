@@ -181,7 +181,7 @@ describe('edge over real NATS and HTTP', () => {
       await t.connection.flush();
       const up = await get('/readyz');
       expect(up.status).toBe(200);
-      expect(await up.json()).toMatchObject({ status: 'ready', nats: true, missing: [] });
+      expect(await up.json()).toMatchObject({ status: 'ready', nats: true, redis: true, missing: [] });
     });
 
     it('counts requests by route id in /metrics', async () => {

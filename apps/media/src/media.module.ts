@@ -1,9 +1,8 @@
 import { BillingClient, BillingClientModule, BillingEnv, TaskBilling, TaskUsagePublisher } from '@gateway/billing';
-import { loadEnv, NatsBus, QueueFactory } from '@gateway/platform';
+import { loadEnv, NatsBus, QueueFactory, createRedis } from '@gateway/platform';
 import { ServiceInfraModule } from '@gateway/platform/infra';
 import { CallbackTokenSigner, type StorageEnv } from '@gateway/storage';
 import { Module, type DynamicModule, type Provider } from '@nestjs/common';
-import Redis from 'ioredis';
 import { MediaCallbackHandler } from './callbacks/media-callback.handler';
 import { MediaCallbackService } from './callbacks/media-callback.service';
 import { MEDIA_ENV, type MediaEnv } from './config/media-env';
@@ -42,7 +41,7 @@ export class MediaModule {
       TaskLifecycleService,
       PollPlanner,
       CompletionHistoryRepository,
-      { provide: HISTORY_REDIS, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) },
+      { provide: HISTORY_REDIS, useFactory: () => createRedis(env.REDIS_URL, 'history', { enableAutoPipelining: true }) },
       { provide: HISTORY_KEY_PREFIX, inject: [QueueFactory], useFactory: (queues: QueueFactory) => queues.prefix },
       { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
       { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },

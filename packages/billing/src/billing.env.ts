@@ -18,6 +18,11 @@ export const BillingEnv = z.object({
    * opening request's maximum cost (one Redis call per lease instead of per request); 0 turns leases off.
    */
   BILLING_LEASE_REQUESTS: z.coerce.number().int().min(0).max(1000).default(16),
+  /**
+   * How long a balance lease's hold lives unless its process renews it (every third of this while in use):
+   * a lease of a process that died is back in the wallet this long after, plus one sweep.
+   */
+  BILLING_LEASE_TTL_MS: z.coerce.number().int().min(3000).default(60_000),
   /** How often accounts looks for expired holds. */
   BILLING_SWEEP_INTERVAL_MS: z.coerce.number().int().positive().default(5000),
 });

@@ -9,3 +9,4 @@ export * from './queue';
 export * from './observability';
 export * from './faults/database-fault';
 export * from './paging/keyset-cursor';
+export * from './redis';

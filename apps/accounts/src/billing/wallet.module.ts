@@ -1,9 +1,9 @@
 // Owns the accounts side of the live wallet: its Redis connection and billing settings, shared by the
 // ledger consumer, the hold sweeper, top-ups and the billing handlers.
 import { BillingEnv, WalletKeys, WalletStore } from '@gateway/billing';
-import { loadEnv, NatsBus } from '@gateway/platform';
+import { loadEnv, NatsBus, createRedis } from '@gateway/platform';
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 
 export const BILLING_ENV = Symbol('BILLING_ENV');
 export const WALLET_REDIS = Symbol('WALLET_REDIS');
@@ -21,7 +21,7 @@ class WalletLifecycle implements OnApplicationShutdown {
 @Module({
   providers: [
     { provide: BILLING_ENV, useFactory: () => loadEnv(BillingEnv) },
-    { provide: WALLET_REDIS, inject: [BILLING_ENV], useFactory: (env: BillingEnv) => new Redis(env.REDIS_URL, { maxRetriesPerRequest: null }) },
+    { provide: WALLET_REDIS, inject: [BILLING_ENV], useFactory: (env: BillingEnv) => createRedis(env.REDIS_URL, 'wallet', { maxRetriesPerRequest: null }) },
     { provide: WalletKeys, inject: [NatsBus], useFactory: (bus: NatsBus) => WalletKeys.fromPrefix(bus.prefix) },
     { provide: WalletStore, inject: [WALLET_REDIS, WalletKeys], useFactory: (redis: Redis, keys: WalletKeys) => new WalletStore(redis, keys) },
     WalletLifecycle,

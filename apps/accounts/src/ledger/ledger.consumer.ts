@@ -1,6 +1,6 @@
 import { LedgerEvent, WalletEventReader, WalletKeys } from '@gateway/billing';
 import { DEAD_LETTER_MAX_DELIVERIES } from '@gateway/contracts';
-import { BatchConsumer } from '@gateway/platform';
+import { BatchConsumer, watchRedis } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { hostname } from 'node:os';
@@ -38,7 +38,7 @@ export class LedgerConsumer implements OnApplicationBootstrap, OnApplicationShut
     @Inject(LedgerService) ledger: LedgerService,
     @Inject(DeadLetterService) deadLetters: DeadLetterService,
   ) {
-    this.redis = shared.duplicate();
+    this.redis = watchRedis(shared.duplicate(), 'ledger');
     this.reader = new WalletEventReader(this.redis, keys, `${hostname()}-${process.pid}`);
     this.consumer = new BatchConsumer({
       name: 'ledger',

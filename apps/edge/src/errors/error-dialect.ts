@@ -1,4 +1,5 @@
 import { GatewayError, type Family } from '@gateway/contracts';
+import { isRedisFault, redisUnavailable } from '@gateway/platform';
 import { dscError, gencError, msgcError, musicError, nativeMediaError, oaicError, roomError, type DialectError } from './family-dialects';
 
 export type { DialectError } from './family-dialects';
@@ -54,6 +55,7 @@ interface FrameworkError {
  */
 export function toGatewayError(error: unknown): GatewayError {
   if (error instanceof GatewayError) return error;
+  if (isRedisFault(error)) return redisUnavailable();
   const framework = (error ?? {}) as FrameworkError;
   const status = framework.statusCode;
   if (status === 413) return new GatewayError('payload_too_large', 'Request body is too large.');

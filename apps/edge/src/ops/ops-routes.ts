@@ -12,7 +12,7 @@ export function registerOpsRoutes(fastify: FastifyInstance, readiness: Readiness
       .filter(([, s]) => s !== 'ok')
       .map(([name]) => name);
     const status = state.ready ? 'ready' : readiness.draining ? 'draining' : 'unavailable';
-    return reply.code(state.ready ? 200 : 503).send({ status, nats: state.nats, services: state.services, missing });
+    return reply.code(state.ready ? 200 : 503).send({ status, nats: state.nats, redis: state.redis, services: state.services, missing });
   });
   // The edge's own series, then the process-wide ones every app shares (NATS timeouts, refusals).
   fastify.get('/metrics', { config: { routeId: 'ops.metrics' } }, async (_req, reply) =>

@@ -1,6 +1,6 @@
-import { loadEnv, NatsBus, RedisReplyStore } from '@gateway/platform';
+import { loadEnv, NatsBus, RedisReplyStore, createRedis } from '@gateway/platform';
 import { Inject, Module, type OnApplicationShutdown, type OnModuleInit } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { EDGE_FILES_ENV, EdgeFilesEnv } from '../files/files-env';
 import { MEDIA_EDGE_ENV, MediaEdgeEnv } from '../media/media-env';
 import { OAIC_ENV, OAIC_REDIS, OaicEnv } from '../oaic/oaic-env';
@@ -21,7 +21,7 @@ import { TableRelay } from './table-relay.service';
     {
       provide: OAIC_REDIS,
       inject: [OAIC_ENV],
-      useFactory: (env: OaicEnv) => new Redis(env.REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }),
+      useFactory: (env: OaicEnv) => createRedis(env.REDIS_URL, 'relay', { lazyConnect: true, enableAutoPipelining: true }),
     },
     ClaimCheckStore,
     ChatRelay,

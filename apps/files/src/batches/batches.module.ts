@@ -1,6 +1,6 @@
-import { NatsBus, QueueFactory, queuePrefix, RedisReplyStore } from '@gateway/platform';
+import { NatsBus, QueueFactory, queuePrefix, RedisReplyStore, createRedis } from '@gateway/platform';
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { FILES_ENV, type FilesEnv } from '../config/files-env';
 import { FileRecordsModule } from '../files/files.module';
 import { BatchFinisher } from './batch-finisher';
@@ -39,7 +39,7 @@ export class BatchesModule implements OnApplicationShutdown {
           inject: [FILES_ENV],
           useFactory: (env: FilesEnv) => new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('files', env.NATS_PREFIX) }),
         },
-        { provide: BATCH_REDIS, inject: [FILES_ENV], useFactory: (env: FilesEnv) => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2 }) },
+        { provide: BATCH_REDIS, inject: [FILES_ENV], useFactory: (env: FilesEnv) => createRedis(env.REDIS_URL, 'batches') },
         {
           provide: TENANT_SLOTS,
           inject: [BATCH_REDIS, FILES_ENV],

@@ -1,7 +1,7 @@
 // Owns the billing client of a request-serving service: its Redis connection, profile cache and wallet.
-import { NatsBus } from '@gateway/platform';
+import { NatsBus, createRedis } from '@gateway/platform';
 import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { BillingEnv } from '../billing.env';
 import { WalletKeys } from '../redis/wallet-keys';
 import { WalletStore } from '../redis/wallet.store';
@@ -30,7 +30,7 @@ export class BillingClientModule {
     return {
       module: BillingClientModule,
       providers: [
-        { provide: BILLING_REDIS, useFactory: () => new Redis(env.REDIS_URL, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) },
+        { provide: BILLING_REDIS, useFactory: () => createRedis(env.REDIS_URL, 'billing', { enableAutoPipelining: true }) },
         {
           provide: BillingClient,
           inject: [BILLING_REDIS, NatsBus],
@@ -42,6 +42,7 @@ export class BillingClientModule {
               enabled: env.BILLING_ENABLED,
               holdTtlMs: env.BILLING_HOLD_TTL_MS,
               leaseRequests: env.BILLING_LEASE_REQUESTS,
+              leaseTtlMs: env.BILLING_LEASE_TTL_MS,
             });
           },
         },

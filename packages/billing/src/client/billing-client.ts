@@ -65,10 +65,13 @@ export interface BillingClientOptions {
   holdTtlMs: number;
   /** Pay-as-you-go requests are admitted under leases of this many requests' cost (0: each request holds its own). */
   leaseRequests?: number;
+  /** How long a lease's hold lives unless renewed (the book renews it while the lease is open). */
+  leaseTtlMs?: number;
 }
 
 const LEASE_IDLE_MS = 2000;
 const LEASE_MAX_AGE_MS = 30_000;
+const DEFAULT_LEASE_TTL_MS = 60_000;
 
 /** Request ids are the server's, so this means a bug or tampering: refuse, and leave the other hold alone. */
 function holdConflict(): GatewayError {
@@ -100,9 +103,8 @@ export class BillingClient {
       this.leases = new LeaseBook(wallet, (tenantId) => this.seed(tenantId), {
         requestsPerLease: options.leaseRequests,
         idleMs: LEASE_IDLE_MS,
-        // Well inside the hold's lifetime, so the sweeper never frees a lease its requests still draw on.
-        maxAgeMs: Math.min(LEASE_MAX_AGE_MS, Math.floor(options.holdTtlMs / 4)),
-        holdTtlMs: options.holdTtlMs,
+        maxAgeMs: LEASE_MAX_AGE_MS,
+        holdTtlMs: options.leaseTtlMs ?? DEFAULT_LEASE_TTL_MS,
       });
     }
   }

@@ -9,6 +9,7 @@ export interface LeaseOptions {
   maxAgeMs: number;
   /** A lease nobody used this long is closed, giving the rest back. */
   idleMs: number;
+  /** A lease's hold lives this long unless renewed; the book renews it every third of that until it closes. */
   holdTtlMs: number;
 }
 
@@ -38,14 +39,18 @@ export interface LeaseTicket {
  * never exceeds what it holds; usage beyond a request's admission is charged too, out of the balance as
  * far as it reaches (the rest is written off: see DRAW_SCRIPT). Each request's actual cost is drawn from the
  * lease by the durable usage record; when a retired lease's last request ends, its close (with the
- * total it admitted) goes out the same way and the rest returns to the balance. A lease whose process
- * died is released by the hold sweeper, less what its requests' records drew.
+ * total it admitted) goes out the same way and the rest returns to the balance. A lease's hold is short
+ * and renewed while the lease is open here, so one whose process died is released by the hold sweeper
+ * within its lifetime, less what its requests' records drew.
  */
 export class LeaseBook {
   private readonly current = new Map<string, Lease>();
   private readonly opening = new Map<string, Promise<boolean>>();
   private readonly listeners: Array<(close: LeaseClose) => void> = [];
+  /** Leases not yet closed (current or retired with requests running): their holds are renewed. */
+  private readonly unclosed = new Set<string>();
   private timer?: NodeJS.Timeout;
+  private renewer?: NodeJS.Timeout;
 
   constructor(
     private readonly wallet: WalletStore,
@@ -121,8 +126,20 @@ export class LeaseBook {
     if (previous) this.retire(previous);
     const now = Date.now();
     this.current.set(tenantId, { id, tenantId, available: size, charged: 0n, inFlight: 0, openedAt: now, lastUsedAt: now, retired: false });
+    this.unclosed.add(id);
+    this.renewer ??= setInterval(() => void this.renew(), Math.max(50, Math.floor(this.options.holdTtlMs / 3))).unref();
     this.timer ??= setInterval(() => this.retireStale(), Math.max(50, Math.floor(this.options.idleMs / 2))).unref();
     return true;
+  }
+
+  /** Keeps the holds of unclosed leases alive; a failed renewal is tried again at the next tick, well inside their lifetime. */
+  private async renew(): Promise<void> {
+    if (this.unclosed.size === 0) {
+      clearInterval(this.renewer);
+      this.renewer = undefined;
+      return;
+    }
+    await this.wallet.renewHolds([...this.unclosed], Date.now() + this.options.holdTtlMs).catch(() => undefined);
   }
 
   private retireStale(): void {
@@ -144,6 +161,7 @@ export class LeaseBook {
   }
 
   private close(lease: Lease): void {
+    this.unclosed.delete(lease.id);
     const close = { lease: lease.id, charged: lease.charged.toString() };
     // With nobody to carry it after the draws, close at once: the rest of the lease stays held for
     // the draws still to come, so the order does not matter.

@@ -188,6 +188,12 @@ export class WalletStore {
     return BigInt((await this.redis.get(this.keys.quota(tenantId, periodIndex, unit))) ?? '0');
   }
 
+  /** Moves the deadline of holds that still exist to `deadlineMs` (a lease renewed while in use); gone ones stay gone. */
+  async renewHolds(requestIds: readonly string[], deadlineMs: number): Promise<void> {
+    if (requestIds.length === 0) return;
+    await this.redis.zadd(this.keys.holds, 'XX', ...requestIds.flatMap((id) => [deadlineMs, id]));
+  }
+
   /** Request ids of holds whose deadline has passed. */
   async dueHolds(now = Date.now(), limit = 500): Promise<string[]> {
     return this.redis.zrangebyscore(this.keys.holds, '-inf', now, 'LIMIT', 0, limit);

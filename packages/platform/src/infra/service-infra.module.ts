@@ -2,6 +2,7 @@ import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@
 import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
 import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
 import Redis from 'ioredis';
+import { createRedis } from '../redis/create-redis';
 import { CatalogCache } from '../cache/catalog-cache';
 import { NatsBus } from '../nats/nats-bus';
 import { RedisReplyStore } from '../nats/reply-claims';
@@ -78,7 +79,7 @@ export class ServiceInfraModule {
     const exported: Array<symbol | Provider> = [options.env.token, SQL_POOL, PrismaClient, OBJECT_STORE];
     if (options.redis) {
       const { url, replyClaims = false } = options.redis;
-      providers.push({ provide: Redis, useFactory: () => new Redis(url, { maxRetriesPerRequest: 2, enableAutoPipelining: true }) });
+      providers.push({ provide: Redis, useFactory: () => createRedis(url, options.service, { enableAutoPipelining: true }) });
       providers.push({ provide: REPLY_CLAIMS, useValue: replyClaims });
       exported.push(Redis);
     }

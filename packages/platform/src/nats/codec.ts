@@ -1,5 +1,6 @@
 import { ErrorBody, GatewayError, RpcReply } from '@gateway/contracts';
 import { databaseUnavailable, isDatabaseFault } from '../faults/database-fault';
+import { isRedisFault, redisUnavailable } from '../redis/redis-fault';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -23,6 +24,7 @@ export function decodeText(data: Uint8Array): string {
 /** Any thrown value as the error body that travels back to the caller. */
 export function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof GatewayError) return error.toBody();
+  if (isRedisFault(error)) return redisUnavailable().toBody();
   if (isDatabaseFault(error)) return databaseUnavailable().toBody();
   return { code: 'internal', message: 'Internal error' };
 }

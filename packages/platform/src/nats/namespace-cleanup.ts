@@ -1,4 +1,4 @@
-import Redis from 'ioredis';
+import { createRedis } from '../redis/create-redis';
 import { connect } from 'nats';
 import { natsServersOf } from './connect';
 
@@ -31,7 +31,7 @@ export async function removeNamespace({ natsUrl, redisUrl, prefix }: NamespaceLo
     await nc.close();
   }
   const namespace = prefix.replace(/\.$/, '');
-  const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 2 });
+  const redis = createRedis(redisUrl, 'cleanup', { lazyConnect: true });
   let keys = 0;
   try {
     await redis.connect();

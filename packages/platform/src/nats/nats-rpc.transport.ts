@@ -4,6 +4,7 @@ import { CustomTransportStrategy, Server } from '@nestjs/microservices';
 import { headers as natsHeaders, type Msg, type NatsConnection, type Subscription } from 'nats';
 import { lastValueFrom, Observable } from 'rxjs';
 import { isDatabaseFault } from '../faults/database-fault';
+import { isRedisFault } from '../redis/redis-fault';
 import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBody } from './codec';
 import { encodeNote, hasNote } from '../observability/reply-note';
 import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
@@ -301,6 +302,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   }
 
   private logUnexpected(pattern: string, error: unknown): void {
+    // A Redis fault is logged once by its client (lost, back), not once per request it fails.
+    if (isRedisFault(error)) return;
     // The database out of reach answers 503: one line per request, without a stack that says nothing more.
     if (isDatabaseFault(error)) return this.logger.warn(`${pattern}: database unavailable: ${(error as Error).message.split('\n')[0]}`);
     if (!(error instanceof Error) || error.name !== 'GatewayError') this.logger.error(`${pattern}: ${(error as Error)?.stack ?? String(error)}`);

@@ -1,5 +1,7 @@
 import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import Redis from 'ioredis';
+import { watchRedis } from '../redis/create-redis';
+import { redisState, type RedisStateLog } from '../redis/redis-state-log';
 import type { z } from 'zod';
 import { gatewayMetrics, onScrape } from '../observability/metrics';
 import { contextOfFields, endSpanWithError, SpanKind, trace, traceContext, traceFields, tracer, tracingOn } from '../observability/tracing';
@@ -50,6 +52,8 @@ export interface QueueFactoryOptions {
    * queue whose jobs are many and short, where one write per command costs more than the command.
    */
   autoPipelining?: boolean;
+  /** Where the connection's state lines go: the process's one log unless given. */
+  state?: RedisStateLog;
 }
 
 export interface QueueWorkerOptions {
@@ -83,11 +87,15 @@ export class QueueFactory {
 
   constructor(private readonly options: QueueFactoryOptions) {
     // BullMQ's blocking commands need no per-request retry limit.
-    this.connection = new Redis(options.redisUrl, {
-      maxRetriesPerRequest: null,
-      enableReadyCheck: false,
-      enableAutoPipelining: options.autoPipelining ?? false,
-    });
+    this.connection = watchRedis(
+      new Redis(options.redisUrl, {
+        maxRetriesPerRequest: null,
+        enableReadyCheck: false,
+        enableAutoPipelining: options.autoPipelining ?? false,
+      }),
+      'queues',
+      options.state,
+    );
     onScrape(() => this.readDepths());
   }
 
@@ -123,6 +131,7 @@ export class QueueFactory {
       const addBulk = queue.addBulk.bind(queue);
       queue.addBulk = ((jobs: { name: string; data: unknown; opts?: JobsOptions }[]) =>
         addBulk(jobs.map((job) => ({ ...job, data: withTrace(job.data) })))) as typeof queue.addBulk;
+      queue.on('error', (error) => this.reportError(error));
       this.queues.set(name, queue);
     }
     return queue as unknown as Queue<T>;
@@ -145,11 +154,19 @@ export class QueueFactory {
     // The lock token lets a processor move its own job (back to the delayed set, with BullMQ's DelayedError).
     const run = (job: Job, token?: string) => processor(schema.parse(job.data), job, token);
     const worker = new Worker(name, (job: Job, token?: string) => (tracingOn() ? traced(name, job, () => run(job, token)) : run(job, token)), workerOptions);
-    // A failed job is retried or kept by BullMQ; the event only needs a listener so it is never unhandled.
-    worker.on('error', () => undefined);
+    // BullMQ reconnects and resumes the worker itself; its errors only tell the state log.
+    worker.on('error', (error) => this.reportError(error));
     worker.on('failed', () => gatewayMetrics.queueFailures.inc({ queue: name }));
     this.workers.push(worker);
     return worker;
+  }
+
+  /**
+   * A queue's or worker's error while the shared connection is down is that connection's fault, already
+   * in the state log; one while it is up (a worker's own blocking connection catching up) says nothing new.
+   */
+  private reportError(error: Error): void {
+    if (this.connection.status !== 'ready') (this.options.state ?? redisState).lost(this.connection, 'queues', error);
   }
 
   async close(): Promise<void> {

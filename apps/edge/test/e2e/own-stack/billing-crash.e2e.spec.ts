@@ -38,7 +38,13 @@ describe('billing across a chat crash', () => {
       databaseUrl: db.url,
       storageDir: await mkdtemp(path.join(os.tmpdir(), 'gateway-crash-objects-')),
       migrate: false,
-      env: { ...SPEC_STACK_ENV, BILLING_HOLD_TTL_MS: String(HOLD_TTL_MS), BILLING_SWEEP_INTERVAL_MS: String(SWEEP_MS), CHAT_TIMEOUT_MS: '5000' },
+      env: {
+        ...SPEC_STACK_ENV,
+        BILLING_HOLD_TTL_MS: String(HOLD_TTL_MS),
+        BILLING_LEASE_TTL_MS: String(HOLD_TTL_MS),
+        BILLING_SWEEP_INTERVAL_MS: String(SWEEP_MS),
+        CHAT_TIMEOUT_MS: '5000',
+      },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
     admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });

@@ -1,0 +1,17 @@
+import Redis, { type RedisOptions } from 'ioredis';
+import { redisState, type RedisStateLog } from './redis-state-log';
+
+/** Reports the client's link to the process's state log (one line lost, one back), instead of an unhandled error per retry. */
+export function watchRedis(redis: Redis, name: string, state: RedisStateLog = redisState): Redis {
+  redis.on('error', (error) => state.lost(redis, name, error));
+  redis.on('ready', () => state.back(redis));
+  return redis;
+}
+
+/**
+ * Every Redis client of the gateway: fails a command after `maxRetriesPerRequest` reconnect attempts
+ * (2 unless said otherwise) so a fault answers 503 quickly, and reports its link (see watchRedis).
+ */
+export function createRedis(url: string, name: string, options: RedisOptions = {}, state?: RedisStateLog): Redis {
+  return watchRedis(new Redis(url, { maxRetriesPerRequest: 2, ...options }), name, state);
+}

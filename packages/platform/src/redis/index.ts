@@ -1,0 +1,3 @@
+export * from './create-redis';
+export * from './redis-fault';
+export * from './redis-state-log';
