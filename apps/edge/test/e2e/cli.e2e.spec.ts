@@ -97,6 +97,7 @@ describe('gatewayctl against the admin API', () => {
     expect(wrong.status).toBe(401);
   });
 
+  // Eight gatewayctl processes, one after the other: on a busy machine each start takes seconds.
   it("sets a tenant's response cache, narrows it for one key, and purges the tenant's entries", async () => {
     const slug = uniqueSlug('cached');
     expect((await runCli(['tenants', 'create', slug])).code).toBe(0);
@@ -118,5 +119,5 @@ describe('gatewayctl against the admin API', () => {
     const unknown = await runCli(['cache', 'purge', '--tenant', uniqueSlug('nobody')]);
     expect(unknown.code).not.toBe(0);
     expect(unknown.stderr).toContain('does not exist');
-  });
+  }, 120_000);
 });
