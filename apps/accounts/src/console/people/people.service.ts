@@ -114,11 +114,14 @@ export class PeopleService {
       throw wrongCredentials();
     }
     if (!(await this.hasher.verify(user.passwordHash, request.password))) {
-      // The mirror operators read is written beside the answer, not before it: a wrong password on an
-      // existing account must take no longer than one on a missing account.
-      void this.people
-        .recordFailure(user.id, attempt.failures, attempt.lockedUntil)
-        .catch((error: Error) => this.logger.warn(`recording a failed sign-in: ${error.message}`));
+      // The mirror operators read is written once the answer has left: a wrong password on an existing
+      // account must take no longer than one on a missing account.
+      const failure = { failures: attempt.failures, lockedUntil: attempt.lockedUntil };
+      setTimeout(() => {
+        this.people
+          .recordFailure(user.id, failure.failures, failure.lockedUntil)
+          .catch((error: Error) => this.logger.warn(`recording a failed sign-in: ${error.message}`));
+      }, 0);
       throw wrongCredentials();
     }
     await this.attempts.succeed(request.email, request.client.ip);
