@@ -1,24 +1,15 @@
 import { GatewayError } from '@gateway/contracts';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { connect, type NatsConnection } from 'nats';
 import { z } from 'zod';
 import { encodeReply } from './codec';
 import { NatsBus } from './nats-bus';
+import { freePort } from '../testing/free-port';
 
 const NATS_SERVER = '/usr/sbin/nats-server';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function startServer(port: number, dir: string): Promise<ChildProcess> {
   const child = spawn(NATS_SERVER, ['-a', '127.0.0.1', '-p', String(port), '-sd', dir], { stdio: ['ignore', 'ignore', 'pipe'] });
