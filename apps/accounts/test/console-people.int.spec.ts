@@ -58,6 +58,11 @@ describe('console people and sessions over NATS', () => {
     const short = await failure(h.bus.request(C.users.acceptInvite, { token: issued.token, password: 'too short' }, Accepted));
     expect(short).toMatchObject({ code: 'invalid_request', param: 'password' });
     expect(short!.message).toContain('at least 15 characters');
+    for (const guessable of ['qwertyuiopqwertyuiop', 'passwordpassword123', '1234567890123456', 'acme acme acme acme']) {
+      const weak = await failure(h.bus.request(C.users.acceptInvite, { token: issued.token, password: guessable }, Accepted));
+      expect(weak).toMatchObject({ code: 'invalid_request', param: 'password' });
+      expect(weak!.message).toMatch(/^This password is easy to guess\./);
+    }
 
     await expect(h.bus.request(C.users.acceptInvite, { token: issued.token, password: PASSWORD }, Accepted)).resolves.toEqual({
       email: 'dev@example.com',

@@ -1,4 +1,4 @@
-import { formatMicros, MAX_MONEY_MICROS, MoneyAmount, parseMoneyToMicros } from './money';
+import { displayMicros, displayMoney, formatMicros, MAX_MONEY_MICROS, MoneyAmount, parseMoneyToMicros } from './money';
 
 describe('money in micro-units', () => {
   it.each([
@@ -30,6 +30,25 @@ describe('money in micro-units', () => {
       const result = MoneyAmount.safeParse(huge);
       expect(result.success).toBe(false);
       expect(result.error?.issues[0]?.message).toContain('maximum of 1000000000.000000');
+    }
+  });
+});
+
+describe('displayMoney and displayMicros', () => {
+  it('keeps every significant decimal and at least two, so a non-zero amount never reads 0.00', () => {
+    expect(displayMicros(8n)).toBe('0.000008');
+    expect(displayMicros('-1234500')).toBe('-1.2345');
+    expect(displayMicros(3_000_000n)).toBe('3.00');
+    expect(displayMicros(0n)).toBe('0.00');
+    expect(displayMoney('12.345600')).toBe('12.3456');
+    expect(displayMoney('7')).toBe('7.00');
+  });
+
+  it('never shows a non-zero amount as zero, for any micro-unit amount', () => {
+    for (let micros = -2_000n; micros <= 2_000n; micros += 1n) {
+      const shown = displayMicros(micros);
+      expect(/^-?0\.0+$/.test(shown)).toBe(micros === 0n);
+      expect(parseMoneyToMicros(shown.replace('-', '')) * (micros < 0n ? -1n : 1n)).toBe(micros);
     }
   });
 });

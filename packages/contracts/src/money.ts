@@ -20,6 +20,21 @@ export function formatMicros(micros: bigint): string {
 }
 
 /**
+ * A decimal amount as people read it: "12.345600" → "12.3456", "0.000008" → "0.000008", "3.000000" →
+ * "3.00". At least two decimals, trailing zeros past them dropped, never rounded: an amount that is not
+ * zero never reads 0.00.
+ */
+export function displayMoney(decimal: string): string {
+  const [whole = '0', fraction = ''] = decimal.split('.');
+  return `${whole}.${fraction.replace(/0+$/, '').padEnd(2, '0')}`;
+}
+
+/** Micro-units ("-1234500" or -1234500n) as displayMoney shows them ("-1.2345"): exact, no floating point on money. */
+export function displayMicros(micros: bigint | string): string {
+  return displayMoney(formatMicros(BigInt(micros)));
+}
+
+/**
  * The largest amount an operator may write (a top-up, a price, a plan's credit): 1e9 units, 1e15
  * micro-units. Far above any real amount, and thousands of times below what a Redis or Postgres
  * int64 holds (9.2e18), so sums and products of bounded amounts stay exact.

@@ -59,7 +59,7 @@ export const InviteTokenRequest = z.object({ token: OpaqueToken }).strict();
 export const ConsoleInviteInfo = z.object({ email: z.string(), tenant: z.string(), role: ConsoleRole, expiresAt: z.string() });
 export type ConsoleInviteInfo = z.infer<typeof ConsoleInviteInfo>;
 
-/** The password's rules are the service's (password-rules.ts), so a refusal names the rule. */
+/** The password's rules are the service's (`@gateway/contracts/password`), so a refusal names the rule. */
 export const AcceptInviteRequest = z.object({ token: OpaqueToken, password: z.string().max(4096) }).strict();
 export type AcceptInviteRequest = z.infer<typeof AcceptInviteRequest>;
 

@@ -8,6 +8,6 @@ export * from './console-usage.schema';
 export * from './console-tasks.schema';
 export * from './console-webhooks.schema';
 export * from './console-key-limits.schema';
-export { formatMicros } from '../money';
+export { displayMicros, displayMoney, formatMicros } from '../money';
 export { USAGE_KINDS, UsageKind } from '../usage/usage-kind';
 export * from './console-sign-in-codes.schema';

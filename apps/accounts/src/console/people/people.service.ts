@@ -1,6 +1,5 @@
 import {
   GatewayError,
-  passwordProblem,
   type AcceptInviteRequest,
   type ConsoleInviteInfo,
   type ConsoleInviteIssued,
@@ -8,6 +7,7 @@ import {
   type ConsoleUserView,
   SignInMessage,
 } from '@gateway/contracts';
+import { passwordProblem } from '@gateway/contracts/password';
 import type { ConsoleRole } from '@gateway/db';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { z } from 'zod';
@@ -82,7 +82,7 @@ export class PeopleService {
   async acceptInvite(request: AcceptInviteRequest): Promise<{ email: string; tenant: string }> {
     const invite = await this.people.findOpenInvite(tokenHash(request.token));
     if (!invite) throw GatewayError.notFound(INVITE_GONE, 'token');
-    const problem = passwordProblem(request.password, invite.user.email);
+    const problem = passwordProblem(request.password, { email: invite.user.email, tenant: invite.user.tenant.slug });
     if (problem) throw GatewayError.invalid(problem, 'password');
     const hash = await this.hasher.hash(request.password);
     if (!(await this.people.acceptInvite(invite.id, invite.userId, invite.role, hash))) throw GatewayError.notFound(INVITE_GONE, 'token');
