@@ -9,7 +9,10 @@ export default defineConfig({
   resolve: {
     // The contracts' ES sources rather than their CommonJS build: zod and the schemas are then tree-shaken
     // (the CommonJS build drags in all of zod, every locale included).
-    alias: { '@gateway/contracts/console': fileURLToPath(new URL('../../packages/contracts/src/console/index.ts', import.meta.url)) },
+    alias: {
+      '@gateway/contracts/console': fileURLToPath(new URL('../../packages/contracts/src/console/index.ts', import.meta.url)),
+      '@gateway/contracts/password': fileURLToPath(new URL('../../packages/contracts/src/password/index.ts', import.meta.url)),
+    },
   },
   build: {
     outDir: 'dist',

@@ -1,12 +1,14 @@
-import { ConsoleInviteInfo, passwordProblem, PASSWORD_MIN_LENGTH } from '@gateway/contracts/console';
+import { ConsoleInviteInfo, ConsoleMe, PASSWORD_MIN_LENGTH } from '@gateway/contracts/console';
 import { Button, Center, Loader, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { api } from '../api/http';
+import { startSession } from '../api/session';
 import { ErrorAlert } from '../components/error-alert';
 import { AuthFrame } from './auth-frame';
+import { usePasswordCheck } from './use-password-check';
 
 const Accepted = z.object({ email: z.string(), tenant: z.string() });
 
@@ -17,7 +19,7 @@ function takeInviteToken(): string {
   return token;
 }
 
-/** Following an invite: the person chooses a password (the same rules the server checks), then signs in. */
+/** Following an invite: the person chooses a password (the rule the server checks) and is signed in with it. */
 export function SetPasswordPage() {
   const navigate = useNavigate();
   const [token] = useState(takeInviteToken);
@@ -29,11 +31,19 @@ export function SetPasswordPage() {
     enabled: token !== '',
     retry: false,
   });
+  const passwordCheck = usePasswordCheck();
   const accept = useMutation({
-    mutationFn: () => api('POST', '/invites/accept', Accepted, { token, password }),
-    onSuccess: () => navigate({ to: '/sign-in', search: { notice: 'password-set' } }),
+    mutationFn: async () => {
+      const accepted = await api('POST', '/invites/accept', Accepted, { token, password });
+      return api('POST', '/session', ConsoleMe, { email: accepted.email, password }).catch(() => null);
+    },
+    onSuccess: async (me) => {
+      if (!me) return navigate({ to: '/sign-in', search: { notice: 'password-set' } });
+      startSession(me);
+      return navigate({ to: '/' });
+    },
   });
-  const problem = password === '' ? null : passwordProblem(password, invite.data?.email);
+  const problem = password === '' || !passwordCheck ? null : passwordCheck(password, { email: invite.data?.email, tenant: invite.data?.tenant });
   const mismatch = confirm !== '' && confirm !== password;
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -88,7 +98,7 @@ export function SetPasswordPage() {
             error={mismatch ? 'The two passwords differ.' : null}
           />
           <ErrorAlert error={accept.error} title="Could not set the password" />
-          <Button type="submit" loading={accept.isPending} disabled={problem !== null || mismatch || password === ''}>
+          <Button type="submit" loading={accept.isPending} disabled={!passwordCheck || problem !== null || mismatch || password === ''}>
             Set password
           </Button>
         </Stack>
