@@ -1,9 +1,8 @@
-import type { ConsolePrices } from '@gateway/contracts/console';
+import { type ConsolePrices, displayMoney } from '@gateway/contracts/console';
 import { Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { modelsQuery } from '../api/tenant.api';
-import { money } from '../components/money';
 import { pageOf, Pager } from '../components/paged';
 import { QueryState } from '../components/query-state';
 
@@ -18,7 +17,7 @@ const PRICE_LABELS: [keyof ConsolePrices, string][] = [
 ];
 
 function Prices({ prices }: { prices: ConsolePrices }) {
-  const lines = PRICE_LABELS.flatMap(([field, label]) => (prices[field] ? [`${money(prices[field]!)} ${label}`] : []));
+  const lines = PRICE_LABELS.flatMap(([field, label]) => (prices[field] ? [`${displayMoney(prices[field]!)} ${label}`] : []));
   if (lines.length === 0) return <Text size="sm">Free</Text>;
   return (
     <Stack gap={0}>

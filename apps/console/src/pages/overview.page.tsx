@@ -1,10 +1,9 @@
-import { formatMicros } from '@gateway/contracts/console';
+import { displayMicros, displayMoney } from '@gateway/contracts/console';
 import { Card, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { balanceQuery } from '../api/tenant.api';
 import { overviewQuery } from '../api/tenant-data.api';
 import { ErrorAlert } from '../components/error-alert';
-import { money } from '../components/money';
 import { QueryState } from '../components/query-state';
 import { UsageChart } from '../components/usage-chart';
 
@@ -31,11 +30,11 @@ export function OverviewPage() {
       <QueryState query={overview} isEmpty={() => false} empty="">
         {(data) => {
           const window = data.plan[0];
-          const quota = window && (window.unit === 'micros' ? (v: string) => money(formatMicros(BigInt(v))) : (v: string) => `${v} requests`);
+          const quota = window && (window.unit === 'micros' ? (v: string) => displayMicros(v) : (v: string) => `${v} requests`);
           return (
             <>
               <SimpleGrid cols={{ base: 1, sm: 3 }}>
-                <Stat label="Spend this month" value={money(data.monthSpend)} hint={`since ${new Date(data.monthStart).toLocaleDateString()} (UTC)`} />
+                <Stat label="Spend this month" value={displayMoney(data.monthSpend)} hint={`since ${new Date(data.monthStart).toLocaleDateString()} (UTC)`} />
                 <Stat label="Requests this month" value={data.monthRequests.toLocaleString()} />
                 {window && quota ? (
                   <Card withBorder padding="md">
@@ -53,7 +52,11 @@ export function OverviewPage() {
                     </Text>
                   </Card>
                 ) : (
-                  <Stat label="Balance" value={balance.data ? money(balance.data.balance) : balance.isPending ? '…' : '—'} hint="prepaid, pay as you go" />
+                  <Stat
+                    label="Balance"
+                    value={balance.data ? displayMoney(balance.data.balance) : balance.isPending ? '…' : '—'}
+                    hint="prepaid, pay as you go"
+                  />
                 )}
               </SimpleGrid>
               <Title order={2} size="h3">

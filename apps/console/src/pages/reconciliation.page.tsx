@@ -1,10 +1,9 @@
-import type { ConsoleReconcileStatus } from '@gateway/contracts/console';
+import { type ConsoleReconcileStatus, displayMicros } from '@gateway/contracts/console';
 import { Alert, Button, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { reconciliationQuery, runReconciliation } from '../api/operator-pages.api';
 import { ErrorAlert } from '../components/error-alert';
-import { micros } from '../components/micros';
 import { PAGE_SIZE, Pager } from '../components/paged';
 import { QueryState } from '../components/query-state';
 import { StatusDot } from '../components/status-dot';
@@ -61,15 +60,15 @@ function Failing({ last, page, onPage }: { last: LastRun; page: number; onPage: 
           {last.failing.map((tenant) => (
             <Table.Tr key={tenant.tenant} data-testid="reconcile-failing">
               <Table.Td>{tenant.tenant}</Table.Td>
-              <Table.Td>{micros(tenant.ledgerMicros)}</Table.Td>
-              <Table.Td>{micros(tenant.storedMicros)}</Table.Td>
-              <Table.Td>{tenant.walletMicros === null ? '–' : micros(tenant.walletMicros)}</Table.Td>
+              <Table.Td>{displayMicros(tenant.ledgerMicros)}</Table.Td>
+              <Table.Td>{displayMicros(tenant.storedMicros)}</Table.Td>
+              <Table.Td>{tenant.walletMicros === null ? '–' : displayMicros(tenant.walletMicros)}</Table.Td>
               <Table.Td>
                 <Stack gap={4}>
                   {tenant.findings.map((finding, index) => (
                     <Text size="sm" key={index}>
                       <strong>{finding.check}</strong>: {finding.message}
-                      {finding.differenceMicros ? ` (difference ${micros(finding.differenceMicros)})` : ''}
+                      {finding.differenceMicros ? ` (difference ${displayMicros(finding.differenceMicros)})` : ''}
                       {finding.ids.length > 0 ? ` · ${finding.ids.slice(0, 5).join(', ')}${finding.ids.length > 5 ? ', …' : ''}` : ''}
                     </Text>
                   ))}

@@ -1,10 +1,9 @@
-import { CONSOLE_TASK_STATUSES, type ConsoleTaskKind, type ConsoleTaskStatus } from '@gateway/contracts/console';
+import { CONSOLE_TASK_STATUSES, type ConsoleTaskKind, type ConsoleTaskStatus, displayMoney } from '@gateway/contracts/console';
 import { Anchor, Group, Progress, SegmentedControl, Select, Stack, Table, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { tasksQuery, type TaskRow } from '../api/tenant-data.api';
 import { CursorPager, useCursorPages } from '../components/cursor-pager';
-import { money } from '../components/money';
 import { QueryState } from '../components/query-state';
 
 const CAPTION: Record<ConsoleTaskKind, string> = { media: 'Media tasks', music: 'Music tasks', batch: 'Batches' };
@@ -13,8 +12,8 @@ function Charge({ task }: { task: TaskRow }) {
   if (!task.charge) return <Text size="sm">not billed</Text>;
   return (
     <Stack gap={0}>
-      <Text size="sm">charged {money(task.charge.charged)}</Text>
-      {task.charge.refundedMicros !== '0' && <Text size="sm">refunded {money(task.charge.refunded)}</Text>}
+      <Text size="sm">charged {displayMoney(task.charge.charged)}</Text>
+      {task.charge.refundedMicros !== '0' && <Text size="sm">refunded {displayMoney(task.charge.refunded)}</Text>}
     </Stack>
   );
 }

@@ -1,12 +1,10 @@
-import type { ConsoleTenantDetail } from '@gateway/contracts/console';
+import { type ConsoleTenantDetail, displayMicros, displayMoney } from '@gateway/contracts/console';
 import { Alert, Anchor, Button, Card, Group, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { renewSubscription, tenantDetailQuery } from '../api/operator-pages.api';
 import { ErrorAlert } from '../components/error-alert';
-import { micros, sumMicros } from '../components/micros';
-import { money } from '../components/money';
 import { QueryState } from '../components/query-state';
 
 type SpendRow = ConsoleTenantDetail['byKind'][number];
@@ -43,7 +41,7 @@ function SpendTable({ caption, groupLabel, rows, testId }: { caption: string; gr
             <Table.Td>{row.requests}</Table.Td>
             <Table.Td>{row.promptTokens}</Table.Td>
             <Table.Td>{row.completionTokens}</Table.Td>
-            <Table.Td>{money(row.cost)}</Table.Td>
+            <Table.Td>{displayMoney(row.cost)}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -91,7 +89,7 @@ function RenewForm({ slug, current }: { slug: string; current: string | null }) 
 
 function Detail({ detail }: { detail: ConsoleTenantDetail }) {
   const { tenant, balance, subscription } = detail;
-  const spent = micros(sumMicros(detail.byKind.map((row) => row.costMicros)));
+  const spent = displayMicros(detail.byKind.reduce((total, row) => total + BigInt(row.costMicros), 0n));
   const month = new Date(detail.since).toLocaleDateString(undefined, { month: 'long', year: 'numeric', timeZone: 'UTC' });
   return (
     <Stack>
@@ -102,7 +100,7 @@ function Detail({ detail }: { detail: ConsoleTenantDetail }) {
           {tenant.plan ? ` (${tenant.plan})` : ''}
         </Fact>
         <Fact label="Balance">
-          <span data-testid="detail-balance">{money(balance.balance)}</span>
+          <span data-testid="detail-balance">{displayMoney(balance.balance)}</span>
         </Fact>
         <Fact label={`Spend in ${month}`}>
           <span data-testid="detail-spend">{spent}</span>
@@ -118,7 +116,7 @@ function Detail({ detail }: { detail: ConsoleTenantDetail }) {
               <Fact label="Kind">{subscription.kind}</Fact>
               <Fact label="Quota">
                 {subscription.quotaMicros !== null
-                  ? micros(subscription.quotaMicros)
+                  ? displayMicros(subscription.quotaMicros)
                   : subscription.quotaRequests !== null
                     ? `${subscription.quotaRequests} requests`
                     : 'none'}
@@ -134,7 +132,7 @@ function Detail({ detail }: { detail: ConsoleTenantDetail }) {
           {detail.plan?.map((window) => (
             <Text key={`${window.unit}-${window.windowStart}`} size="sm">
               This window ({new Date(window.windowStart).toUTCString()} to {new Date(window.windowEnd).toUTCString()}): used{' '}
-              {window.unit === 'micros' ? micros(window.used) : window.used} of {window.unit === 'micros' ? micros(window.limit) : window.limit}.
+              {window.unit === 'micros' ? displayMicros(window.used) : window.used} of {window.unit === 'micros' ? displayMicros(window.limit) : window.limit}.
             </Text>
           ))}
           {tenant.billing !== 'payg' && <RenewForm slug={tenant.slug} current={subscription?.expiresAt ?? tenant.expires} />}

@@ -1,4 +1,4 @@
-import type { ConsoleTenantRow } from '@gateway/contracts/console';
+import { type ConsoleTenantRow, displayMoney } from '@gateway/contracts/console';
 import { Alert, Anchor, Button, Group, Modal, NativeSelect, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -6,7 +6,6 @@ import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { createTenant, tenantsQuery, topUp, type NewTenant } from '../api/operator.api';
 import { ErrorAlert } from '../components/error-alert';
-import { money } from '../components/money';
 import { PAGE_SIZE, Pager } from '../components/paged';
 import { QueryState } from '../components/query-state';
 
@@ -77,7 +76,7 @@ function TopUpDialog({ tenant, onClose }: { tenant: ConsoleTenantRow | null; onC
     <Modal opened={tenant !== null} onClose={() => onClose(false)} title={`Top up ${tenant?.slug ?? ''}`} centered closeButtonProps={{ 'aria-label': 'Close' }}>
       <form onSubmit={submit} aria-label="Top up the balance">
         <Stack>
-          <Text size="sm">Current balance: {tenant ? money(tenant.balance) : ''}</Text>
+          <Text size="sm">Current balance: {tenant ? displayMoney(tenant.balance) : ''}</Text>
           <TextInput
             label="Amount"
             description="A decimal with at most 6 places, e.g. 25.00"
@@ -172,7 +171,7 @@ export function TenantsPage() {
                       {tenant.billing}
                       {tenant.plan ? ` (${tenant.plan})` : ''}
                     </Table.Td>
-                    <Table.Td data-testid="tenant-balance">{money(tenant.balance)}</Table.Td>
+                    <Table.Td data-testid="tenant-balance">{displayMoney(tenant.balance)}</Table.Td>
                     <Table.Td>{tenant.keys}</Table.Td>
                     <Table.Td>{new Date(tenant.createdAt).toLocaleDateString()}</Table.Td>
                     <Table.Td>

@@ -1,7 +1,7 @@
+import { displayMoney } from '@gateway/contracts/console';
 import { Modal, Stack, Table, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { usageRecordQuery } from '../api/tenant-data.api';
-import { money } from '../components/money';
 import { QueryState } from '../components/query-state';
 
 type Row = {
@@ -42,7 +42,7 @@ function Rows({ rows, caption }: { rows: Row[]; caption: string }) {
               {r.promptTokens} / {r.completionTokens}
             </Table.Td>
             <Table.Td>{r.result ?? r.outcome}</Table.Td>
-            <Table.Td>{money(r.cost)}</Table.Td>
+            <Table.Td>{displayMoney(r.cost)}</Table.Td>
           </Table.Tr>
         ))}
       </Table.Tbody>
@@ -68,7 +68,7 @@ export function UsageRecordDialog({ requestId, onClose }: { requestId: string | 
               .
             </Text>
             <Text fw={700} data-testid="record-charge">
-              Charged {money(record.cost)}
+              Charged {displayMoney(record.cost)}
             </Text>
             <Rows rows={[record]} caption="This record" />
             {record.subjectId && <Rows rows={related} caption={`Other records of ${record.subjectId} (${related.length})`} />}

@@ -1,11 +1,10 @@
-import { USAGE_KINDS, type UsageKind } from '@gateway/contracts/console';
+import { displayMoney, USAGE_KINDS, type UsageKind } from '@gateway/contracts/console';
 import { Anchor, Group, SegmentedControl, Select, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { usageExportUrl, usageRecordsQuery, usageSummaryQuery } from '../api/tenant-data.api';
 import { CursorPager, useCursorPages } from '../components/cursor-pager';
-import { money } from '../components/money';
 import { QueryState } from '../components/query-state';
 import { UsageChart } from '../components/usage-chart';
 import { UsageRecordDialog } from './usage-record.dialog';
@@ -108,7 +107,7 @@ export function UsagePage() {
             />
             <Table striped captionSide="top" data-testid="usage-summary">
               <Table.Caption>
-                Usage by {s.by}: total cost {money(s.totalCost)}
+                Usage by {s.by}: total cost {displayMoney(s.totalCost)}
               </Table.Caption>
               <Table.Thead>
                 <Table.Tr>
@@ -132,7 +131,7 @@ export function UsagePage() {
                     <Table.Td>{r.completionTokens.toLocaleString()}</Table.Td>
                     <Table.Td>{ms(r.latencyP50Ms)}</Table.Td>
                     <Table.Td>{ms(r.latencyP99Ms)}</Table.Td>
-                    <Table.Td>{money(r.cost)}</Table.Td>
+                    <Table.Td>{displayMoney(r.cost)}</Table.Td>
                   </Table.Tr>
                 ))}
               </Table.Tbody>
@@ -181,7 +180,7 @@ export function UsagePage() {
                     </Table.Td>
                     <Table.Td>{r.latencyMs} ms</Table.Td>
                     <Table.Td>{r.result ?? r.outcome}</Table.Td>
-                    <Table.Td>{money(r.cost)}</Table.Td>
+                    <Table.Td>{displayMoney(r.cost)}</Table.Td>
                     <Table.Td>
                       <Anchor component="button" type="button" onClick={() => setOpened(r.requestId)} aria-label={`Details of request ${r.requestId}`}>
                         Details

@@ -103,6 +103,13 @@ describe('tenant console data pages in a browser', () => {
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toMatch(/^request_id,at,kind,model,/);
     expect(lines.find((line) => line.includes(clientRequestId))).toContain(`,sandbox-gpt,`);
+
+    // The overview's spend is that one request's cost, to the last micro-unit: never rounded to 0.00.
+    await page.getByRole('link', { name: 'Overview' }).click();
+    // (The page may first show the figure it fetched before the request, then refresh it.)
+    const spend = page.getByTestId('stat-spend-this-month');
+    await spend.filter({ hasText: new RegExp(`^${cost.replace('.', '\\.')}$`) }).waitFor({ timeout: 20_000 });
+    expect(await spend.textContent()).toBe(cost);
   });
 
   it('follows a media task to succeeded, with its charge and a result link that opens', async () => {
