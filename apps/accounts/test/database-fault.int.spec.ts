@@ -36,4 +36,20 @@ describe('a database out of reach', () => {
       await prisma.$disconnect();
     }
   }, 30_000);
+
+  it('answers unavailable for a write that meets a read-only server, as a demoted primary is in a switchover', async () => {
+    // The connection's sessions are read-only, as a primary's are once it has been demoted to a replica.
+    const readOnly = 'postgresql://postgres@127.0.0.1:5432/postgres?options=-c%20default_transaction_read_only%3Don';
+    const prisma = createPrismaClient(createSqlPool(readOnly, 1), 1);
+    try {
+      const error = await prisma.$executeRaw`CREATE TEMP TABLE switchover_probe (n int)`.then(
+        () => null,
+        (failure: unknown) => failure,
+      );
+      expect(isDatabaseFault(error)).toBe(true);
+      expect(toErrorBody(error)).toMatchObject({ code: 'unavailable', retryAfterSeconds: 2 });
+    } finally {
+      await prisma.$disconnect();
+    }
+  }, 30_000);
 });
