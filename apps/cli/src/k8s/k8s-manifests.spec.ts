@@ -6,12 +6,13 @@ import { REPO_ROOT } from '../stack/stack-options';
 import { checkManifests } from './manifest-check';
 import { kustomizeBuild, strategicMerge, type K8sObject } from './kustomize';
 
-const OVERLAYS = ['dev', 'prod'].map((name) => path.join(REPO_ROOT, 'infra', 'k8s', 'overlays', name));
+const OVERLAYS = ['dev', 'prod', 'ha'].map((name) => path.join(REPO_ROOT, 'infra', 'k8s', 'overlays', name));
 const ROLES = ['edge', 'accounts', 'chat', 'media-api', 'media-worker', 'music-api', 'music-worker', 'files-api', 'files-worker'];
 
 type Container = {
   name: string;
   image: string;
+  env?: unknown[];
   readinessProbe?: { httpGet?: { path: string } };
   livenessProbe?: { httpGet?: { path: string } };
   resources?: { requests?: object; limits?: object };
@@ -77,8 +78,69 @@ describe.each(OVERLAYS)('the kustomize overlay %s', (overlay) => {
   }
 });
 
+describe('the ha overlay', () => {
+  const objects = kustomizeBuild(path.join(REPO_ROOT, 'infra', 'k8s', 'overlays', 'ha'));
+  const index = byId(objects);
+  const spec = (id: string) => index.get(id)?.spec as Record<string, unknown> | undefined;
+
+  it('runs NATS as three JetStream nodes routed to one another, Redis as a primary with two replicas and three Sentinels', () => {
+    expect(spec('StatefulSet/nats')).toMatchObject({ replicas: 3, serviceName: 'nats-headless' });
+    const natsConfig = (index.get('ConfigMap/nats-config') as { data: Record<string, string> }).data['nats.conf']!;
+    for (const node of [0, 1, 2]) expect(natsConfig).toContain(`nats-route://nats-${node}.nats-headless:6222`);
+    expect(natsConfig).toMatch(/jetstream \{/);
+    expect(spec('StatefulSet/redis')).toMatchObject({ replicas: 3 });
+    expect(spec('StatefulSet/redis-sentinel')).toMatchObject({ replicas: 3 });
+    const redisConfig = (index.get('ConfigMap/redis-config') as { data: Record<string, string> }).data;
+    expect(redisConfig['start-sentinel.sh']).toMatch(/sentinel monitor gateway .+ 6379 2/);
+    expect(redisConfig['redis.conf']).toMatch(/appendfsync everysec/);
+  });
+
+  it('runs PostgreSQL as a CloudNativePG Cluster of three with a synchronous replica, the gateway on its read-write service', () => {
+    expect(index.get('Cluster/gateway-postgres')).toMatchObject({ apiVersion: 'postgresql.cnpg.io/v1' });
+    expect(spec('Cluster/gateway-postgres')).toMatchObject({
+      instances: 3,
+      minSyncReplicas: 1,
+      enablePDB: true,
+      bootstrap: { initdb: { database: 'gateway' } },
+    });
+    const databaseUrl = { name: 'DATABASE_URL', valueFrom: { secretKeyRef: { name: 'gateway-postgres-app', key: 'uri' } } };
+    for (const id of [
+      'Deployment/gateway-accounts',
+      'Deployment/gateway-chat',
+      'Deployment/gateway-files-api',
+      'Deployment/gateway-files-worker',
+      'Job/gateway-migrate',
+    ]) {
+      expect({ id, env: containersOf(index.get(id)!)[0]!.env }).toEqual({ id, env: expect.arrayContaining([databaseUrl]) });
+    }
+  });
+
+  it('keeps a quorum of each through voluntary disruptions and points every role at all of them', () => {
+    expect(spec('PodDisruptionBudget/nats')).toMatchObject({ minAvailable: 2 });
+    expect(spec('PodDisruptionBudget/redis')).toMatchObject({ maxUnavailable: 1 });
+    expect(spec('PodDisruptionBudget/redis-sentinel')).toMatchObject({ minAvailable: 2 });
+    const config = (index.get('ConfigMap/gateway-config') as { data: Record<string, string> }).data;
+    expect(config.NATS_URL!.split(',')).toHaveLength(3);
+    expect(config.NATS_STREAM_REPLICAS).toBe('3');
+    expect(config.REDIS_SENTINELS!.split(',')).toHaveLength(3);
+    expect(config.REDIS_SENTINEL_NAME).toBe('gateway');
+  });
+
+  it("lets the gateway's pods, and only they, reach NATS and Redis", () => {
+    const gatewayPods = objects
+      .filter((o) => o.kind === 'Deployment')
+      .map((o) => (o.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels);
+    for (const labels of gatewayPods) expect(labels['app.kubernetes.io/part-of']).toBe('model-gateway');
+    const redis = spec('NetworkPolicy/redis-ingress') as { ingress: Array<{ from: Array<{ podSelector: { matchLabels: object } }> }> };
+    expect(redis.ingress.flatMap((rule) => rule.from.map((peer) => peer.podSelector.matchLabels))).toEqual([
+      { 'app.kubernetes.io/part-of': 'model-gateway' },
+      { 'app.kubernetes.io/component': 'wallet-store' },
+    ]);
+  });
+});
+
 describe('strategicMerge and checkManifests', () => {
-  it('merges containers by name and env by name, replaces other lists, removes null', () => {
+  it('merges containers by name and env by name (the patch first, as kubectl orders them), replaces other lists, removes null', () => {
     const base = { spec: { containers: [{ name: 'a', image: 'x', env: [{ name: 'A', value: '1' }], args: ['1'] }], keep: 1, drop: 2 } };
     const patch = { spec: { containers: [{ name: 'a', env: [{ name: 'B', value: '2' }], args: ['2'] }], drop: null } };
     expect(strategicMerge(base, patch)).toEqual({
@@ -88,8 +150,8 @@ describe('strategicMerge and checkManifests', () => {
             name: 'a',
             image: 'x',
             env: [
-              { name: 'A', value: '1' },
               { name: 'B', value: '2' },
+              { name: 'A', value: '1' },
             ],
             args: ['2'],
           },

@@ -65,13 +65,12 @@ function mergeList(field: string, base: unknown[], patch: unknown[]): unknown[] 
   const servicePort = field === 'ports' && patch.every((item) => isObject(item) && 'port' in item);
   const by = servicePort ? 'port' : key;
   if (!by || !base.every(isObject) || !patch.every(isObject)) return patch;
-  const merged = base.map((item) => ({ ...item }));
-  for (const item of patch) {
-    const at = merged.findIndex((existing) => existing[by] === item[by]);
-    if (at >= 0) merged[at] = strategicMerge(merged[at]!, item) as Record<string, unknown>;
-    else merged.push(item);
-  }
-  return merged;
+  // As kubectl orders them: the patch's items first (each merged into its namesake), then the rest of the base.
+  const patched = patch.map((item) => {
+    const namesake = base.find((existing) => existing[by] === item[by]);
+    return namesake ? (strategicMerge(namesake, item) as Record<string, unknown>) : item;
+  });
+  return [...patched, ...base.filter((existing) => !patch.some((item) => item[by] === existing[by]))];
 }
 
 /** A strategic merge patch: maps merge, `null` removes, lists with a merge key merge item by item, other lists are replaced. */

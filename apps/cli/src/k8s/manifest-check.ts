@@ -1,6 +1,7 @@
 /**
  * Validates built manifests against the Kubernetes API schemas (kubernetes-models; KEDA's for
- * ScaledObject): every object must be of a known apiVersion and kind and match its schema.
+ * ScaledObject, CloudNativePG's for its Cluster): every object must be of a known apiVersion and kind and
+ * match its schema.
  */
 import { createRequire } from 'node:module';
 import type { K8sObject } from './kustomize';
@@ -14,6 +15,7 @@ type ModelClass = new (data: unknown) => Model;
 
 function modelPath(apiVersion: string, kind: string): string {
   if (apiVersion.startsWith('keda.sh/')) return `@kubernetes-models/keda/${apiVersion}/${kind}`;
+  if (apiVersion.startsWith('postgresql.cnpg.io/')) return `@kubernetes-models/cloudnative-pg/${apiVersion}/${kind}`;
   return `kubernetes-models/${apiVersion}/${kind}`;
 }
 
