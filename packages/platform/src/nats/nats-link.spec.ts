@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { Status } from 'nats';
 import { MessageQueue } from './message-queue';
 import { NatsLink } from './nats-link';
@@ -14,8 +15,8 @@ function fakeConnection() {
   const settle = () => new Promise((resolve) => setImmediate(resolve));
   return {
     source,
-    send: async (type: string) => {
-      events.push({ type, data: '' } as Status);
+    send: async (type: string, data = '') => {
+      events.push({ type, data } as Status);
       await settle();
     },
     close: async () => {
@@ -56,5 +57,23 @@ describe('NatsLink', () => {
     await fake.close();
     await expect(never).resolves.toBe(false);
     await expect(link.whenUp(60_000)).resolves.toBe(false);
+  });
+
+  it('logs one line when the link is lost and one when it is back, naming the server, not one per attempt', async () => {
+    const lines: string[] = [];
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void lines.push(String(message)));
+    const log = jest.spyOn(Logger.prototype, 'log').mockImplementation((message: unknown) => void lines.push(String(message)));
+    try {
+      const fake = fakeConnection();
+      new NatsLink(fake.source);
+      await fake.send('disconnect', '127.0.0.1:4222');
+      for (let attempt = 0; attempt < 5; attempt++) await fake.send('reconnecting');
+      await fake.send('disconnect', '127.0.0.1:4222');
+      await fake.send('reconnect', '127.0.0.1:4223');
+      expect(lines).toEqual(['nats lost: 127.0.0.1:4222', 'nats back: 127.0.0.1:4223']);
+    } finally {
+      warn.mockRestore();
+      log.mockRestore();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import type { NatsConnection } from 'nats';
 
 /** The part of a connection a link reads: its status events and its end. */
@@ -14,6 +15,7 @@ export class NatsLink {
   private closed = false;
   private readonly dropListeners = new Set<() => void>();
   private readonly upListeners = new Set<() => void>();
+  private readonly logger = new Logger('NatsLink');
 
   constructor(connection: LinkSource) {
     void this.watch(connection).catch(() => undefined);
@@ -58,8 +60,14 @@ export class NatsLink {
 
   private async watch(connection: LinkSource): Promise<void> {
     for await (const status of connection.status()) {
-      if (status.type === 'disconnect') this.drop();
-      else if (status.type === 'reconnect') this.restore();
+      // One line per change of state, naming the server: in a cluster the link comes back on another node.
+      if (status.type === 'disconnect') {
+        if (this.up) this.logger.warn(`nats lost: ${String(status.data)}`);
+        this.drop();
+      } else if (status.type === 'reconnect') {
+        this.logger.log(`nats back: ${String(status.data)}`);
+        this.restore();
+      }
     }
   }
 
