@@ -1,5 +1,6 @@
 import { SUBJECTS, type KeyView, type TenantView } from '@gateway/contracts';
 import { randomUUID } from 'node:crypto';
+import net from 'node:net';
 import { EdgeEnv } from '../config/edge-env';
 import { createEdgeApp } from '../edge.app';
 import { FakeAccounts } from '../testing/fake-accounts';
@@ -205,5 +206,39 @@ describe("admin API: operator mistakes and the operator's browser", () => {
     ensureTestSigningSecret();
     const env = EdgeEnv.parse({ NATS_PREFIX: FakeAccounts.prefix(), PORT: '0', ADMIN_PORT: '0', LOG_LEVEL: 'error', ADMIN_HOST: '0.0.0.0' });
     await expect(createEdgeApp(env)).rejects.toThrow(/ADMIN_HOST=0\.0\.0\.0 is not a loopback address and ADMIN_TOKEN is unset/);
+  });
+
+  it('refuses a malformed percent-encoding in its own shape, and lets a client still writing its body finish', async () => {
+    const { port } = new URL(t.edge.adminUrl);
+    const body = JSON.stringify({ note: 'x'.repeat(256 * 1024) });
+    const outcome = await new Promise<{ answer: string; error?: string }>((resolve) => {
+      let answer = '';
+      const socket = net.connect({ host: '127.0.0.1', port: Number(port) }, () => {
+        socket.write(
+          `POST /admin/keys/%ff/revoke HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${TOKEN}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        );
+      });
+      let sent = false;
+      socket.on('data', (chunk) => {
+        answer += chunk.toString();
+        // The answer came before the body: only now is the body written, in pieces.
+        if (sent) return;
+        sent = true;
+        void (async () => {
+          for (let at = 0; at < body.length; at += 16 * 1024) {
+            if (!socket.write(body.slice(at, at + 16 * 1024))) await new Promise((r) => socket.once('drain', r));
+            await new Promise((r) => setTimeout(r, 5));
+          }
+          socket.end();
+        })();
+      });
+      socket.on('error', (error) => resolve({ answer, error: (error as NodeJS.ErrnoException).code }));
+      socket.on('close', () => resolve({ answer }));
+    });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.answer).toMatch(/^HTTP\/1\.1 400 /);
+    expect(JSON.parse(outcome.answer.slice(outcome.answer.indexOf('\r\n\r\n') + 4))).toEqual({
+      error: { code: 'invalid_request', message: expect.stringContaining('malformed percent-encoding'), param: null },
+    });
   });
 });

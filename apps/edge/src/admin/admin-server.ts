@@ -2,6 +2,7 @@ import { GatewayError, httpStatusOf } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { timingSafeEqual } from 'node:crypto';
+import { frameworkRefusal } from '../errors/client-error';
 import { toGatewayError } from '../errors/error-dialect';
 import { hostNameOf, isLoopbackHost } from './admin-exposure';
 import { registerAdminRoutes } from './admin-routes';
@@ -72,7 +73,12 @@ const CLOSED_MESSAGE =
  * to besides loopback ones.
  */
 export function createAdminServer(bus: NatsBus, adminToken: string | undefined, hostNames: ReadonlySet<string> = new Set()): FastifyInstance {
-  const fastify = Fastify({ logger: false, bodyLimit: 16 * 1024 * 1024 });
+  const fastify = Fastify({
+    logger: false,
+    bodyLimit: 16 * 1024 * 1024,
+    // A malformed URL is refused in the admin shape, and its connection lingers like any early refusal.
+    frameworkErrors: (error, request, reply) => sendAdminError(reply, frameworkRefusal(error, request)),
+  });
   // A refusal sent before the body was read (wrong token, Host, Origin or CSRF token) lets the client finish writing.
   installLingeringClose(fastify);
   fastify.addHook('onRequest', async (request, reply) => {

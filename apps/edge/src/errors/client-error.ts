@@ -78,17 +78,24 @@ interface FrameworkError extends Error {
   code?: string;
 }
 
-/** Fastify's own refusals before routing (a bad URL, an over-long path parameter), in the path's dialect. */
-export function answerFrameworkError(error: FrameworkError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  // Answered before routing, so before the hooks that let a connection with an unread body linger.
+/**
+ * Fastify's own refusals before routing (a bad URL, an over-long path parameter) as the domain says them.
+ * They come before the hooks that let a connection with an unread body linger, so the socket is set to
+ * linger here.
+ */
+export function frameworkRefusal(error: FrameworkError, request: FastifyRequest): GatewayError | FrameworkError {
   if (!request.raw.complete) lingerOnClose(request.raw.socket);
-  const family = familyOfPath(request.url);
   switch (error.code) {
     case 'FST_ERR_BAD_URL':
-      return sendError(reply, family, GatewayError.invalid('The request URL is not valid: it has a malformed percent-encoding.'));
+      return GatewayError.invalid('The request URL is not valid: it has a malformed percent-encoding.');
     case 'FST_ERR_MAX_PARAM_LENGTH':
-      return sendError(reply, family, new GatewayError('invalid_request', 'The request URL is too long: a path segment exceeds 100 characters.', null, 414));
+      return new GatewayError('invalid_request', 'The request URL is too long: a path segment exceeds 100 characters.', null, 414);
     default:
-      return sendError(reply, family, error);
+      return error;
   }
+}
+
+/** Fastify's own refusals before routing, in the path's dialect. */
+export function answerFrameworkError(error: FrameworkError, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, familyOfPath(request.url), frameworkRefusal(error, request));
 }
