@@ -73,7 +73,7 @@ describe('the operator console reads of accounts', () => {
   });
 
   it("lists the depth of every service's queues in this namespace", async () => {
-    const media = new QueueFactory({ redisUrl: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: queuePrefix('media', h.bus.prefix) });
+    const media = new QueueFactory({ redis: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', prefix: queuePrefix('media', h.bus.prefix) });
     try {
       await media.queue('media-poll').add('poll', { taskId: 't1' });
       await media.queue('media-poll').add('poll', { taskId: 't2' }, { delay: 60_000 });

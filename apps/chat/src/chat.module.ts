@@ -24,7 +24,7 @@ export class ChatModule {
           databaseUrl: env.DATABASE_URL,
           storage,
           // Claim checks of requests and of replies too large for one NATS message.
-          redis: { url: env.REDIS_URL, replyClaims: true },
+          redis: { connection: env, replyClaims: true },
           catalogTtlSeconds: env.CATALOG_TTL_SECONDS,
         }),
         BillingClientModule.forRoot(loadEnv(BillingEnv)),

@@ -41,7 +41,7 @@ export class MediaModule {
       TaskLifecycleService,
       PollPlanner,
       CompletionHistoryRepository,
-      { provide: HISTORY_REDIS, useFactory: () => createRedis(env.REDIS_URL, 'history', { enableAutoPipelining: true }) },
+      { provide: HISTORY_REDIS, useFactory: () => createRedis(env, 'history', { enableAutoPipelining: true }) },
       { provide: HISTORY_KEY_PREFIX, inject: [QueueFactory], useFactory: (queues: QueueFactory) => queues.prefix },
       { provide: TaskBilling, inject: [BillingClient], useFactory: (client: BillingClient) => new TaskBilling(client) },
       { provide: TaskUsagePublisher, inject: [NatsBus], useFactory: (bus: NatsBus) => new TaskUsagePublisher(bus) },
@@ -55,7 +55,7 @@ export class MediaModule {
           databaseUrl: env.DATABASE_URL,
           sqlPoolSize: env.MEDIA_DB_POOL_SIZE,
           storage,
-          queuesRedisUrl: env.REDIS_URL,
+          queuesRedis: env,
           // A worker's hundreds of jobs in flight each move, add and finish a job: one write per turn, not per command.
           queuesAutoPipelining: true,
           signedUrls: true,

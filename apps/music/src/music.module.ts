@@ -38,7 +38,7 @@ export class MusicModule implements OnApplicationBootstrap {
           databaseUrl: env.DATABASE_URL,
           sqlPoolSize: env.MUSIC_DB_POOL_SIZE,
           storage,
-          queuesRedisUrl: env.REDIS_URL,
+          queuesRedis: env,
           signedUrls: true,
           catalogTtlSeconds: env.CATALOG_TTL_SECONDS,
         }),

@@ -1,10 +1,11 @@
+import { RedisEnv } from '@gateway/platform';
 import { z } from 'zod';
 
 const Flag = z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1');
 
 /** Settings of billing, shared by the services that reserve (chat) and the one that persists (accounts). */
 export const BillingEnv = z.object({
-  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  ...RedisEnv.shape,
   /** Off: requests are served without reserving or charging (for comparing cost in benchmarks). */
   BILLING_ENABLED: Flag.default(true),
   /** How long a hold outlives a request that never ended (its process died) before the sweeper frees it. */

@@ -2,6 +2,7 @@ export * from './billing.env';
 export * from './redis/wallet-keys';
 export * from './redis/wallet.store';
 export * from './redis/wallet-events';
+export * from './redis/wallet-primary';
 export * from './pricing/request-cost';
 export * from './pricing/request-estimate';
 export * from './pricing/output-cap';

@@ -1,3 +1,4 @@
+import { RedisEnv } from '@gateway/platform';
 import { z } from 'zod';
 import type { DestinationSettings } from './delivery/destination-policy';
 
@@ -10,7 +11,7 @@ const PortList = z
 
 /** Settings of outbound webhook delivery, validated at boot by the service that hosts the workers. */
 export const WebhooksEnv = z.object({
-  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  ...RedisEnv.shape,
   /** Attempt n (from 0) waits about base × 2^n, ± a fifth of jitter, never more than WEBHOOK_RETRY_MAX_MS. */
   WEBHOOK_RETRY_BASE_MS: Millis.default(2_000),
   WEBHOOK_RETRY_MAX_MS: Millis.default(3_600_000),

@@ -81,7 +81,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
               env.WEBHOOK_CONCURRENCY,
             ),
         },
-        { provide: WEBHOOK_QUEUES, useFactory: () => createWebhookQueues(env.REDIS_URL, options.natsPrefix) },
+        { provide: WEBHOOK_QUEUES, useFactory: () => createWebhookQueues(env, options.natsPrefix) },
         {
           provide: WebhookDeliveryService,
           inject: [WebhookRepository, WebhookSecretService, WebhookSender, WEBHOOK_QUEUES],

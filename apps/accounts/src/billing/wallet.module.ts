@@ -21,7 +21,7 @@ class WalletLifecycle implements OnApplicationShutdown {
 @Module({
   providers: [
     { provide: BILLING_ENV, useFactory: () => loadEnv(BillingEnv) },
-    { provide: WALLET_REDIS, inject: [BILLING_ENV], useFactory: (env: BillingEnv) => createRedis(env.REDIS_URL, 'wallet', { maxRetriesPerRequest: null }) },
+    { provide: WALLET_REDIS, inject: [BILLING_ENV], useFactory: (env: BillingEnv) => createRedis(env, 'wallet', { maxRetriesPerRequest: null }) },
     { provide: WalletKeys, inject: [NatsBus], useFactory: (bus: NatsBus) => WalletKeys.fromPrefix(bus.prefix) },
     { provide: WalletStore, inject: [WALLET_REDIS, WalletKeys], useFactory: (redis: Redis, keys: WalletKeys) => new WalletStore(redis, keys) },
     WalletLifecycle,

@@ -1,8 +1,9 @@
+import type { OpenHold } from '@gateway/billing';
 import { formatMicros, type ReconcileFinding } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { MoneyRepository, type PlanQuota } from './money.repository';
 import { planWindowOf } from './plan-window';
-import { WalletInspector, type OpenHold } from './wallet-inspector';
+import { WalletInspector } from './wallet-inspector';
 
 /**
  * A plan's quota counter for its current window against the window's usage: in micro-units, what the

@@ -1,11 +1,11 @@
-import { BillingEnv } from '@gateway/billing';
+import { BillingEnv, type OpenHold } from '@gateway/billing';
 import { formatMicros, type ReconcileFinding, type ReconcileReport, type ReconcileTenant } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { BILLING_ENV } from '../billing/wallet.module';
 import { TenantsService } from '../tenants/tenants.service';
 import { MoneyRepository, type ChargeFinding, type TenantBooks, type UnexplainedEntry } from './money.repository';
 import { QuotaCheck } from './quota-check';
-import { WalletInspector, type OpenHold, type WalletView } from './wallet-inspector';
+import { WalletInspector, type WalletView } from './wallet-inspector';
 
 /** Ids named in one finding, at most. */
 const MAX_IDS = 20;

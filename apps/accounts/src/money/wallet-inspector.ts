@@ -1,4 +1,4 @@
-import { WalletKeys } from '@gateway/billing';
+import { WalletKeys, WalletStore, type OpenHold } from '@gateway/billing';
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { z } from 'zod';
@@ -6,18 +6,6 @@ import { WALLET_REDIS } from '../billing/wallet.module';
 
 /** What reconciliation reads of a wallet event not yet in the ledger: whose, which pool, how much. */
 const PendingEvent = z.object({ tenant: z.string().min(1), pool: z.string(), amount: z.string().regex(/^-?\d+$/) });
-
-/** An open hold as the wallet keeps it. */
-export interface OpenHold {
-  id: string;
-  tenantId: string;
-  amount: bigint;
-  mode: string;
-  /** The balance or quota counter it drew on. */
-  key: string;
-  ledgered: boolean;
-  deadlineMs: number;
-}
 
 /** What the live wallet says of the tenants being reconciled, read in a few pipelined round trips. */
 export interface WalletView {
@@ -35,10 +23,11 @@ export class WalletInspector {
   constructor(
     @Inject(WALLET_REDIS) private readonly redis: Redis,
     @Inject(WalletKeys) private readonly keys: WalletKeys,
+    @Inject(WalletStore) private readonly store: WalletStore,
   ) {}
 
   async view(tenantIds: readonly string[]): Promise<WalletView> {
-    const [balances, holds, pending] = await Promise.all([this.balances(tenantIds), this.holds(), this.pending()]);
+    const [balances, holds, pending] = await Promise.all([this.balances(tenantIds), this.store.openHolds(), this.pending()]);
     return { balances, holds, pending };
   }
 
@@ -65,24 +54,6 @@ export class WalletInspector {
       chunk.forEach((id, index) => balances.set(id, values[index] == null ? null : BigInt(values[index]!)));
     }
     return balances;
-  }
-
-  private async holds(): Promise<OpenHold[]> {
-    const holds: OpenHold[] = [];
-    const entries = await this.redis.zrange(this.keys.holds, 0, -1, 'WITHSCORES');
-    for (let i = 0; i < entries.length; i += 2 * CHUNK) {
-      const chunk: Array<{ id: string; deadlineMs: number }> = [];
-      for (let j = i; j < Math.min(entries.length, i + 2 * CHUNK); j += 2) chunk.push({ id: entries[j]!, deadlineMs: Number(entries[j + 1]) });
-      const pipeline = this.redis.pipeline();
-      for (const { id } of chunk) pipeline.hmget(this.keys.hold(id), 'tenant', 'amount', 'mode', 'ledger', 'key');
-      const replies = (await pipeline.exec()) ?? [];
-      chunk.forEach(({ id, deadlineMs }, index) => {
-        const [tenant, amount, mode, ledger, key] = (replies[index]?.[1] ?? []) as Array<string | null>;
-        if (!tenant) return;
-        holds.push({ id, tenantId: tenant, amount: BigInt(amount ?? '0'), mode: mode ?? 'balance', key: key ?? '', ledgered: ledger === '1', deadlineMs });
-      });
-    }
-    return holds;
   }
 
   private async pending(): Promise<Map<string, bigint>> {

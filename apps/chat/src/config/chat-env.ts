@@ -1,11 +1,11 @@
 import { MEDIA_IMAGE_MAX_WAIT_MS, UrlPolicyAllowHosts } from '@gateway/contracts';
-import { BaseEnv } from '@gateway/platform';
+import { BaseEnv, RedisEnv } from '@gateway/platform';
 import { z } from 'zod';
 
 /** The chat service's settings, validated at boot; addresses default to this machine. */
 export const ChatEnv = BaseEnv.extend({
   DATABASE_URL: z.string().min(1).default('postgresql://postgres@127.0.0.1:5432/gateway'),
-  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  ...RedisEnv.shape,
   /** How long one upstream attempt may take to start answering before the next channel is tried. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().positive().default(60_000),
   /** How long a model's channels stay cached when no invalidation arrives. */

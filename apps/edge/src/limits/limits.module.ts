@@ -13,7 +13,7 @@ import { LIMITS_NAMESPACE, LIMITS_REDIS, RateLimiter } from './rate-limiter.serv
     // Lazy: a deployment where no key has limits never opens this connection.
     {
       provide: LIMITS_REDIS,
-      useFactory: () => createRedis(loadEnv(LimitsEnv).REDIS_URL, 'limits', { lazyConnect: true, enableAutoPipelining: true }),
+      useFactory: () => createRedis(loadEnv(LimitsEnv), 'limits', { lazyConnect: true, enableAutoPipelining: true }),
     },
     { provide: LIMITS_NAMESPACE, inject: [NatsBus], useFactory: (bus: NatsBus) => bus.prefix.replace(/\.$/, '') || 'default' },
     RateLimiter,

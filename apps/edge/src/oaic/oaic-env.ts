@@ -1,8 +1,9 @@
+import { RedisEnv } from '@gateway/platform';
 import { z } from 'zod';
 
 /** Settings of the oaic relay; the storage settings come from @gateway/storage's StorageEnv. */
 export const OaicEnv = z.object({
-  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  ...RedisEnv.shape,
   /** Bodies larger than this go by claim check (NATS's default max_payload is 1 MB). */
   CLAIM_CHECK_MIN_BYTES: z.coerce
     .number()

@@ -23,7 +23,7 @@ export class ReadinessService {
   private readonly redisAnswers: ReadinessCheck;
 
   constructor(private readonly bus: NatsBus) {
-    this.redisAnswers = redisCheck(loadEnv(LimitsEnv).REDIS_URL);
+    this.redisAnswers = redisCheck(loadEnv(LimitsEnv));
   }
 
   async check(): Promise<Readiness> {

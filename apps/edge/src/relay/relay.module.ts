@@ -21,7 +21,7 @@ import { TableRelay } from './table-relay.service';
     {
       provide: OAIC_REDIS,
       inject: [OAIC_ENV],
-      useFactory: (env: OaicEnv) => createRedis(env.REDIS_URL, 'relay', { lazyConnect: true, enableAutoPipelining: true }),
+      useFactory: (env: OaicEnv) => createRedis(env, 'relay', { lazyConnect: true, enableAutoPipelining: true }),
     },
     ClaimCheckStore,
     ChatRelay,

@@ -37,9 +37,9 @@ export class BatchesModule implements OnApplicationShutdown {
         {
           provide: BATCH_QUEUES,
           inject: [FILES_ENV],
-          useFactory: (env: FilesEnv) => new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('files', env.NATS_PREFIX) }),
+          useFactory: (env: FilesEnv) => new QueueFactory({ redis: env, prefix: queuePrefix('files', env.NATS_PREFIX) }),
         },
-        { provide: BATCH_REDIS, inject: [FILES_ENV], useFactory: (env: FilesEnv) => createRedis(env.REDIS_URL, 'batches') },
+        { provide: BATCH_REDIS, inject: [FILES_ENV], useFactory: (env: FilesEnv) => createRedis(env, 'batches') },
         {
           provide: TENANT_SLOTS,
           inject: [BATCH_REDIS, FILES_ENV],

@@ -1,4 +1,4 @@
-import { BaseEnv } from '@gateway/platform';
+import { BaseEnv, RedisEnv } from '@gateway/platform';
 import { z } from 'zod';
 
 const positive = (fallback: number) => z.coerce.number().int().positive().default(fallback);
@@ -6,7 +6,7 @@ const positive = (fallback: number) => z.coerce.number().int().positive().defaul
 /** The files service's settings, validated at boot; addresses default to this machine. */
 export const FilesEnv = BaseEnv.extend({
   DATABASE_URL: z.string().min(1).default('postgresql://postgres@127.0.0.1:5432/gateway'),
-  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  ...RedisEnv.shape,
   /** `api` answers NATS (records, batch creation), `worker` runs batches, `all` does both. */
   FILES_ROLE: z.enum(['api', 'worker', 'all'], { error: 'FILES_ROLE must be api, worker or all' }).default('all'),
   /** Lines of one batch in flight at once. */

@@ -23,7 +23,7 @@ describe('MediaCallbackService', () => {
     db = await createTestDatabase(undefined, 'mcallback');
     pool = createSqlPool(db.url, 4);
     prisma = createPrismaClient(pool);
-    queues = new QueueFactory({ redisUrl: 'redis://127.0.0.1:6379', prefix: queuePrefix('media', `cb${randomBytes(4).toString('hex')}.`) });
+    queues = new QueueFactory({ redis: 'redis://127.0.0.1:6379', prefix: queuePrefix('media', `cb${randomBytes(4).toString('hex')}.`) });
     tasks = new MediaTaskRepository(prisma, pool);
     callbacks = new MediaCallbackService(signer, tasks, new PollScheduler(queues, env), env);
   });

@@ -1,5 +1,5 @@
 import { UrlPolicyAllowHosts } from '@gateway/contracts';
-import { BaseEnv } from '@gateway/platform';
+import { BaseEnv, RedisEnv } from '@gateway/platform';
 import { z } from 'zod';
 
 /** The media service's settings, validated at boot; addresses default to this machine. */
@@ -7,7 +7,7 @@ export const MediaEnv = BaseEnv.extend({
   /** api: NATS handlers (validate, hold, submit, record); worker: BullMQ polls, ingestion, sweeps; all: both. */
   MEDIA_ROLE: z.enum(['api', 'worker', 'all']).default('all'),
   DATABASE_URL: z.string().min(1).default('postgresql://postgres@127.0.0.1:5432/gateway'),
-  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  ...RedisEnv.shape,
   /** How often a running task's upstream is asked for news. */
   MEDIA_POLL_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
   /** The longest wait between polls after upstream 429s or 5xx (backoff doubles up to it). */

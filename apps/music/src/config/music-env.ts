@@ -1,5 +1,5 @@
 import { UrlPolicyAllowHosts } from '@gateway/contracts';
-import { BaseEnv } from '@gateway/platform';
+import { BaseEnv, RedisEnv } from '@gateway/platform';
 import { WebhooksEnv } from '@gateway/webhooks';
 import { z } from 'zod';
 
@@ -8,7 +8,7 @@ export const MusicEnv = BaseEnv.extend({
   DATABASE_URL: z.string().min(1).default('postgresql://postgres@127.0.0.1:5432/gateway'),
   /** Postgres connections of the service's own pool (tasks, callbacks); webhook deliveries have theirs (WEBHOOK_DB_POOL_SIZE). */
   MUSIC_DB_POOL_SIZE: z.coerce.number().int().min(1).max(200).default(10),
-  REDIS_URL: z.string().min(1).default('redis://127.0.0.1:6379'),
+  ...RedisEnv.shape,
   /** The gateway's public origin: upstreams call back under it, and result links are built on it. */
   PUBLIC_BASE_URL: z.url().default('http://127.0.0.1:8080'),
   /** `api` answers NATS, `worker` runs the pollers and webhook deliveries, `all` both. */

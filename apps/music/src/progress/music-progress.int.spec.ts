@@ -74,7 +74,7 @@ describe('music callbacks owed by a move whose webhooks were never recorded', ()
       },
     } as unknown as TaskUsagePublisher;
     progress = new MusicProgressService(tasks, assets, new WebhookOutbox(deliveries, delivery), new TaskBilling(null as never), usage);
-    musicQueues = new QueueFactory({ redisUrl: env.REDIS_URL, prefix: queuePrefix('music', prefix) });
+    musicQueues = new QueueFactory({ redis: env.REDIS_URL, prefix: queuePrefix('music', prefix) });
     // The catalog and upstream are asked only about open tasks; these rounds see ended ones.
     poller = new MusicPollProcessor(musicQueues, tasks, null as never, null as never, progress, new MusicPollScheduler(musicQueues, env), env);
   });

@@ -30,7 +30,7 @@ export class BillingClientModule {
     return {
       module: BillingClientModule,
       providers: [
-        { provide: BILLING_REDIS, useFactory: () => createRedis(env.REDIS_URL, 'billing', { enableAutoPipelining: true }) },
+        { provide: BILLING_REDIS, useFactory: () => createRedis(env, 'billing', { enableAutoPipelining: true }) },
         {
           provide: BillingClient,
           inject: [BILLING_REDIS, NatsBus],

@@ -82,6 +82,12 @@ export class WalletEventReader {
     return (reply[1] ?? []).filter((entry) => Array.isArray(entry) && entry[1] !== null).map(toEntry);
   }
 
+  /** Entries after `after` (exclusive; '-' from the first) in stream order, whoever has read them. */
+  async range(after: string, count: number): Promise<StreamEntry[]> {
+    const reply = (await this.redis.xrange(this.keys.events, after === '-' ? '-' : `(${after}`, '+', 'COUNT', count)) as RawEntry[];
+    return reply.map(toEntry);
+  }
+
   /** Acknowledges and deletes written entries, so the stream holds only what is not yet in Postgres. */
   async ack(ids: string[]): Promise<void> {
     if (ids.length === 0) return;

@@ -39,4 +39,14 @@ export class WalletKeys {
   get events(): string {
     return `${this.tag}:events`;
   }
+
+  /** The run id of the Redis server the wallet was last found whole on (see PRIMARY_FENCE). */
+  get primary(): string {
+    return `${this.tag}:primary`;
+  }
+
+  /** Held by the one accounts replica rebuilding the wallet after a change of Redis server. */
+  get rebuildLock(): string {
+    return `${this.tag}:rebuild`;
+  }
 }

@@ -8,14 +8,32 @@
  * (quota: the period's limit, which a settlement never takes the counter beyond).
  */
 
+/** The reply a move gets while the wallet waits for its rebuild: Redis's own "try again", a Redis fault to callers. */
+export const WALLET_REBUILDING = 'TRYAGAIN the wallet is being rebuilt after a change of Redis server';
+
 /**
- * KEYS: target, hold, holds (zset of deadlines), events.
+ * Opens every money move: once the wallet was found whole on a server (the `primary` key holds that
+ * server's run id), a different server answering (a promoted replica, or a restart from disk, either of
+ * which may lack the newest writes) refuses every move until accounts has rebuilt the wallet and moved the
+ * mark. No mark (a new or wiped Redis) refuses nothing: missing balances are seeded as before.
+ * `key` is the KEYS index of the `primary` key.
+ */
+function primaryFence(key: number): string {
+  return `
+local mark = redis.call('GET', KEYS[${key}])
+if mark and mark ~= string.match(redis.call('INFO', 'server'), 'run_id:(%x+)') then
+  return redis.error_reply('${WALLET_REBUILDING}')
+end`;
+}
+
+/**
+ * KEYS: target, hold, holds (zset of deadlines), events, primary.
  * ARGV: requestId, tenantId, amount, deadlineMs, mode, limit (quota), ttlSeconds (quota), pool, ledger,
  * grantId (quota: the period's grant, ledgered when the period's first reservation opens it).
  * Returns {1} reserved (or already held by this tenant), {0, available} refused, {-1} balance not
  * seeded, {-2} the hold exists for another tenant (left untouched).
  */
-export const RESERVE_SCRIPT = `
+export const RESERVE_SCRIPT = `${primaryFence(5)}
 if redis.call('EXISTS', KEYS[2]) == 1 then
   if redis.call('HGET', KEYS[2], 'tenant') == ARGV[2] then return {1} end
   return {-2}
@@ -52,10 +70,10 @@ return {1}
  * what lies beyond that is written off (a `write_off` entry moving nothing, its note saying how much),
  * so no balance ever goes below zero and no quota counter above its limit.
  * A hold that is gone (settled before, or released by the sweeper) makes this a no-op, so it is idempotent.
- * KEYS: hold, holds, events. ARGV: requestId, actual, kind (settle | release), note.
+ * KEYS: hold, holds, events, primary. ARGV: requestId, actual, kind (settle | release), note.
  * Returns {0} when there was no hold, {1, charged, overrun, writtenOff} otherwise.
  */
-export const SETTLE_SCRIPT = `
+export const SETTLE_SCRIPT = `${primaryFence(4)}
 local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger', 'limit')
 if not h[1] then return {0} end
 local held = tonumber(h[3])
@@ -107,9 +125,9 @@ return {1, tostring(actual - written), tostring(drawn), tostring(written)}
 
 /**
  * Moves a prepaid balance by an operator amount (top-up, or its compensation), seeding it first.
- * KEYS: balance. ARGV: seed (the stored balance before this move), delta.
+ * KEYS: balance, primary. ARGV: seed (the stored balance before this move), delta.
  */
-export const CREDIT_SCRIPT = `
+export const CREDIT_SCRIPT = `${primaryFence(2)}
 redis.call('SET', KEYS[1], ARGV[1], 'NX')
 return redis.call('INCRBY', KEYS[1], ARGV[2])
 `;
@@ -131,10 +149,10 @@ export const DRAWS_REPLAY_SECONDS = 900;
  * anything it still held going back to the balance; once a lease is gone there is nothing left to draw,
  * but its draws (with its tenant and pool) stay for DRAWS_REPLAY_SECONDS, so a draw replayed because its
  * writer died before its ledger rows (which may be the draw that ended the lease) still answers.
- * KEYS: lease hold, lease draws (hash), holds. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
+ * KEYS: lease hold, lease draws (hash), holds, primary. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
  * Returns {1, charged, tenant, pool, writtenOff}; {0, charged, tenant, pool, 0} for a replay; {-1} when the lease is gone.
  */
-export const DRAW_SCRIPT = `
+export const DRAW_SCRIPT = `${primaryFence(4)}
 local before = redis.call('HMGET', KEYS[2], ARGV[1], '#tenant', '#pool')
 if before[1] and before[2] then return {0, before[1], before[2], before[3], '0'} end
 local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed')
@@ -174,10 +192,10 @@ return {1, tostring(charged), h[1], h[3], tostring(written)}
  * it as the lease still has; a draw beyond that comes out of the balance); the rest goes back to the
  * balance now. The lease lives until its draws add up to `charged` (its draws, for replays, a while
  * longer). Leases are not ledgered: their requests' draws are.
- * KEYS: lease hold, holds, lease draws. ARGV: leaseId, charged.
+ * KEYS: lease hold, holds, lease draws, primary. ARGV: leaseId, charged.
  * Returns {1, returned}; {0} when the lease is gone.
  */
-export const CLOSE_SCRIPT = `
+export const CLOSE_SCRIPT = `${primaryFence(4)}
 local h = redis.call('HMGET', KEYS[1], 'key', 'amount', 'drawn')
 if not h[1] then return {0} end
 local left = tonumber(h[2])

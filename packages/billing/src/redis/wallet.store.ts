@@ -7,9 +7,9 @@ import { WalletKeys } from './wallet-keys';
 type Reply = Array<number | string>;
 
 interface WalletCommands {
-  walletReserve(target: string, hold: string, holds: string, events: string, ...args: string[]): Promise<Reply>;
-  walletSettle(hold: string, holds: string, events: string, ...args: string[]): Promise<Reply>;
-  walletCredit(balance: string, seed: string, delta: string): Promise<number>;
+  walletReserve(target: string, hold: string, holds: string, events: string, primary: string, ...args: string[]): Promise<Reply>;
+  walletSettle(hold: string, holds: string, events: string, primary: string, ...args: string[]): Promise<Reply>;
+  walletCredit(balance: string, primary: string, seed: string, delta: string): Promise<number>;
 }
 
 /**
@@ -49,6 +49,20 @@ export interface ReserveInput {
   lease?: boolean;
 }
 
+/** An open hold as the wallet keeps it: a request's (ledgered) or a lease (not ledgered). */
+export interface OpenHold {
+  id: string;
+  tenantId: string;
+  amount: bigint;
+  mode: string;
+  /** The balance or quota counter it drew on. */
+  key: string;
+  ledgered: boolean;
+  deadlineMs: number;
+}
+
+const HOLDS_CHUNK = 1000;
+
 /** `conflict`: a hold under this request id exists for another tenant; it is left as it was. */
 export type ReserveOutcome = { status: 'reserved' } | { status: 'refused'; available: bigint } | { status: 'unseeded' } | { status: 'conflict' };
 
@@ -66,11 +80,11 @@ export class WalletStore {
     this.redis = redis as Redis & WalletCommands;
     // defineCommand loads the script once (EVALSHA, falling back to EVAL after a server restart).
     if (!('walletReserve' in redis)) {
-      redis.defineCommand('walletReserve', { numberOfKeys: 4, lua: RESERVE_SCRIPT });
-      redis.defineCommand('walletSettle', { numberOfKeys: 3, lua: SETTLE_SCRIPT });
-      redis.defineCommand('walletCredit', { numberOfKeys: 1, lua: CREDIT_SCRIPT });
-      redis.defineCommand('walletDraw', { numberOfKeys: 3, lua: DRAW_SCRIPT });
-      redis.defineCommand('walletClose', { numberOfKeys: 3, lua: CLOSE_SCRIPT });
+      redis.defineCommand('walletReserve', { numberOfKeys: 5, lua: RESERVE_SCRIPT });
+      redis.defineCommand('walletSettle', { numberOfKeys: 4, lua: SETTLE_SCRIPT });
+      redis.defineCommand('walletCredit', { numberOfKeys: 2, lua: CREDIT_SCRIPT });
+      redis.defineCommand('walletDraw', { numberOfKeys: 4, lua: DRAW_SCRIPT });
+      redis.defineCommand('walletClose', { numberOfKeys: 4, lua: CLOSE_SCRIPT });
     }
   }
 
@@ -84,6 +98,7 @@ export class WalletStore {
       this.keys.hold(input.requestId),
       this.keys.holds,
       this.keys.events,
+      this.keys.primary,
       input.requestId,
       input.tenantId,
       input.amount.toString(),
@@ -125,13 +140,14 @@ export class WalletStore {
     for (const { requestId, settlement } of items) {
       if (settlement.action === 'draw') {
         const { lease, micros } = settlement;
-        pipeline.walletDraw(this.keys.hold(lease), this.keys.leaseDraws(lease), this.keys.holds, requestId, micros, lease, DRAWS_TTL_SECONDS);
+        pipeline.walletDraw(this.keys.hold(lease), this.keys.leaseDraws(lease), this.keys.holds, this.keys.primary, requestId, micros, lease, DRAWS_TTL_SECONDS);
       } else {
         const settle = settlement.action === 'settle';
         pipeline.walletSettle(
           this.keys.hold(requestId),
           this.keys.holds,
           this.keys.events,
+          this.keys.primary,
           requestId,
           settle ? settlement.micros : '0',
           settlement.action,
@@ -158,7 +174,7 @@ export class WalletStore {
   async closeLeases(closes: readonly LeaseClose[]): Promise<void> {
     if (closes.length === 0) return;
     const pipeline = this.redis.pipeline() as Pipelined;
-    for (const { lease, charged } of closes) pipeline.walletClose(this.keys.hold(lease), this.keys.holds, this.keys.leaseDraws(lease), lease, charged);
+    for (const { lease, charged } of closes) pipeline.walletClose(this.keys.hold(lease), this.keys.holds, this.keys.leaseDraws(lease), this.keys.primary, lease, charged);
     await this.exec(pipeline);
   }
 
@@ -171,7 +187,7 @@ export class WalletStore {
 
   /** Seeds the balance with `seed` when Redis has none, then adds `delta`; returns the new balance. */
   async credit(tenantId: string, seed: bigint, delta: bigint): Promise<bigint> {
-    return BigInt(await this.redis.walletCredit(this.keys.balance(tenantId), seed.toString(), delta.toString()));
+    return BigInt(await this.redis.walletCredit(this.keys.balance(tenantId), this.keys.primary, seed.toString(), delta.toString()));
   }
 
   /** Sets the balance only when Redis has none (SET NX). */
@@ -199,12 +215,31 @@ export class WalletStore {
     return this.redis.zrangebyscore(this.keys.holds, '-inf', now, 'LIMIT', 0, limit);
   }
 
+  /** Every open hold, read in pipelined chunks. */
+  async openHolds(): Promise<OpenHold[]> {
+    const holds: OpenHold[] = [];
+    const entries = await this.redis.zrange(this.keys.holds, 0, -1, 'WITHSCORES');
+    for (let i = 0; i < entries.length; i += 2 * HOLDS_CHUNK) {
+      const chunk: Array<{ id: string; deadlineMs: number }> = [];
+      for (let j = i; j < Math.min(entries.length, i + 2 * HOLDS_CHUNK); j += 2) chunk.push({ id: entries[j]!, deadlineMs: Number(entries[j + 1]) });
+      const pipeline = this.redis.pipeline();
+      for (const { id } of chunk) pipeline.hmget(this.keys.hold(id), 'tenant', 'amount', 'mode', 'ledger', 'key');
+      const replies = (await pipeline.exec()) ?? [];
+      chunk.forEach(({ id, deadlineMs }, index) => {
+        const [tenant, amount, mode, ledger, key] = (replies[index]?.[1] ?? []) as Array<string | null>;
+        if (!tenant) return;
+        holds.push({ id, tenantId: tenant, amount: BigInt(amount ?? '0'), mode: mode ?? 'balance', key: key ?? '', ledgered: ledger === '1', deadlineMs });
+      });
+    }
+    return holds;
+  }
+
   async holdCount(): Promise<number> {
     return this.redis.zcard(this.keys.holds);
   }
 
   private async finish(requestId: string, actual: bigint, kind: 'settle' | 'release', note: string): Promise<bigint | null> {
-    const reply = await this.redis.walletSettle(this.keys.hold(requestId), this.keys.holds, this.keys.events, requestId, actual.toString(), kind, note);
+    const reply = await this.redis.walletSettle(this.keys.hold(requestId), this.keys.holds, this.keys.events, this.keys.primary, requestId, actual.toString(), kind, note);
     return Number(reply[0]) === 1 ? BigInt(reply[1] ?? 0) : null;
   }
 }

@@ -3,6 +3,7 @@ import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type 
 import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { createRedis } from '../redis/create-redis';
+import type { RedisTarget } from '../redis/redis-env';
 import { CatalogCache } from '../cache/catalog-cache';
 import { NatsBus } from '../nats/nats-bus';
 import { RedisReplyStore } from '../nats/reply-claims';
@@ -30,9 +31,9 @@ export interface ServiceInfraOptions {
   sqlPoolSize?: number;
   storage: StorageEnv;
   /** Redis under the `Redis` class; with `replyClaims`, replies too large for one NATS message are taken from it. */
-  redis?: { url: string; replyClaims?: boolean };
+  redis?: { connection: RedisTarget; replyClaims?: boolean };
   /** BullMQ queues (`QueueFactory`) on this Redis. */
-  queuesRedisUrl?: string;
+  queuesRedis?: RedisTarget;
   /** The queues' commands of one event-loop turn in one socket write (QueueFactory `autoPipelining`). */
   queuesAutoPipelining?: boolean;
   signedUrls?: boolean;
@@ -78,18 +79,18 @@ export class ServiceInfraModule {
     ];
     const exported: Array<symbol | Provider> = [options.env.token, SQL_POOL, PrismaClient, OBJECT_STORE];
     if (options.redis) {
-      const { url, replyClaims = false } = options.redis;
-      providers.push({ provide: Redis, useFactory: () => createRedis(url, options.service, { enableAutoPipelining: true }) });
+      const { connection, replyClaims = false } = options.redis;
+      providers.push({ provide: Redis, useFactory: () => createRedis(connection, options.service, { enableAutoPipelining: true }) });
       providers.push({ provide: REPLY_CLAIMS, useValue: replyClaims });
       exported.push(Redis);
     }
-    if (options.queuesRedisUrl) {
-      const redisUrl = options.queuesRedisUrl;
+    if (options.queuesRedis) {
+      const redis = options.queuesRedis;
       providers.push({
         provide: QueueFactory,
         inject: [NatsBus],
         useFactory: (bus: NatsBus) =>
-          new QueueFactory({ redisUrl, prefix: queuePrefix(options.service, bus.prefix), autoPipelining: options.queuesAutoPipelining }),
+          new QueueFactory({ redis, prefix: queuePrefix(options.service, bus.prefix), autoPipelining: options.queuesAutoPipelining }),
       });
       exported.push(QueueFactory);
     }

@@ -8,9 +8,9 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('queue depths read from Redis', () => {
   const natsPrefix = `t${randomBytes(4).toString('hex')}.`;
-  const media = new QueueFactory({ redisUrl: REDIS_URL, prefix: queuePrefix('media', natsPrefix), defaultJobOptions: { attempts: 1 } });
-  const music = new QueueFactory({ redisUrl: REDIS_URL, prefix: queuePrefix('music', natsPrefix) });
-  const other = new QueueFactory({ redisUrl: REDIS_URL, prefix: queuePrefix('media', `u${randomBytes(4).toString('hex')}.`) });
+  const media = new QueueFactory({ redis: REDIS_URL, prefix: queuePrefix('media', natsPrefix), defaultJobOptions: { attempts: 1 } });
+  const music = new QueueFactory({ redis: REDIS_URL, prefix: queuePrefix('music', natsPrefix) });
+  const other = new QueueFactory({ redis: REDIS_URL, prefix: queuePrefix('media', `u${randomBytes(4).toString('hex')}.`) });
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: null });
 
   afterAll(async () => {

@@ -12,7 +12,7 @@ describe('QueueFactory on the real Redis', () => {
   let redis: Redis;
 
   beforeAll(() => {
-    factory = new QueueFactory({ redisUrl: REDIS_URL, prefix });
+    factory = new QueueFactory({ redis: REDIS_URL, prefix });
     redis = new Redis(REDIS_URL);
   });
 

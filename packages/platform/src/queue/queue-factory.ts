@@ -1,6 +1,7 @@
 import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
 import Redis from 'ioredis';
 import { watchRedis } from '../redis/create-redis';
+import { redisOptions, type RedisTarget } from '../redis/redis-env';
 import { redisState, type RedisStateLog } from '../redis/redis-state-log';
 import type { z } from 'zod';
 import { gatewayMetrics, onScrape } from '../observability/metrics';
@@ -42,7 +43,8 @@ async function traced<R>(queue: string, job: Job, run: () => Promise<R>): Promis
 }
 
 export interface QueueFactoryOptions {
-  redisUrl: string;
+  /** The process's Redis settings (or one node's URL). */
+  redis: RedisTarget;
   /** From queuePrefix(): one hash tag per service and namespace. */
   prefix: string;
   /** Merged over QUEUE_JOB_DEFAULTS for every queue this factory opens. */
@@ -88,7 +90,8 @@ export class QueueFactory {
   constructor(private readonly options: QueueFactoryOptions) {
     // BullMQ's blocking commands need no per-request retry limit.
     this.connection = watchRedis(
-      new Redis(options.redisUrl, {
+      new Redis({
+        ...redisOptions(options.redis),
         maxRetriesPerRequest: null,
         enableReadyCheck: false,
         enableAutoPipelining: options.autoPipelining ?? false,

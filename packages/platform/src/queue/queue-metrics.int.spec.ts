@@ -9,7 +9,7 @@ const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 describe('queue series of the QueueFactory', () => {
   const prefix = queuePrefix('metrics', `t${randomBytes(4).toString('hex')}.`);
-  const factory = new QueueFactory({ redisUrl: REDIS_URL, prefix, defaultJobOptions: { attempts: 1 } });
+  const factory = new QueueFactory({ redis: REDIS_URL, prefix, defaultJobOptions: { attempts: 1 } });
   const redis = new Redis(REDIS_URL);
 
   afterAll(async () => {

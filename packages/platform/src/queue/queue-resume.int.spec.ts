@@ -59,7 +59,7 @@ describe('queues across a Redis restart', () => {
     redis = startRedis(port, dir);
     await answering(port);
     factory = new QueueFactory({
-      redisUrl: `redis://127.0.0.1:${port}`,
+      redis: `redis://127.0.0.1:${port}`,
       prefix: queuePrefix('test', `r${randomBytes(4).toString('hex')}.`),
       state: new RedisStateLog((line) => lines.push(line)),
     });

@@ -16,7 +16,7 @@ describe('trace context through a queued job', () => {
 
   beforeAll(async () => {
     await startTracing('queue-spec', 'http://127.0.0.1:4318', exporter);
-    factory = new QueueFactory({ redisUrl: REDIS_URL, prefix });
+    factory = new QueueFactory({ redis: REDIS_URL, prefix });
   });
 
   afterAll(async () => {

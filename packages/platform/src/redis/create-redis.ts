@@ -1,4 +1,5 @@
 import Redis, { type RedisOptions } from 'ioredis';
+import { redisOptions, type RedisTarget } from './redis-env';
 import { redisState, type RedisStateLog } from './redis-state-log';
 
 /** Reports the client's link to the process's state log (one line lost, one back), instead of an unhandled error per retry. */
@@ -9,9 +10,10 @@ export function watchRedis(redis: Redis, name: string, state: RedisStateLog = re
 }
 
 /**
- * Every Redis client of the gateway: fails a command after `maxRetriesPerRequest` reconnect attempts
- * (2 unless said otherwise) so a fault answers 503 quickly, and reports its link (see watchRedis).
+ * Every Redis client of the gateway, on the process's Redis settings (one node, or the primary its Sentinels
+ * name): fails a command after `maxRetriesPerRequest` reconnect attempts (2 unless said otherwise) so a fault
+ * answers 503 quickly, and reports its link (see watchRedis).
  */
-export function createRedis(url: string, name: string, options: RedisOptions = {}, state?: RedisStateLog): Redis {
-  return watchRedis(new Redis(url, { maxRetriesPerRequest: 2, ...options }), name, state);
+export function createRedis(target: RedisTarget, name: string, options: RedisOptions = {}, state?: RedisStateLog): Redis {
+  return watchRedis(new Redis({ ...redisOptions(target), maxRetriesPerRequest: 2, ...options }), name, state);
 }

@@ -13,6 +13,7 @@ describe('a Redis fault', () => {
     new Error("Stream isn't writeable and enableOfflineQueue options is false"),
     new Error('connect ECONNREFUSED 127.0.0.1:6379'),
     named('ReplyError', 'LOADING Redis is loading the dataset in memory'),
+    named('ReplyError', 'TRYAGAIN the wallet is being rebuilt after a change of Redis server'),
   ])('is recognised: %s', (error) => {
     expect(isRedisFault(error)).toBe(true);
   });

@@ -9,6 +9,8 @@ const FAULT_MESSAGES = [
   /^Stream isn't writeable/,
   /ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE/,
   /^LOADING /,
+  // Redis's own "try again shortly", which the wallet answers while it is rebuilt after a failover.
+  /^TRYAGAIN /,
   /^Reached the max retries per request limit/,
 ];
 

@@ -1,4 +1,4 @@
-import { QueueFactory, queuePrefix } from '@gateway/platform';
+import { QueueFactory, queuePrefix, type RedisTarget } from '@gateway/platform';
 import { z } from 'zod';
 
 export const WEBHOOK_QUEUE = 'webhook-deliveries';
@@ -11,6 +11,6 @@ export type WebhookJob = z.infer<typeof WebhookJob>;
  * The queues of webhook delivery in one namespace (from NATS_PREFIX), under their own hash tag; a
  * delivery is a few short Redis scripts, so the commands of one event-loop turn share a socket write.
  */
-export function createWebhookQueues(redisUrl: string, natsPrefix: string): QueueFactory {
-  return new QueueFactory({ redisUrl, prefix: queuePrefix('webhooks', natsPrefix), autoPipelining: true });
+export function createWebhookQueues(redis: RedisTarget, natsPrefix: string): QueueFactory {
+  return new QueueFactory({ redis, prefix: queuePrefix('webhooks', natsPrefix), autoPipelining: true });
 }

@@ -1,0 +1,3 @@
+export * from './free-port';
+export * from './nats-cluster';
+export * from './redis-sentinel-cluster';
