@@ -22,7 +22,7 @@ const RUNS = Number(process.env.CONSOLE_FUZZ_RUNS ?? Math.min(Number(process.env
 const SEED = process.env.FUZZ_SEED === undefined ? Date.now() : Number(process.env.FUZZ_SEED);
 /** Routes fuzzed side by side. */
 const AT_ONCE = Number(process.env.CONSOLE_FUZZ_AT_ONCE ?? 4);
-const ROUTE_BUDGET_MS = 60_000 + RUNS * 60;
+const ROUTE_BUDGET_MS = 60_000 + RUNS * 120;
 const SOURCE_ADDRESS = process.env.FUZZ_SOURCE_ADDRESS ?? '127.0.0.78';
 
 const agent = new Agent({ connections: 32, pipelining: 1, headersTimeout: 15_000, bodyTimeout: 15_000, localAddress: SOURCE_ADDRESS });
