@@ -40,10 +40,11 @@ describe('deployment files', () => {
     expect(compose.services.chat!.environment!.METRICS_PORT).toBe('9464');
   });
 
-  it('the HA override runs NATS as three clustered nodes, and its env file gives the apps all three with three copies', () => {
+  it('the HA override runs NATS as three clustered nodes and Redis with a replica and three Sentinels; its env file points the apps at both', () => {
     const ha = parse(read('docker-compose.ha.yml'), { merge: true }) as { services: Record<string, { command: string[]; volumes: string[] }> };
-    expect(Object.keys(ha.services).sort()).toEqual(['nats', 'nats-2', 'nats-3']);
-    for (const [name, node] of Object.entries(ha.services)) {
+    const natsNodes = Object.entries(ha.services).filter(([name]) => name.startsWith('nats'));
+    expect(natsNodes.map(([name]) => name).sort()).toEqual(['nats', 'nats-2', 'nats-3']);
+    for (const [name, node] of natsNodes) {
       expect(node.command).toEqual(['-c', '/etc/nats/nats-cluster.conf', '--server_name', name === 'nats' ? 'nats-1' : name]);
       expect(node.volumes[0]).toBe('./infra/nats/nats-cluster.conf:/etc/nats/nats-cluster.conf:ro');
     }
@@ -56,6 +57,14 @@ describe('deployment files', () => {
     expect(env.NATS_URL!.split(',')).toEqual(['nats://nats:4222', 'nats://nats-2:4222', 'nats://nats-3:4222']);
     expect(env.NATS_STREAM_REPLICAS).toBe('3');
     expect(compose.services.chat!.environment!.NATS_URL).toBe('${NATS_URL:-nats://nats:4222}');
+    // Redis: the primary, a replica of it and three Sentinels watching it, which the apps ask for the primary.
+    expect(ha.services['redis-replica']!.command).toEqual(expect.arrayContaining(['--replicaof', 'redis', '6379']));
+    const sentinels = Object.keys(ha.services).filter((name) => name.startsWith('redis-sentinel-'));
+    expect(sentinels.sort()).toEqual(['redis-sentinel-1', 'redis-sentinel-2', 'redis-sentinel-3']);
+    for (const name of sentinels) expect(ha.services[name]!.command.join(' ')).toContain("'sentinel monitor gateway redis 6379 2'");
+    expect(env.REDIS_SENTINELS!.split(',')).toEqual(sentinels.map((name) => `${name}:26379`));
+    expect(env.REDIS_SENTINEL_NAME).toBe('gateway');
+    expect(compose.services.chat!.environment!.REDIS_SENTINELS).toBe('${REDIS_SENTINELS:-}');
     const conf = read('infra', 'nats', 'nats-cluster.conf');
     for (const host of ['nats', 'nats-2', 'nats-3']) expect(conf).toContain(`nats-route://${host}:6222`);
     const checked = spawnSync('/usr/sbin/nats-server', ['-c', path.join(REPO_ROOT, 'infra', 'nats', 'nats-cluster.conf'), '--server_name', 'check', '-t'], {
