@@ -52,4 +52,23 @@ describe('a database out of reach', () => {
       await prisma.$disconnect();
     }
   }, 30_000);
+
+  it('survives an idle connection the server ends, telling the listener and opening a new one on next use', async () => {
+    const application = `idle-end-${process.pid}-${Date.now()}`;
+    const ended: Error[] = [];
+    const pool = createSqlPool(`postgresql://postgres@127.0.0.1:5432/postgres?application_name=${application}`, 2, (error) => ended.push(error));
+    const admin = createSqlPool('postgresql://postgres@127.0.0.1:5432/postgres', 1);
+    try {
+      await pool.query('SELECT 1');
+      // The connection is idle in the pool now; the server ends it, as a restart or a switchover does.
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1', [application]);
+      const deadline = Date.now() + 10_000;
+      while (ended.length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(ended.map((error) => (error as Error & { code?: string }).code)).toEqual(['57P01']);
+      await expect(pool.query('SELECT 1 AS one')).resolves.toMatchObject({ rows: [{ one: 1 }] });
+    } finally {
+      await pool.end();
+      await admin.end();
+    }
+  }, 30_000);
 });

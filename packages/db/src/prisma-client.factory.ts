@@ -5,8 +5,14 @@ import { PrismaClient } from './generated/prisma/client';
 /** A plain pg pool, shared with Prisma: for the few bulk statements that run many times a second. */
 export type SqlPool = pg.Pool;
 
-export function createSqlPool(databaseUrl: string, poolSize = 10): SqlPool {
-  return new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+/**
+ * `onIdleError` hears of an idle connection the server ended (a restart, a switchover): the pool drops it
+ * and opens a new one on next use. Without a listener that error would end the process.
+ */
+export function createSqlPool(databaseUrl: string, poolSize = 10, onIdleError: (error: Error) => void = () => undefined): SqlPool {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: poolSize });
+  pool.on('error', onIdleError);
+  return pool;
 }
 
 /**

@@ -56,10 +56,8 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
         {
           provide: WEBHOOK_SQL_POOL,
           useFactory: () => {
-            const pool = createSqlPool(options.databaseUrl, env.WEBHOOK_DB_POOL_SIZE);
-            // An idle connection the server dropped is replaced on next use; its error must not end the process.
-            pool.on('error', (error) => new Logger('webhooks').warn(`an idle database connection failed: ${error.message}`));
-            return pool;
+            const logger = new Logger('webhooks');
+            return createSqlPool(options.databaseUrl, env.WEBHOOK_DB_POOL_SIZE, (error) => logger.warn(`an idle database connection ended: ${error.message}`));
           },
         },
         {

@@ -1,7 +1,7 @@
 // Owns the process's one database pool and the Prisma client over it: created from the configured URL,
 // disconnected (pool included) on shutdown.
 import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
-import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
+import { Global, Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 
 /**
  * The pg pool under Prisma, for repositories' bulk statements that run many times a second (usage rows,
@@ -25,7 +25,13 @@ export class PrismaModule {
     return {
       module: PrismaModule,
       providers: [
-        { provide: SQL_POOL, useFactory: () => createSqlPool(databaseUrl) },
+        {
+          provide: SQL_POOL,
+          useFactory: () => {
+            const logger = new Logger('accounts');
+            return createSqlPool(databaseUrl, undefined, (error) => logger.warn(`an idle database connection ended: ${error.message}`));
+          },
+        },
         { provide: PrismaClient, useFactory: (pool: SqlPool) => createPrismaClient(pool), inject: [SQL_POOL] },
         PrismaLifecycle,
       ],

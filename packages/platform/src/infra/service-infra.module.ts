@@ -1,6 +1,17 @@
 import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
 import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
-import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
+import {
+  Global,
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  Optional,
+  type DynamicModule,
+  type OnApplicationShutdown,
+  type OnModuleInit,
+  type Provider,
+} from '@nestjs/common';
 import Redis from 'ioredis';
 import { createRedis } from '../redis/create-redis';
 import type { RedisTarget } from '../redis/redis-env';
@@ -72,7 +83,13 @@ export class ServiceInfraModule {
   static forRoot(options: ServiceInfraOptions): DynamicModule {
     const providers: Provider[] = [
       { provide: options.env.token, useValue: options.env.value },
-      { provide: SQL_POOL, useFactory: (): SqlPool => createSqlPool(options.databaseUrl, options.sqlPoolSize) },
+      {
+        provide: SQL_POOL,
+        useFactory: (): SqlPool => {
+          const logger = new Logger(options.service);
+          return createSqlPool(options.databaseUrl, options.sqlPoolSize, (error) => logger.warn(`an idle database connection ended: ${error.message}`));
+        },
+      },
       { provide: PrismaClient, inject: [SQL_POOL], useFactory: (pool: SqlPool) => createPrismaClient(pool) },
       { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(options.storage) },
       InfraLifecycle,
