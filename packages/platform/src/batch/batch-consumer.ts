@@ -1,5 +1,6 @@
 import { gatewayMetrics } from '../observability/metrics';
 import { Logger } from '@nestjs/common';
+import { isRedisFault } from '../redis/redis-fault';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { z } from 'zod';
 import type { BatchSource, SourceMessage } from './batch-source';
@@ -147,7 +148,10 @@ export class BatchConsumer<T, M extends SourceMessage> {
     try {
       await this.settle(accepted, await this.options.handle(bodies));
     } catch (error) {
-      this.logger.error(`${name}: write failed, retrying the batch in ${this.options.retryDelayMs} ms: ${(error as Error).message}`);
+      const line = `${name}: write failed, retrying the batch in ${this.options.retryDelayMs} ms: ${(error as Error).message}`;
+      // A Redis fault is already in the process's Redis state log (lost, back): one line each way, not one per batch.
+      if (isRedisFault(error)) this.logger.debug(line);
+      else this.logger.error(line);
       await source.retry(accepted, this.options.retryDelayMs);
     }
     return messages.length;
