@@ -1,7 +1,7 @@
 import type { LedgerEvent } from '@gateway/billing';
+import { SQL_POOL } from '@gateway/platform/infra';
 import { pgTextFields, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
-import { SQL_POOL } from '../prisma/prisma.module';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 

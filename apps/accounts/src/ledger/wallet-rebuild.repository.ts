@@ -1,7 +1,7 @@
 import type { LostHold } from '@gateway/billing';
+import { SQL_POOL } from '@gateway/platform/infra';
 import type { SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
-import { SQL_POOL } from '../prisma/prisma.module';
 
 /** Balance holds the ledger shows reserved and not yet settled or released, reserved within the window. */
 const OPEN_HOLDS = `

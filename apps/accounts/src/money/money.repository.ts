@@ -1,6 +1,6 @@
 import type { SqlPool } from '@gateway/db';
+import { SQL_POOL } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
-import { SQL_POOL } from '../prisma/prisma.module';
 
 export interface LedgerViewRecord {
   id: string;

@@ -1,13 +1,8 @@
-// Owns the process's one database pool and the Prisma client over it: created from the configured URL,
-// disconnected (pool included) on shutdown.
-import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
-import { Global, Inject, Injectable, Logger, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
-
-/**
- * The pg pool under Prisma, for repositories' bulk statements that run many times a second (usage rows,
- * ledger entries): sent as named prepared statements, they skip Prisma's per-call query compilation.
- */
-export const SQL_POOL = Symbol('SQL_POOL');
+// Owns the process's one database pool and the Prisma client over it (platform's databaseProviders):
+// created from the configured URL, disconnected (pool included) on shutdown.
+import { PrismaClient } from '@gateway/db';
+import { databaseProviders, SQL_POOL } from '@gateway/platform/infra';
+import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 
 @Injectable()
 class PrismaLifecycle implements OnApplicationShutdown {
@@ -24,17 +19,7 @@ export class PrismaModule {
   static forUrl(databaseUrl: string): DynamicModule {
     return {
       module: PrismaModule,
-      providers: [
-        {
-          provide: SQL_POOL,
-          useFactory: () => {
-            const logger = new Logger('accounts');
-            return createSqlPool(databaseUrl, undefined, (error) => logger.warn(`an idle database connection ended: ${error.message}`));
-          },
-        },
-        { provide: PrismaClient, useFactory: (pool: SqlPool) => createPrismaClient(pool), inject: [SQL_POOL] },
-        PrismaLifecycle,
-      ],
+      providers: [...databaseProviders('accounts', databaseUrl), PrismaLifecycle],
       exports: [PrismaClient, SQL_POOL],
     };
   }

@@ -1,7 +1,7 @@
 import { usageKindOf, usageSubjectOf, type UsageEvent } from '@gateway/contracts';
+import { SQL_POOL } from '@gateway/platform/infra';
 import { pgTextFields, type SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
-import { SQL_POOL } from '../prisma/prisma.module';
 import { usageModelName } from './usage-model-name';
 
 const INSERT_MANY = `

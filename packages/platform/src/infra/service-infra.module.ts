@@ -1,10 +1,9 @@
-import { createPrismaClient, createSqlPool, PrismaClient, type SqlPool } from '@gateway/db';
+import { PrismaClient } from '@gateway/db';
 import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
 import {
   Global,
   Inject,
   Injectable,
-  Logger,
   Module,
   Optional,
   type DynamicModule,
@@ -19,10 +18,9 @@ import { CatalogCache } from '../cache/catalog-cache';
 import { NatsBus } from '../nats/nats-bus';
 import { RedisReplyStore } from '../nats/reply-claims';
 import { QueueFactory } from '../queue/queue-factory';
+import { databaseProviders, SQL_POOL } from './database.providers';
 import { queuePrefix } from '../queue/queue-prefix';
 
-/** The pg pool under Prisma, for statements sent as named prepared statements (no per-call query compilation). */
-export const SQL_POOL = Symbol('SQL_POOL');
 export const OBJECT_STORE = Symbol('OBJECT_STORE');
 export const SIGNED_URLS = Symbol('SIGNED_URLS');
 const REPLY_CLAIMS = Symbol('REPLY_CLAIMS');
@@ -83,14 +81,7 @@ export class ServiceInfraModule {
   static forRoot(options: ServiceInfraOptions): DynamicModule {
     const providers: Provider[] = [
       { provide: options.env.token, useValue: options.env.value },
-      {
-        provide: SQL_POOL,
-        useFactory: (): SqlPool => {
-          const logger = new Logger(options.service);
-          return createSqlPool(options.databaseUrl, options.sqlPoolSize, (error) => logger.warn(`an idle database connection ended: ${error.message}`));
-        },
-      },
-      { provide: PrismaClient, inject: [SQL_POOL], useFactory: (pool: SqlPool) => createPrismaClient(pool) },
+      ...databaseProviders(options.service, options.databaseUrl, options.sqlPoolSize),
       { provide: OBJECT_STORE, useFactory: (): ObjectStore => createObjectStore(options.storage) },
       InfraLifecycle,
     ];

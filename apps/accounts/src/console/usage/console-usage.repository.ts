@@ -1,7 +1,7 @@
 import type { ConsoleUsageRecordsMessage } from '@gateway/contracts';
+import { SQL_POOL } from '@gateway/platform/infra';
 import type { SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
-import { SQL_POOL } from '../../prisma/prisma.module';
 import type { KeysetPosition } from '@gateway/platform';
 import { latencySummarySql, type LatencyGroup } from './latency-summary.sql';
 

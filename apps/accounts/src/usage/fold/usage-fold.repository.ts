@@ -1,7 +1,7 @@
 import type { SqlPool } from '@gateway/db';
+import { SQL_POOL } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
 import { LATENCY_BUCKET_SQL } from '../../console/usage/latency-histogram';
-import { SQL_POOL } from '../../prisma/prisma.module';
 
 /** One lock for every accounts replica: one fold at a time; the others skip their turn. */
 const FOLD_LOCK = `SELECT pg_try_advisory_xact_lock(hashtextextended('usage_fold', 0)) AS locked`;
