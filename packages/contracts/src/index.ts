@@ -18,6 +18,7 @@ export * from './families/tenant-caller.schema';
 export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';
 export * from './usage/usage-kind';
+export * from './usage/image-tokens';
 export * from './usage/money-views.schema';
 export * from './usage/usage-event.sample';
 export * from './usage/dead-letter.schema';

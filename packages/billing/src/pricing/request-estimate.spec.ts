@@ -1,4 +1,5 @@
-import { IMAGE_TOKENS, estimateInputTokens, maxUsageOf } from './request-estimate';
+import { IMAGE_TOKEN_ALLOWANCE } from '@gateway/contracts';
+import { estimateInputTokens, maxUsageOf } from './request-estimate';
 
 const text = (body: unknown) => Math.ceil(JSON.stringify(body).length / 2);
 const url = (i: number) => `https://images.example.com/photo-${i}.png`;
@@ -44,8 +45,8 @@ describe('request estimate', () => {
         ],
       },
     ];
-    expect(estimateInputTokens(oaic)).toBeGreaterThanOrEqual(200 * IMAGE_TOKENS);
-    expect(estimateInputTokens(oaic)).toBeLessThan(200 * IMAGE_TOKENS + 200);
+    expect(estimateInputTokens(oaic)).toBeGreaterThanOrEqual(200 * IMAGE_TOKEN_ALLOWANCE);
+    expect(estimateInputTokens(oaic)).toBeLessThan(200 * IMAGE_TOKEN_ALLOWANCE + 200);
     const responses = [
       {
         role: 'user',
@@ -55,7 +56,7 @@ describe('request estimate', () => {
         ],
       },
     ];
-    expect(estimateInputTokens(responses)).toBeGreaterThanOrEqual(IMAGE_TOKENS);
+    expect(estimateInputTokens(responses)).toBeGreaterThanOrEqual(IMAGE_TOKEN_ALLOWANCE);
     const msgc = [
       {
         role: 'user',
@@ -65,14 +66,14 @@ describe('request estimate', () => {
         ],
       },
     ];
-    expect(estimateInputTokens(msgc)).toBeGreaterThanOrEqual(IMAGE_TOKENS);
+    expect(estimateInputTokens(msgc)).toBeGreaterThanOrEqual(IMAGE_TOKEN_ALLOWANCE);
     const genc = [
       {
         role: 'user',
         parts: [{ text: 'what?' }, { fileData: { mimeType: 'image/png', fileUri: url(3) } }, { fileData: { mimeType: 'image/png', fileUri: url(4) } }],
       },
     ];
-    expect(estimateInputTokens(genc)).toBeGreaterThanOrEqual(2 * IMAGE_TOKENS);
+    expect(estimateInputTokens(genc)).toBeGreaterThanOrEqual(2 * IMAGE_TOKEN_ALLOWANCE);
   });
 
   it('counts an inline base64 image at the allowance, not by its bytes, in every family', () => {
@@ -85,8 +86,8 @@ describe('request estimate', () => {
     ];
     for (const block of blocks) {
       const estimate = estimateInputTokens([{ role: 'user', content: [block] }]);
-      expect(estimate).toBeGreaterThanOrEqual(IMAGE_TOKENS);
-      expect(estimate).toBeLessThan(IMAGE_TOKENS + 20);
+      expect(estimate).toBeGreaterThanOrEqual(IMAGE_TOKEN_ALLOWANCE);
+      expect(estimate).toBeLessThan(IMAGE_TOKEN_ALLOWANCE + 20);
     }
   });
 
@@ -98,6 +99,6 @@ describe('request estimate', () => {
   it('walks a deeply nested body without overflowing the stack', () => {
     let deep: unknown = { type: 'image_url', image_url: { url: url(0) } };
     for (let i = 0; i < 1000; i++) deep = [deep];
-    expect(estimateInputTokens([{ role: 'user', content: [deep] }])).toBeGreaterThanOrEqual(IMAGE_TOKENS);
+    expect(estimateInputTokens([{ role: 'user', content: [deep] }])).toBeGreaterThanOrEqual(IMAGE_TOKEN_ALLOWANCE);
   });
 });

@@ -1,14 +1,6 @@
-import type { Capability } from '@gateway/contracts';
+import { IMAGE_TOKEN_ALLOWANCE, type Capability } from '@gateway/contracts';
 import type { Usage } from './request-cost';
 
-/**
- * What one image may cost in input tokens, whether sent by URL or inline, at any size or detail:
- * vendors bill images as tokens after scaling them down. OpenAI's high detail is at most
- * 85 + 170 per 512-px tile of a 768×2048 image (1,445); Anthropic about width × height / 750 of an
- * image scaled to 1.15 megapixels (about 1,600); Gemini 258 per 768-px tile. An image billed above
- * this (a very large Gemini tiling, a video part) is still charged, as an overrun, as far as the balance reaches.
- */
-export const IMAGE_TOKENS = 1600;
 /** No tokenizer runs here: two characters per token is above what real tokenizers produce for text. */
 const CHARS_PER_TOKEN = 2;
 
@@ -56,7 +48,7 @@ export function estimateInputTokens(input: unknown): number {
   if (typeof input === 'string') return Math.ceil(input.length / CHARS_PER_TOKEN);
   const text = JSON.stringify(input) ?? '';
   const { images, chars } = imagesIn(input);
-  return Math.ceil(Math.max(0, text.length - chars) / CHARS_PER_TOKEN) + images * IMAGE_TOKENS;
+  return Math.ceil(Math.max(0, text.length - chars) / CHARS_PER_TOKEN) + images * IMAGE_TOKEN_ALLOWANCE;
 }
 
 /** The output cap a chat body asks for: max_completion_tokens / max_tokens / max_output_tokens / generationConfig.maxOutputTokens. */

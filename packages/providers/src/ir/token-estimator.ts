@@ -1,10 +1,9 @@
 // A deterministic local token estimate (count_tokens, and usage when an upstream gives none).
 // A token is a run of letters/digits/underscore or one other non-space character, as the sandbox counts.
+import { IMAGE_TOKEN_ESTIMATE } from '@gateway/contracts';
 import type { ChatIrRequest, IrPart } from './chat-ir.schema';
 
 const TOKEN = /[\p{L}\p{N}_]+|[^\s\p{L}\p{N}_]/gu;
-/** A fixed charge per image, whatever its size: the estimate must not depend on decoding bytes. */
-export const IMAGE_TOKENS = 85;
 
 export function estimateTextTokens(text: string): number {
   if (text.length === 0) return 0;
@@ -19,7 +18,7 @@ function partTokens(part: IrPart): number {
     case 'text':
       return estimateTextTokens(part.text);
     case 'image':
-      return IMAGE_TOKENS;
+      return IMAGE_TOKEN_ESTIMATE;
     case 'tool_call':
       return estimateTextTokens(part.name) + estimateTextTokens(part.arguments);
     case 'tool_result':
