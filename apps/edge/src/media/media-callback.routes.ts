@@ -1,12 +1,12 @@
-import { GatewayError, MediaCallbackToken } from '@gateway/contracts';
+import { GatewayError, MEDIA_CALLBACK_PATH, MediaCallbackToken } from '@gateway/contracts';
 import type { CallbackTokenSigner } from '@gateway/storage';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors/error-reply';
 import type { BodyLimit } from '../routing/body-limits';
 import type { MediaRelayService } from './media-relay.service';
 
-/** Where vendors call back at a task's end: `PUBLIC_BASE_URL` + this path, with the task's signed token. */
-export const MEDIA_CALLBACK_PATH = '/media/callbacks/:token';
+/** The intake's route: contracts' MEDIA_CALLBACK_PATH and the task's signed token. */
+export const MEDIA_CALLBACK_ROUTE = `${MEDIA_CALLBACK_PATH}:token`;
 
 /**
  * The public intake of vendor task-end callbacks (Kling-style `callback_url`). No API key: the token in
@@ -18,7 +18,7 @@ export const MEDIA_CALLBACK_PATH = '/media/callbacks/:token';
 export function registerMediaCallbackRoute(fastify: FastifyInstance, relay: MediaRelayService, signer: CallbackTokenSigner, maxBytes: number): void {
   const bodyLimit: BodyLimit = { bytes: maxBytes, variable: 'MEDIA_CALLBACK_MAX_BYTES' };
   const options = { bodyLimit: maxBytes, config: { routeId: 'media.callbacks', family: 'oaic' as const, bodyLimit } };
-  fastify.post<{ Params: { token: string } }>(MEDIA_CALLBACK_PATH, options, async (request, reply) => {
+  fastify.post<{ Params: { token: string } }>(MEDIA_CALLBACK_ROUTE, options, async (request, reply) => {
     try {
       const token = MediaCallbackToken.safeParse(request.params.token);
       if (!token.success || signer.taskIdOf(token.data) === null)

@@ -1,13 +1,10 @@
-import { MediaCallbackPayload, parseOrThrow, type MediaCallbackReply } from '@gateway/contracts';
+import { MEDIA_CALLBACK_PATH, MediaCallbackPayload, parseOrThrow, type MediaCallbackReply } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { MEDIA_ENV, type MediaEnv } from '../config/media-env';
 import { MediaTaskRepository } from '../tasks/media-task.repository';
 import { isTerminal } from '../tasks/media-task.state';
 import { PollScheduler } from '../tasks/poll-scheduler.service';
 import { CallbackTokenSigner } from '@gateway/storage';
-
-/** Where the gateway's callback intake listens at the edge, before the task's token. */
-export const MEDIA_CALLBACK_PATH = '/media/callbacks/';
 
 /**
  * Vendor callbacks in. A callback is only a hint that a task may have ended: its token is checked first

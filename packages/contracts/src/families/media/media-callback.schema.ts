@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** Where vendors call back at a task's end, at the edge: `PUBLIC_BASE_URL` + this path + the task's signed token. */
+export const MEDIA_CALLBACK_PATH = '/media/callbacks/';
+
 /** A media callback token: the task id, a dot, and the task's HMAC (base64url of 32 bytes). */
 export const MediaCallbackToken = z.string().regex(/^(video|task|img)_[0-9a-f]{32}\.[A-Za-z0-9_-]{43}$/, 'a callback token');
 export type MediaCallbackToken = z.infer<typeof MediaCallbackToken>;
