@@ -140,7 +140,16 @@ export class WalletStore {
     for (const { requestId, settlement } of items) {
       if (settlement.action === 'draw') {
         const { lease, micros } = settlement;
-        pipeline.walletDraw(this.keys.hold(lease), this.keys.leaseDraws(lease), this.keys.holds, this.keys.primary, requestId, micros, lease, DRAWS_TTL_SECONDS);
+        pipeline.walletDraw(
+          this.keys.hold(lease),
+          this.keys.leaseDraws(lease),
+          this.keys.holds,
+          this.keys.primary,
+          requestId,
+          micros,
+          lease,
+          DRAWS_TTL_SECONDS,
+        );
       } else {
         const settle = settlement.action === 'settle';
         pipeline.walletSettle(
@@ -174,7 +183,8 @@ export class WalletStore {
   async closeLeases(closes: readonly LeaseClose[]): Promise<void> {
     if (closes.length === 0) return;
     const pipeline = this.redis.pipeline() as Pipelined;
-    for (const { lease, charged } of closes) pipeline.walletClose(this.keys.hold(lease), this.keys.holds, this.keys.leaseDraws(lease), this.keys.primary, lease, charged);
+    for (const { lease, charged } of closes)
+      pipeline.walletClose(this.keys.hold(lease), this.keys.holds, this.keys.leaseDraws(lease), this.keys.primary, lease, charged);
     await this.exec(pipeline);
   }
 
@@ -239,7 +249,16 @@ export class WalletStore {
   }
 
   private async finish(requestId: string, actual: bigint, kind: 'settle' | 'release', note: string): Promise<bigint | null> {
-    const reply = await this.redis.walletSettle(this.keys.hold(requestId), this.keys.holds, this.keys.events, this.keys.primary, requestId, actual.toString(), kind, note);
+    const reply = await this.redis.walletSettle(
+      this.keys.hold(requestId),
+      this.keys.holds,
+      this.keys.events,
+      this.keys.primary,
+      requestId,
+      actual.toString(),
+      kind,
+      note,
+    );
     return Number(reply[0]) === 1 ? BigInt(reply[1] ?? 0) : null;
   }
 }

@@ -1,16 +1,6 @@
 import { PrismaClient } from '@gateway/db';
 import { createObjectStore, loadSignedUrlEnv, UrlSigner, type ObjectStore, type StorageEnv } from '@gateway/storage';
-import {
-  Global,
-  Inject,
-  Injectable,
-  Module,
-  Optional,
-  type DynamicModule,
-  type OnApplicationShutdown,
-  type OnModuleInit,
-  type Provider,
-} from '@nestjs/common';
+import { Global, Inject, Injectable, Module, Optional, type DynamicModule, type OnApplicationShutdown, type OnModuleInit, type Provider } from '@nestjs/common';
 import Redis from 'ioredis';
 import { createRedis } from '../redis/create-redis';
 import type { RedisTarget } from '../redis/redis-env';

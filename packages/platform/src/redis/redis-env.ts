@@ -15,7 +15,13 @@ const Sentinels = z.preprocess(
     .transform((text) =>
       text.split(',').map((address) => {
         const at = address.trim().lastIndexOf(':');
-        return { host: address.trim().slice(0, at).replace(/^\[|\]$/g, ''), port: Number(address.trim().slice(at + 1)) };
+        return {
+          host: address
+            .trim()
+            .slice(0, at)
+            .replace(/^\[|\]$/g, ''),
+          port: Number(address.trim().slice(at + 1)),
+        };
       }),
     )
     .optional(),
@@ -31,7 +37,13 @@ export const RedisEnv = z.object({
   /** Sentinels to ask for the primary, e.g. `sentinel-0:26379,sentinel-1:26379,sentinel-2:26379`; unset: REDIS_URL. */
   REDIS_SENTINELS: Sentinels,
   /** The primary's name in the Sentinels' configuration (`sentinel monitor <name> …`); required with REDIS_SENTINELS. */
-  REDIS_SENTINEL_NAME: z.preprocess((v) => (v === '' ? undefined : v), z.string().regex(/^[A-Za-z0-9._-]+$/, 'a Sentinel master name').optional()),
+  REDIS_SENTINEL_NAME: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, 'a Sentinel master name')
+      .optional(),
+  ),
   /** ACL user; over any user in REDIS_URL. */
   REDIS_USERNAME: Secret,
   /** Over any password in REDIS_URL. */

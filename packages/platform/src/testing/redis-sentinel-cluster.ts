@@ -68,7 +68,14 @@ export async function startRedisSentinelCluster(options: { password?: string } =
   const dataNodes = new Map<number, ChildProcess>();
   // One short-lived client per question: a node may be gone by the next.
   const ask = async <T>(port: number, run: (redis: Redis) => Promise<T>, password: string | null = options.password ?? null): Promise<T> => {
-    const redis = new Redis({ port, host: '127.0.0.1', password: password ?? undefined, lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null });
+    const redis = new Redis({
+      port,
+      host: '127.0.0.1',
+      password: password ?? undefined,
+      lazyConnect: true,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+    });
     redis.on('error', () => undefined);
     try {
       await redis.connect();
