@@ -82,15 +82,16 @@ describe('the ha overlay', () => {
   const objects = kustomizeBuild(path.join(REPO_ROOT, 'infra', 'k8s', 'overlays', 'ha'));
   const index = byId(objects);
   const spec = (id: string) => index.get(id)?.spec as Record<string, unknown> | undefined;
+  const configMap = (name: string) => (index.get(`ConfigMap/${name}`) as { data?: Record<string, string> } | undefined)?.data ?? {};
 
   it('runs NATS as three JetStream nodes routed to one another, Redis as a primary with two replicas and three Sentinels', () => {
     expect(spec('StatefulSet/nats')).toMatchObject({ replicas: 3, serviceName: 'nats-headless' });
-    const natsConfig = (index.get('ConfigMap/nats-config') as { data: Record<string, string> }).data['nats.conf']!;
+    const natsConfig = configMap('nats-config')['nats.conf']!;
     for (const node of [0, 1, 2]) expect(natsConfig).toContain(`nats-route://nats-${node}.nats-headless:6222`);
     expect(natsConfig).toMatch(/jetstream \{/);
     expect(spec('StatefulSet/redis')).toMatchObject({ replicas: 3 });
     expect(spec('StatefulSet/redis-sentinel')).toMatchObject({ replicas: 3 });
-    const redisConfig = (index.get('ConfigMap/redis-config') as { data: Record<string, string> }).data;
+    const redisConfig = configMap('redis-config');
     expect(redisConfig['start-sentinel.sh']).toMatch(/sentinel monitor gateway .+ 6379 2/);
     expect(redisConfig['redis.conf']).toMatch(/appendfsync everysec/);
   });
@@ -119,7 +120,7 @@ describe('the ha overlay', () => {
     expect(spec('PodDisruptionBudget/nats')).toMatchObject({ minAvailable: 2 });
     expect(spec('PodDisruptionBudget/redis')).toMatchObject({ maxUnavailable: 1 });
     expect(spec('PodDisruptionBudget/redis-sentinel')).toMatchObject({ minAvailable: 2 });
-    const config = (index.get('ConfigMap/gateway-config') as { data: Record<string, string> }).data;
+    const config = configMap('gateway-config');
     expect(config.NATS_URL!.split(',')).toHaveLength(3);
     expect(config.NATS_STREAM_REPLICAS).toBe('3');
     expect(config.REDIS_SENTINELS!.split(',')).toHaveLength(3);

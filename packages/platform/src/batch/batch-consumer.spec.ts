@@ -88,7 +88,7 @@ class MemorySource implements BatchSource<MemoryMessage> {
 const Item = z.object({ n: z.number().int() });
 type Item = z.infer<typeof Item>;
 
-const quiet = { error: () => undefined };
+const quiet = { error: () => undefined, debug: () => undefined };
 
 function consumer(source: MemorySource, overrides: Partial<BatchConsumerOptions<Item, MemoryMessage>> = {}) {
   const batches: Item[][] = [];

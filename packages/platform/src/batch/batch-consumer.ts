@@ -45,7 +45,7 @@ export interface BatchConsumerOptions<T, M extends SourceMessage> {
   retryDelayMs: number;
   /** On this delivery a refused message is dead-lettered instead of retried. */
   maxDeliveries: number;
-  logger?: Pick<Logger, 'error'>;
+  logger?: Pick<Logger, 'error' | 'debug'>;
 }
 
 /**
@@ -57,7 +57,7 @@ export interface BatchConsumerOptions<T, M extends SourceMessage> {
  * wake-ups a second and a busy one is written in large batches.
  */
 export class BatchConsumer<T, M extends SourceMessage> {
-  private readonly logger: Pick<Logger, 'error'>;
+  private readonly logger: Pick<Logger, 'error' | 'debug'>;
   private running = false;
   private stopping = new AbortController();
   private loop: Promise<void> = Promise.resolve();
