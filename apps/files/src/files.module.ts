@@ -6,7 +6,7 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BatchesModule } from './batches/batches.module';
 import { FILES_ENV, runsApi, runsWorker, type FilesEnv } from './config/files-env';
 import { FilesHandler } from './files/files.handler';
-import { FileRecordsModule } from './files/files.module';
+import { FileRecordsModule } from './files/file-records.module';
 
 /**
  * The files service: file records over object storage, batches and their workers. FILES_ROLE picks what

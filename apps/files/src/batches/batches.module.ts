@@ -2,7 +2,7 @@ import { NatsBus, QueueFactory, queuePrefix, RedisReplyStore, createRedis } from
 import { Inject, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { FILES_ENV, type FilesEnv } from '../config/files-env';
-import { FileRecordsModule } from '../files/files.module';
+import { FileRecordsModule } from '../files/file-records.module';
 import { BatchFinisher } from './batch-finisher';
 import { BatchLineRunner } from './batch-line.runner';
 import { BatchProcessor } from './batch.processor';
