@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { setPriority } from 'node:os';
-import type { AccountsEnv } from './accounts.env';
+import type { AccountsEnv } from './accounts-env';
 
 /**
  * Gives this process the CPU priority its settings ask for, at start, before any work. With the idle

@@ -1,5 +1,5 @@
 import { bootstrapService, loadEnvOrExit } from '@gateway/platform';
-import { AccountsEnv } from './accounts.env';
+import { AccountsEnv } from './accounts-env';
 import { AccountsModule } from './accounts.module';
 import { applyCpuPriority } from './cpu-priority';
 

@@ -1,4 +1,4 @@
 export * from './sandbox.app';
-export * from './sandbox.env';
+export * from './sandbox-env';
 export * from './core/controls';
 export type { StatsSnapshot } from './core/stats';

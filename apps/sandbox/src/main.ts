@@ -1,6 +1,6 @@
 // Entry point of the sandbox upstream process.
 import { buildSandboxApp } from './sandbox.app';
-import { loadSandboxEnv } from './sandbox.env';
+import { loadSandboxEnv } from './sandbox-env';
 
 async function main(): Promise<void> {
   let env;

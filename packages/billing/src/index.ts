@@ -1,4 +1,4 @@
-export * from './billing.env';
+export * from './billing-env';
 export * from './redis/wallet-keys';
 export * from './redis/wallet.store';
 export * from './redis/wallet-events';

@@ -1,4 +1,4 @@
-export * from './webhooks.env';
+export * from './webhooks-env';
 export * from './webhooks.module';
 export * from './signing/webhook-secret';
 export * from './signing/webhook-signature';

@@ -12,7 +12,7 @@ import { WebhookOutbox } from './outbox/webhook-outbox';
 import { createWebhookQueues, WEBHOOK_QUEUE } from './queue/webhook-queue';
 import { WebhookSecretService } from './secrets/webhook-secret.service';
 import { WebhookRepository } from './store/webhook.repository';
-import { destinationSettingsOf, type WebhooksEnv } from './webhooks.env';
+import { destinationSettingsOf, type WebhooksEnv } from './webhooks-env';
 
 const WEBHOOK_QUEUES = Symbol('WEBHOOK_QUEUES');
 const WEBHOOKS_OPTIONS = Symbol('WEBHOOKS_OPTIONS');

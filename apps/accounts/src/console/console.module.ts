@@ -7,7 +7,7 @@ import type Redis from 'ioredis';
 import { WALLET_REDIS } from '../billing/wallet.module';
 import { BillingModule } from '../billing/billing.module';
 import { TenantsModule } from '../tenants/tenants.module';
-import { CONSOLE_ACCOUNTS_ENV, ConsoleAccountsEnv } from './console.env';
+import { CONSOLE_ACCOUNTS_ENV, ConsoleAccountsEnv } from './console-env';
 import { OidcClient } from './oidc/oidc-client';
 import { OidcHandler } from './oidc/oidc.handler';
 import { OidcRepository } from './oidc/oidc.repository';

@@ -5,7 +5,7 @@ import { loadEnv } from '@gateway/platform';
 import { Module } from '@nestjs/common';
 import { DeadLettersModule } from '../dead-letters/dead-letters.module';
 import { LedgerModule } from '../ledger/ledger.module';
-import { USAGE_FOLD_ENV, UsageFoldEnv } from './fold/usage-fold.env';
+import { USAGE_FOLD_ENV, UsageFoldEnv } from './fold/usage-fold-env';
 import { UsageFoldRepository } from './fold/usage-fold.repository';
 import { UsageFolder } from './fold/usage-folder';
 import { UsageConsumer } from './usage.consumer';

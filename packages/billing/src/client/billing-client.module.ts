@@ -2,7 +2,7 @@
 import { NatsBus, createRedis } from '@gateway/platform';
 import { Global, Inject, Injectable, Module, type DynamicModule, type OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
-import type { BillingEnv } from '../billing.env';
+import type { BillingEnv } from '../billing-env';
 import { WalletKeys } from '../redis/wallet-keys';
 import { WalletStore } from '../redis/wallet.store';
 import { BillingClient } from './billing-client';

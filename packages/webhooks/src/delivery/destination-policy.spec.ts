@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns';
 import { hostname, networkInterfaces } from 'node:os';
 import { addressProblem, callbackUrlProblem, DestinationRefused, guardedLookup } from './destination-policy';
-import { destinationSettingsOf, WebhooksEnv } from '../webhooks.env';
+import { destinationSettingsOf, WebhooksEnv } from '../webhooks-env';
 
 const STRICT = { allowPrivate: false };
 const DEV = { allowPrivate: true };

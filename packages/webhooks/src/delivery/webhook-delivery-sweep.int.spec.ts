@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { createWebhookQueues, WEBHOOK_QUEUE, type WebhookJob } from '../queue/webhook-queue';
 import { WebhookSecretService } from '../secrets/webhook-secret.service';
 import { WebhookRepository, type NewDelivery } from '../store/webhook.repository';
-import { WebhooksEnv } from '../webhooks.env';
+import { WebhooksEnv } from '../webhooks-env';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { deliveryJobId, WebhookDeliveryService } from './webhook-delivery.service';
 import { WebhookDeliverySweeper } from './webhook-delivery.sweeper';

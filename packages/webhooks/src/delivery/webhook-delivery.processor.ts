@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { DelayedError, type Job } from 'bullmq';
 import { gatewayMetrics, type QueueFactory } from '@gateway/platform';
 import { WEBHOOK_QUEUE, WebhookJob } from '../queue/webhook-queue';
-import type { WebhooksEnv } from '../webhooks.env';
+import type { WebhooksEnv } from '../webhooks-env';
 import type { WebhookDeliveryService } from './webhook-delivery.service';
 
 /**

@@ -7,7 +7,7 @@ import { WebhookOutbox } from '../outbox/webhook-outbox';
 import { createWebhookQueues, WEBHOOK_QUEUE } from '../queue/webhook-queue';
 import { WebhookSecretService } from '../secrets/webhook-secret.service';
 import { WebhookRepository } from '../store/webhook.repository';
-import { WebhooksEnv } from '../webhooks.env';
+import { WebhooksEnv } from '../webhooks-env';
 import { DeliverySlots } from './delivery-slots';
 import { WebhookDeliveryProcessor } from './webhook-delivery.processor';
 import { WebhookDeliveryService } from './webhook-delivery.service';

@@ -3,7 +3,7 @@ import type { ConsoleRole } from '@gateway/db';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { isUniqueViolation } from '../../prisma/prisma-errors';
 import { TenantsService } from '../../tenants/tenants.service';
-import { CONSOLE_ACCOUNTS_ENV, type ConsoleAccountsEnv } from '../console.env';
+import { CONSOLE_ACCOUNTS_ENV, type ConsoleAccountsEnv } from '../console-env';
 import { PeopleRepository, type UserRecord } from '../people/people.repository';
 import { SessionsService } from '../sessions/sessions.service';
 import { OidcClient, type ProviderSettings, type VerifiedIdentity } from './oidc-client';

@@ -9,7 +9,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidationPublisher } from '../../events/invalidation.publisher';
 import { TenantsService } from '../../tenants/tenants.service';
-import { CONSOLE_ACCOUNTS_ENV, type ConsoleAccountsEnv } from '../console.env';
+import { CONSOLE_ACCOUNTS_ENV, type ConsoleAccountsEnv } from '../console-env';
 import { newOpaqueToken, tokenHash } from '../opaque-token';
 import { SessionsRepository, type SessionRecord } from './sessions.repository';
 

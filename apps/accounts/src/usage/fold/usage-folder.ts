@@ -1,6 +1,6 @@
 import { gatewayMetrics } from '@gateway/platform';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
-import { USAGE_FOLD_ENV, type UsageFoldEnv } from './usage-fold.env';
+import { USAGE_FOLD_ENV, type UsageFoldEnv } from './usage-fold-env';
 import { UsageFoldRepository, type FoldResult } from './usage-fold.repository';
 
 /**
