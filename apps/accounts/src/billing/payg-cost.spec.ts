@@ -1,6 +1,6 @@
-import { paygCostOf, type ModelUsage, type StoredModelPrices } from './payg-cost';
+import { paygCostOf, type ModelUsage, type StoredModel } from './payg-cost';
 
-const chatModel: StoredModelPrices = {
+const chatModel: StoredModel = {
   id: 'gpt',
   inputMicrosPerMTok: 1_000_000n,
   outputMicrosPerMTok: 2_000_000n,
@@ -10,7 +10,7 @@ const chatModel: StoredModelPrices = {
   cachedInputMicrosPerMTok: 500_000n,
   cacheWriteMicrosPerMTok: null,
 };
-const imageModel: StoredModelPrices = {
+const imageModel: StoredModel = {
   ...chatModel,
   id: 'img',
   inputMicrosPerMTok: 0n,

@@ -1,15 +1,9 @@
 import { costOf, effectivePrices } from '@gateway/billing';
+import { catalogPricesOf, type StoredModelPrices } from '../catalog/stored-prices';
 
-/** A model's catalog prices as stored. */
-export interface StoredModelPrices {
+/** A model's catalog prices as stored, by model id. */
+export interface StoredModel extends StoredModelPrices {
   id: string;
-  inputMicrosPerMTok: bigint;
-  outputMicrosPerMTok: bigint;
-  perImageMicros: bigint;
-  perSecondMicros: bigint;
-  perTaskMicros: bigint;
-  cachedInputMicrosPerMTok: bigint | null;
-  cacheWriteMicrosPerMTok: bigint | null;
 }
 
 /** One model's usage summed over a window. */
@@ -27,21 +21,13 @@ export interface ModelUsage {
  * What usage would have cost at the catalog's pay-as-you-go prices (no subscription's overrides), each
  * model's sums priced at once; a model no longer in the catalog costs nothing.
  */
-export function paygCostOf(usage: readonly ModelUsage[], models: readonly StoredModelPrices[]): bigint {
+export function paygCostOf(usage: readonly ModelUsage[], models: readonly StoredModel[]): bigint {
   const byId = new Map(models.map((m) => [m.id, m]));
   let total = 0n;
   for (const u of usage) {
     const model = byId.get(u.model);
     if (!model) continue;
-    const prices = effectivePrices({
-      inputPerMTok: model.inputMicrosPerMTok.toString(),
-      outputPerMTok: model.outputMicrosPerMTok.toString(),
-      perImage: model.perImageMicros.toString(),
-      perSecond: model.perSecondMicros.toString(),
-      perTask: model.perTaskMicros.toString(),
-      ...(model.cachedInputMicrosPerMTok !== null ? { cachedInputPerMTok: model.cachedInputMicrosPerMTok.toString() } : {}),
-      ...(model.cacheWriteMicrosPerMTok !== null ? { cacheWritePerMTok: model.cacheWriteMicrosPerMTok.toString() } : {}),
-    });
+    const prices = effectivePrices(catalogPricesOf({ ...model, cacheHitMicrosPerMTok: undefined }));
     total += costOf(prices, {
       inputTokens: Number(u.promptTokens),
       outputTokens: Number(u.completionTokens),

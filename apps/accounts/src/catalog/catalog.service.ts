@@ -11,6 +11,7 @@ import {
 import { Inject, Injectable } from '@nestjs/common';
 import { z } from 'zod';
 import { CatalogRepository, type ModelWithChannels } from './catalog.repository';
+import { catalogPricesOf } from './stored-prices';
 
 type Provider = ModelWithChannels['channels'][number]['provider'];
 type PricedModel = Awaited<ReturnType<CatalogRepository['pricedFor']>>['models'][number];
@@ -80,16 +81,7 @@ export class CatalogService {
         id: model.id,
         capability: Capability.parse(model.capability),
         defaultMaxTokens: model.defaultMaxTokens,
-        prices: {
-          inputPerMTok: model.inputMicrosPerMTok.toString(),
-          outputPerMTok: model.outputMicrosPerMTok.toString(),
-          perImage: model.perImageMicros.toString(),
-          perSecond: model.perSecondMicros.toString(),
-          perTask: model.perTaskMicros.toString(),
-          ...(model.cachedInputMicrosPerMTok !== null ? { cachedInputPerMTok: model.cachedInputMicrosPerMTok.toString() } : {}),
-          ...(model.cacheWriteMicrosPerMTok !== null ? { cacheWritePerMTok: model.cacheWriteMicrosPerMTok.toString() } : {}),
-          ...(model.cacheHitMicrosPerMTok > 0n ? { cacheHitPerMTok: model.cacheHitMicrosPerMTok.toString() } : {}),
-        },
+        prices: catalogPricesOf(model),
       },
       channels: model.channels.map((channel) => ({
         id: channel.id,
