@@ -9,4 +9,5 @@ export * from './queue';
 export * from './observability';
 export * from './faults/database-fault';
 export * from './paging/keyset-cursor';
+export * from './paging/console-task-page';
 export * from './redis';

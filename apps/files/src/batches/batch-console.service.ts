@@ -1,5 +1,5 @@
-import { ConsoleTasksMessage, parseOrThrow, type BatchStatus, type ConsoleTaskServicePage, type ConsoleTaskStatus } from '@gateway/contracts';
-import { decodeCursor, encodeCursor } from '@gateway/platform';
+import type { BatchStatus, ConsoleTaskServicePage, ConsoleTaskStatus } from '@gateway/contracts';
+import { consoleTaskPage, statesOf } from '@gateway/platform';
 import { Injectable } from '@nestjs/common';
 import { BatchesRepository } from './batches.repository';
 
@@ -13,7 +13,6 @@ const STATUS_OF: Record<BatchStatus, ConsoleTaskStatus> = {
   expired: 'failed',
   cancelled: 'cancelled',
 };
-const STATUSES_OF = (status: ConsoleTaskStatus): string[] => (Object.keys(STATUS_OF) as BatchStatus[]).filter((batch) => STATUS_OF[batch] === status);
 
 /**
  * The tenant console's list of batches, newest first: lines done of all, and the ids of the output and
@@ -23,18 +22,12 @@ const STATUSES_OF = (status: ConsoleTaskStatus): string[] => (Object.keys(STATUS
 export class BatchConsoleService {
   constructor(private readonly batches: BatchesRepository) {}
 
-  async list(payload: unknown): Promise<ConsoleTaskServicePage> {
-    const query = parseOrThrow(ConsoleTasksMessage, payload);
-    const position = decodeCursor(query.cursor);
-    const rows = await this.batches.pageForTenant(query.tenantId, {
-      statuses: query.status ? STATUSES_OF(query.status) : undefined,
-      after: position ? { at: new Date(position.at), id: position.id } : null,
-      limit: query.limit + 1,
-    });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      data: page.map((batch) => ({
+  list(payload: unknown): Promise<ConsoleTaskServicePage> {
+    return consoleTaskPage(
+      payload,
+      (status) => statesOf((batch: BatchStatus) => STATUS_OF[batch], Object.keys(STATUS_OF) as BatchStatus[], status),
+      (query) => this.batches.pageForTenant(query),
+      (batch) => ({
         id: batch.id,
         kind: 'batch' as const,
         route: batch.endpoint,
@@ -48,8 +41,7 @@ export class BatchConsoleService {
         fileIds: [batch.outputFileId, batch.errorFileId].filter((id): id is string => id !== null),
         // Each line holds and is charged on its own: the batch's charge is that of its usage records.
         holdId: null,
-      })),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+      }),
+    );
   }
 }

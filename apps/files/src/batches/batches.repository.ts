@@ -1,3 +1,4 @@
+import { taskPageArgs, type TaskPageRead } from '@gateway/platform';
 import { pgJson, PrismaClient, type Prisma } from '@gateway/db';
 import type { BatchError, BatchStatus } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
@@ -74,18 +75,9 @@ export class BatchesRepository {
     return this.prisma.batch.findMany({ where, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit + 1 });
   }
 
-  /** The tenant console's page: newest first, in `statuses` when given, after `after` (the last of the previous page). */
-  async pageForTenant(tenantId: string, query: { statuses?: string[]; after: { at: Date; id: string } | null; limit: number }): Promise<BatchRow[]> {
-    const after = query.after;
-    return this.prisma.batch.findMany({
-      where: {
-        tenantId,
-        ...(query.statuses ? { status: { in: query.statuses } } : {}),
-        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: query.limit,
-    });
+  /** The tenant console's page: newest first, in the asked statuses, after the last of the previous page. */
+  pageForTenant(query: TaskPageRead): Promise<BatchRow[]> {
+    return this.prisma.batch.findMany(taskPageArgs(query, 'status'));
   }
 
   /**

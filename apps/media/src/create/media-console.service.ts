@@ -1,5 +1,5 @@
-import { ConsoleTasksMessage, parseOrThrow, type ConsoleTaskServicePage, type ConsoleTaskStatus } from '@gateway/contracts';
-import { decodeCursor, encodeCursor } from '@gateway/platform';
+import type { ConsoleTaskServicePage, ConsoleTaskStatus } from '@gateway/contracts';
+import { consoleTaskPage, statesOf } from '@gateway/platform';
 import { SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import { Inject, Injectable } from '@nestjs/common';
 import { MediaTaskRepository } from '../tasks/media-task.repository';
@@ -14,7 +14,6 @@ const STATUS_OF: Record<MediaTaskState, ConsoleTaskStatus> = {
   failed: 'failed',
   cancelled: 'cancelled',
 };
-const STATES_OF = (status: ConsoleTaskStatus): MediaTaskState[] => (Object.keys(STATUS_OF) as MediaTaskState[]).filter((state) => STATUS_OF[state] === status);
 
 /** The tenant console's list of media tasks: every family's, newest first, with signed result links like a task GET gives. */
 @Injectable()
@@ -24,18 +23,12 @@ export class MediaConsoleService {
     @Inject(SIGNED_URLS) private readonly links: SignedUrls,
   ) {}
 
-  async list(payload: unknown): Promise<ConsoleTaskServicePage> {
-    const query = parseOrThrow(ConsoleTasksMessage, payload);
-    const position = decodeCursor(query.cursor);
-    const rows = await this.tasks.pageForTenant(query.tenantId, {
-      states: query.status ? STATES_OF(query.status) : undefined,
-      after: position ? { at: new Date(position.at), id: position.id } : null,
-      limit: query.limit + 1,
-    });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      data: page.map((task) => ({
+  list(payload: unknown): Promise<ConsoleTaskServicePage> {
+    return consoleTaskPage(
+      payload,
+      (status) => statesOf((state: MediaTaskState) => STATUS_OF[state], Object.keys(STATUS_OF) as MediaTaskState[], status),
+      (query) => this.tasks.pageForTenant(query),
+      (task, query) => ({
         id: task.id,
         kind: 'media',
         route: task.route,
@@ -49,8 +42,7 @@ export class MediaConsoleService {
         // The hold is dropped from the row once settled; its id is the task's own.
         fileIds: [],
         holdId: task.hold?.holdId ?? task.id,
-      })),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+      }),
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { taskPageArgs, type TaskPageRead } from '@gateway/platform';
 import type { TaskHold } from '@gateway/billing';
 import { distinctRounds, pgJson, pgText, Prisma, PrismaClient, StatementBatcher, type SqlPool } from '@gateway/db';
 import { SQL_POOL } from '@gateway/platform/infra';
@@ -133,19 +134,9 @@ export class MediaTaskRepository {
     return task && task.tenantId === tenantId && task.family === family && task.queryKind === queryKind ? task : null;
   }
 
-  /** A tenant's tasks newest first, in `states` when given, after `after` (the last of the previous page); keyset, no offset. */
-  async pageForTenant(tenantId: string, query: { states?: string[]; after: { at: Date; id: string } | null; limit: number }): Promise<MediaTask[]> {
-    const after = query.after;
-    const rows = await this.prisma.mediaTask.findMany({
-      where: {
-        tenantId,
-        ...(query.states ? { state: { in: query.states } } : {}),
-        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: query.limit,
-    });
-    return rows.map(toTask);
+  /** A tenant's tasks newest first, in the asked states, after the last of the previous page; keyset, no offset. */
+  async pageForTenant(query: TaskPageRead): Promise<MediaTask[]> {
+    return (await this.prisma.mediaTask.findMany(taskPageArgs(query, 'state'))).map(toTask);
   }
 
   /** Records a live task's progress; a task that has ended meanwhile is left alone. */

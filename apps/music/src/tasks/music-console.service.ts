@@ -1,6 +1,6 @@
 import { TaskHold } from '@gateway/billing';
-import { ConsoleTasksMessage, parseOrThrow, type ConsoleTaskServicePage, type ConsoleTaskStatus, type MusicTaskStatus } from '@gateway/contracts';
-import { decodeCursor, encodeCursor } from '@gateway/platform';
+import type { ConsoleTaskServicePage, ConsoleTaskStatus, MusicTaskStatus } from '@gateway/contracts';
+import { consoleTaskPage, statesOf } from '@gateway/platform';
 import { Injectable } from '@nestjs/common';
 import { MusicAssetsService } from '../assets/music-assets.service';
 import { MusicTaskRepository } from './music-task.repository';
@@ -15,8 +15,6 @@ const STATUS_OF: Record<MusicTaskStatus, { status: ConsoleTaskStatus; progress: 
   CREATE_TASK_FAILED: { status: 'failed', progress: null },
   GENERATE_AUDIO_FAILED: { status: 'failed', progress: null },
 };
-const STATUSES_OF = (status: ConsoleTaskStatus): string[] =>
-  (Object.keys(STATUS_OF) as MusicTaskStatus[]).filter((music) => STATUS_OF[music].status === status);
 
 /** The tenant console's list of music tasks, newest first, every file a fresh signed link as a task query gives. */
 @Injectable()
@@ -26,18 +24,12 @@ export class MusicConsoleService {
     private readonly assets: MusicAssetsService,
   ) {}
 
-  async list(payload: unknown): Promise<ConsoleTaskServicePage> {
-    const query = parseOrThrow(ConsoleTasksMessage, payload);
-    const position = decodeCursor(query.cursor);
-    const rows = await this.tasks.pageForTenant(query.tenantId, {
-      statuses: query.status ? STATUSES_OF(query.status) : undefined,
-      after: position ? { at: new Date(position.at), id: position.id } : null,
-      limit: query.limit + 1,
-    });
-    const page = rows.slice(0, query.limit);
-    const last = page.at(-1);
-    return {
-      data: page.map((task) => {
+  list(payload: unknown): Promise<ConsoleTaskServicePage> {
+    return consoleTaskPage(
+      payload,
+      (status) => statesOf((music: MusicTaskStatus) => STATUS_OF[music].status, Object.keys(STATUS_OF) as MusicTaskStatus[], status),
+      (query) => this.tasks.pageForTenant(query),
+      (task) => {
         const view = this.assets.view(task);
         const mapped = STATUS_OF[view.status] ?? { status: 'running', progress: null };
         const links = [...view.response.sunoData.flatMap((track) => [track.audioUrl, track.imageUrl]), ...Object.values(view.response.files)].filter(
@@ -58,8 +50,7 @@ export class MusicConsoleService {
           fileIds: [],
           holdId: hold.success ? hold.data.holdId : musicHoldId(task.tenantId, task.id),
         };
-      }),
-      nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null,
-    };
+      },
+    );
   }
 }

@@ -1,3 +1,4 @@
+import { taskPageArgs, type TaskPageRead } from '@gateway/platform';
 import type { MusicTaskStatus } from '@gateway/contracts';
 import { pgJson, pgText, Prisma, PrismaClient, StatementBatcher, type MusicTaskModel, type SqlPool } from '@gateway/db';
 import { SQL_POOL } from '@gateway/platform/infra';
@@ -68,18 +69,9 @@ export class MusicTaskRepository {
     return this.prisma.musicTask.findFirst({ where: { id, tenantId } });
   }
 
-  /** A tenant's tasks newest first, in `statuses` when given, after `after` (the last of the previous page); keyset, no offset. */
-  pageForTenant(tenantId: string, query: { statuses?: string[]; after: { at: Date; id: string } | null; limit: number }): Promise<MusicTaskRow[]> {
-    const after = query.after;
-    return this.prisma.musicTask.findMany({
-      where: {
-        tenantId,
-        ...(query.statuses ? { status: { in: query.statuses } } : {}),
-        ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
-      },
-      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-      take: query.limit,
-    });
+  /** A tenant's tasks newest first, in the asked statuses, after the last of the previous page; keyset, no offset. */
+  pageForTenant(query: TaskPageRead): Promise<MusicTaskRow[]> {
+    return this.prisma.musicTask.findMany(taskPageArgs(query, 'status'));
   }
 
   findByTokenHash(tokenHash: string): Promise<MusicTaskRow | null> {
