@@ -1,3 +1,4 @@
+import type { StoredModelPrices } from '../catalog/stored-prices';
 import type { ApplyResult, BillingMode, CacheSettings, TenantLimitsConfig } from '@gateway/contracts';
 
 /** Plain rows the apply planner compares; the repository maps them to and from Prisma. */
@@ -9,19 +10,12 @@ export interface ProviderRow {
   apiKeyEnv: string | null;
 }
 
-export interface ModelRow {
+export interface ModelRow extends StoredModelPrices {
   id: string;
   displayName: string;
   capability: string;
   isPublic: boolean;
   createdAt: Date;
-  inputMicrosPerMTok: bigint;
-  outputMicrosPerMTok: bigint;
-  perImageMicros: bigint;
-  perSecondMicros: bigint;
-  perTaskMicros: bigint;
-  cachedInputMicrosPerMTok: bigint | null;
-  cacheWriteMicrosPerMTok: bigint | null;
   cacheHitMicrosPerMTok: bigint;
   defaultMaxTokens: number;
 }
