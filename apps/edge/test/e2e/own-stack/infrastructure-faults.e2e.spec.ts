@@ -11,7 +11,6 @@
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT, type RunningStack } from '@gateway/cli';
 import { createTestDatabase, type TestDatabase } from '@gateway/db';
 import { startNatsCluster, startRedisSentinelCluster, type NatsCluster, type RedisSentinelCluster } from '@gateway/platform/testing';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -20,11 +19,10 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { Webhook } from 'standardwebhooks';
-import { request } from 'undici';
 import { chatFile } from '../support/batch-fixtures';
 import { eventually } from '../support/billing-fixtures';
-import { CLI_BIN, type CliResult } from '../support/cli-runner';
 import { msgcHeaders } from '../support/gateway';
+import { callStack, cliOn, ended, MUSIC_ENDS, type Answer } from '../support/own-stack-calls';
 import { startPostgres, type OwnPostgres } from '../support/own-postgres';
 import { SPEC_STACK_ENV } from '../support/stack-env';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -32,12 +30,6 @@ import { WebhookReceiver } from '../support/webhook-receiver';
 const CALL_TIMEOUT_MS = 10_000;
 const MAX_WINDOW_MS = 10_000;
 const PHASE_MS = 8_000;
-const MUSIC_ENDS = ['SUCCESS', 'GENERATE_AUDIO_FAILED', 'CREATE_TASK_FAILED', 'SENSITIVE_WORD_ERROR'];
-
-interface Answer {
-  status: number;
-  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
 
 interface ChatOutcome {
   startedAt: number;
@@ -113,35 +105,9 @@ describe('infrastructure faults: a NATS node, the Redis primary and PostgreSQL, 
     log.end();
   }, 60_000);
 
-  async function call(method: 'GET' | 'POST', url: string, headers: Record<string, string>, json?: unknown): Promise<Answer> {
-    try {
-      const response = await request(`${stack.baseUrl}${url}`, {
-        method,
-        headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: json === undefined ? undefined : JSON.stringify(json),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-      const text = await response.body.text();
-      let body: Answer['body'] = {};
-      try {
-        body = text.startsWith('{') ? JSON.parse(text) : {};
-      } catch {
-        body = {};
-      }
-      return { status: response.statusCode, body };
-    } catch {
-      return { status: 0, body: {} };
-    }
-  }
-
-  function cli(args: string[]): Promise<CliResult> {
-    const global = ['--admin-url', stack.adminUrl, '--admin-token', stack.adminToken];
-    return new Promise((resolve) => {
-      execFile(process.execPath, [CLI_BIN, ...global, ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, json?: unknown) =>
+    callStack(stack, CALL_TIMEOUT_MS, method, url, headers, json);
+  const cli = (args: string[]) => cliOn(stack, args);
 
   it('ends every task, delivers every webhook, completes the batch and reconciles, each fault healed within 10 s', async () => {
     const bearer = { authorization: `Bearer ${key}` };
@@ -292,12 +258,3 @@ describe('infrastructure faults: a NATS node, the Redis primary and PostgreSQL, 
     expect(BigInt(balance.balanceMicros)).toBeGreaterThanOrEqual(0n);
   }, 600_000);
 });
-
-/** Polls until `done` says the answer is final, or gives up quietly after `timeoutMs` (the final check comes later). */
-async function ended(read: () => Promise<Answer>, done: (body: Answer['body']) => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (done((await read()).body)) return;
-    await sleep(200);
-  }
-}

@@ -8,7 +8,6 @@
  */
 import { createTestDatabase, type TestDatabase } from '@gateway/db';
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT, type RunningStack } from '@gateway/cli';
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
@@ -18,18 +17,13 @@ import OpenAI from 'openai';
 import { request } from 'undici';
 import { eventually } from '../support/billing-fixtures';
 import { chatFile } from '../support/batch-fixtures';
-import { CLI_BIN, type CliResult } from '../support/cli-runner';
 import { msgcHeaders } from '../support/gateway';
+import { callStack, cliOn, ended, MUSIC_ENDS, type Answer } from '../support/own-stack-calls';
 import { SPEC_STACK_ENV } from '../support/stack-env';
 
 const KILLED = ['accounts', 'chat', 'files', 'files-worker', 'media', 'media-worker', 'music', 'music-worker', 'edge'] as const;
 /** Each client call gives up after this long: a call held by a process that died fails, and the loop goes on. */
 const CALL_TIMEOUT_MS = 10_000;
-
-interface Answer {
-  status: number;
-  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
-}
 
 describe('money: the books hold while every service is killed once', () => {
   let db: TestDatabase;
@@ -74,35 +68,9 @@ describe('money: the books hold while every service is killed once', () => {
     log.end();
   });
 
-  async function call(method: 'GET' | 'POST', url: string, headers: Record<string, string>, json?: unknown): Promise<Answer> {
-    try {
-      const response = await request(`${stack.baseUrl}${url}`, {
-        method,
-        headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: json === undefined ? undefined : JSON.stringify(json),
-        signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
-      });
-      const text = await response.body.text();
-      let body: Answer['body'] = {};
-      try {
-        body = text.startsWith('{') ? JSON.parse(text) : {};
-      } catch {
-        body = {};
-      }
-      return { status: response.statusCode, body };
-    } catch {
-      return { status: 0, body: {} };
-    }
-  }
-
-  function cli(args: string[]): Promise<CliResult> {
-    const global = ['--admin-url', stack.adminUrl, '--admin-token', stack.adminToken];
-    return new Promise((resolve) => {
-      execFile(process.execPath, [CLI_BIN, ...global, ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
-        resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
-      );
-    });
-  }
+  const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, json?: unknown) =>
+    callStack(stack, CALL_TIMEOUT_MS, method, url, headers, json);
+  const cli = (args: string[]) => cliOn(stack, args);
 
   it('ends every task, completes the batch and reconciles after each process was killed once', async () => {
     const bearer = { authorization: `Bearer ${key}` };
@@ -234,14 +202,3 @@ describe('money: the books hold while every service is killed once', () => {
     expect(reconciled.stdout).toMatch(/^ok: 1 tenant\(s\) reconciled/);
   }, 240_000);
 });
-
-const MUSIC_ENDS = ['SUCCESS', 'GENERATE_AUDIO_FAILED', 'CREATE_TASK_FAILED', 'SENSITIVE_WORD_ERROR'];
-
-/** Polls until `done` says the answer is final, or gives up quietly after `timeoutMs` (the final check comes later). */
-async function ended(read: () => Promise<Answer>, done: (body: Answer['body']) => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (done((await read()).body)) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}

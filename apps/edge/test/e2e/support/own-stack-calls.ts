@@ -1,0 +1,62 @@
+/** Calls a spec makes on a stack of its own that it kills parts of: answers are never thrown, only recorded. */
+import type { RunningStack } from '@gateway/cli';
+import { execFile } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { request } from 'undici';
+import { CLI_BIN, type CliResult } from './cli-runner';
+
+export interface Answer {
+  status: number;
+  body: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** Music task states that end a task. */
+export const MUSIC_ENDS = ['SUCCESS', 'GENERATE_AUDIO_FAILED', 'CREATE_TASK_FAILED', 'SENSITIVE_WORD_ERROR'];
+
+/** One HTTP call to the stack's edge, given up after `timeoutMs`: status 0 for no answer, the body parsed when it is JSON. */
+export async function callStack(
+  stack: RunningStack,
+  timeoutMs: number,
+  method: 'GET' | 'POST',
+  url: string,
+  headers: Record<string, string>,
+  json?: unknown,
+): Promise<Answer> {
+  try {
+    const response = await request(`${stack.baseUrl}${url}`, {
+      method,
+      headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: json === undefined ? undefined : JSON.stringify(json),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    const text = await response.body.text();
+    let body: Answer['body'] = {};
+    try {
+      body = text.startsWith('{') ? JSON.parse(text) : {};
+    } catch {
+      body = {};
+    }
+    return { status: response.statusCode, body };
+  } catch {
+    return { status: 0, body: {} };
+  }
+}
+
+/** gatewayctl against the stack's admin API. */
+export function cliOn(stack: RunningStack, args: string[]): Promise<CliResult> {
+  const global = ['--admin-url', stack.adminUrl, '--admin-token', stack.adminToken];
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI_BIN, ...global, ...args], { timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Polls until `done` says the answer is final, or gives up quietly after `timeoutMs` (the final check comes later). */
+export async function ended(read: () => Promise<Answer>, done: (body: Answer['body']) => boolean, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (done((await read()).body)) return;
+    await sleep(200);
+  }
+}
