@@ -22,6 +22,8 @@ export const SUBJECTS = {
     processStats: 'ops.process.stats',
     /** The counters of the channels a process calls upstreams on. */
     channelHealth: 'ops.channels.health',
+    /** "Which of these reply subjects do you hold?": asked when a server of the cluster leaves. */
+    requestProbe: 'ops.requests.probe',
   },
   accounts: {
     keys: {

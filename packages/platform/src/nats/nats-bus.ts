@@ -7,11 +7,15 @@ import { injectTraceContext, tracingOn, type TraceContext } from '../observabili
 import { decodeJson, encodeJson, encodeText, replyDataBytes } from './codec';
 import { ReplyBarrier } from './reply-barrier';
 import { ReplyClaims } from './reply-claims';
+import { LostRequestProbe } from './lost-request-probe';
 import type { NatsLink } from './nats-link';
 import { RequestFailure, RequestMux } from './request-mux';
 
 /** What a caller is told to wait before trying again when the bus cannot carry its request now. */
 export const BUS_RETRY_AFTER_SECONDS = 1;
+
+/** Failures that say the request reached no service, so a read may go once more. */
+const RESENDABLE = new Set<RequestFailure['reason']>(['disconnected', 'lost']);
 
 /** How long a stream abandoned in a drop waits for the link to tell its service to stop. */
 const CANCEL_AFTER_DROP_MS = 30_000;
@@ -28,8 +32,9 @@ export interface RequestOptions {
   /** Told how the service served the request, when its reply says (model, channel, tokens). */
   onNote?: (note: ReplyNote) => void;
   /**
-   * A read that may be sent twice: when the link drops before its answer, it is sent once more as soon
-   * as the link is back, within its timeout. Anything else fails at once with 503 and Retry-After.
+   * A read that may be sent twice: when the link drops before its answer, or the request was lost with a
+   * server that left the cluster, it is sent once more as soon as the link is up, within its timeout.
+   * Anything else fails at once with 503 and Retry-After.
    */
   idempotent?: boolean;
 }
@@ -102,7 +107,10 @@ export class NatsBus {
 
   /** Request/reply on raw subjects and bytes (protocol requests such as JetStream publishes), shared by every request of this process. */
   get requests(): RequestMux {
-    this.mux ??= new RequestMux(this.connection);
+    if (!this.mux) {
+      this.mux = new RequestMux(this.connection);
+      new LostRequestProbe(this.connection, this.mux, this.subject(SUBJECTS.ops.requestProbe));
+    }
     return this.mux;
   }
 
@@ -133,11 +141,11 @@ export class NatsBus {
     const headers = traceHeaders(options.trace);
     let msg: Msg;
     try {
-      msg = await this.requests.request(this.subject(name), data, timeoutMs, headers);
+      msg = await this.requests.request(this.subject(name), data, timeoutMs, { headers, probed: true });
     } catch (error) {
-      if (!options.idempotent || !(error instanceof RequestFailure) || error.reason !== 'disconnected') throw this.failure(name, error);
+      if (!options.idempotent || !(error instanceof RequestFailure) || !RESENDABLE.has(error.reason)) throw this.failure(name, error);
       if (!(await this.link.whenUp(deadline - Date.now()))) throw this.failure(name, error);
-      msg = await this.requests.request(this.subject(name), data, Math.max(1, deadline - Date.now()), headers).catch((again: unknown) => {
+      msg = await this.requests.request(this.subject(name), data, Math.max(1, deadline - Date.now()), { headers, probed: true }).catch((again: unknown) => {
         throw this.failure(name, again);
       });
     }
@@ -160,6 +168,8 @@ export class NatsBus {
         return unavailable(`${name} did not answer in time`);
       case 'disconnected':
         return unavailable(`The bus link dropped before ${name} answered`);
+      case 'lost':
+        return unavailable(`The request to ${name} was lost with a NATS server that left the cluster`);
       case 'closed':
         return unavailable(`The connection closed before ${name} answered`);
     }
@@ -202,7 +212,7 @@ export class NatsBus {
     const h = natsHeaders();
     h.set(NATS_HEADERS.stream, '1');
     if (tracingOn()) injectTraceContext(h, options.trace);
-    const replies = this.requests.stream(this.subject(name), encodeJson(payload), options.idleTimeoutMs ?? 300_000, h);
+    const replies = this.requests.stream(this.subject(name), encodeJson(payload), options.idleTimeoutMs ?? 300_000, { headers: h, probed: true });
     const cancelSubject = this.subject(SUBJECTS.streamCancel(serviceOfSubject(name)));
     const cancel = () => this.connection.publish(cancelSubject, encodeText(replies.reply));
     const onAbort = () => {
@@ -242,7 +252,8 @@ export class NatsBus {
     } catch (error) {
       if (!(error instanceof RequestFailure)) throw error;
       if (error.reason !== 'timeout') {
-        finished = true;
+        // A lost stream is told to stop too (below), in case a service started it after all.
+        finished = error.reason !== 'lost';
         // The service may still be streaming to an inbox nobody reads: told to stop once the link is back.
         if (error.reason === 'disconnected') {
           void this.link.whenUp(CANCEL_AFTER_DROP_MS).then((up) => {

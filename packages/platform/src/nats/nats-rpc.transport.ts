@@ -9,6 +9,7 @@ import { decodeJson, decodeText, encodeJson, encodeReply, encodeText, toErrorBod
 import { encodeNote, hasNote } from '../observability/reply-note';
 import { extractTraceContext, markSpanFailed, SpanKind, trace, traceContext, tracer, tracingOn } from '../observability/tracing';
 import { mergeStreamFrames, type OutgoingFrame } from './frame-merge';
+import { heldOf } from './lost-request-probe';
 import { linkOf, type NatsLink } from './nats-link';
 import { watchReplyFate } from './reply-fate';
 import { ReplyBarrier } from './reply-barrier';
@@ -84,6 +85,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
   private outgoing: OutgoingFrame[] = [];
   /** Streams being written, by reply subject: a cancel names one. */
   private readonly streams = new Map<string, AbortController>();
+  /** The reply subjects of unary requests being handled: a probe asks whether this process holds one. */
+  private readonly answering = new Set<string>();
   /** Requests being handled: a shutdown waits for them after it stops taking new ones. */
   private readonly inFlight = new Set<Promise<void>>();
   private readonly link: NatsLink;
@@ -192,6 +195,15 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
         callback: (_e, msg) => this.streams.get(decodeText(msg.data))?.abort(),
       }),
     );
+    // Asked when a server of the cluster leaves: which of the requests its callers still wait for are here.
+    this.subscriptions.push(
+      this.connection.subscribe(this.prefix + SUBJECTS.ops.requestProbe, {
+        callback: (_e, msg) => {
+          const held = heldOf(msg.data, this.holds());
+          if (held.length > 0 && msg.reply) msg.respond(encodeJson(held));
+        },
+      }),
+    );
     for (const [pattern, handler] of this.messageHandlers) {
       const isEvent = handler.isEventHandler === true;
       this.subscriptions.push(
@@ -205,6 +217,12 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
       );
     }
     callback();
+  }
+
+  /** Whether a reply subject's request is here: being handled, streaming, or its reply waiting to leave. */
+  private holds(): (reply: string) => boolean {
+    const waiting = new Set(this.outgoing.map((frame) => frame.subject));
+    return (reply) => this.answering.has(reply) || this.streams.has(reply) || waiting.has(reply);
   }
 
   private track(work: Promise<void>): void {
@@ -255,6 +273,7 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     }
     const reply = msg.reply;
     if (reply && msg.headers?.get(NATS_HEADERS.stream) === '1') return this.dispatchStream(handler, reply, msg.subject, payload, context, abort, note);
+    if (reply) this.answering.add(reply);
     try {
       const result = await lastValueFrom(this.transformToObservable(await handler(payload, context)), { defaultValue: undefined });
       if (reply) this.write(reply, encodeReply({ ok: true, data: result ?? null }), undefined, note, payload);
@@ -262,6 +281,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
       this.logUnexpected(pattern, error);
       markSpanFailed(error);
       if (reply) this.write(reply, encodeReply({ ok: false, error: toErrorBody(error) }), undefined, note);
+    } finally {
+      if (reply) this.answering.delete(reply);
     }
   }
 

@@ -45,7 +45,7 @@ describe('the request multiplexer on a real NATS server', () => {
     const answered = connection.subscribe(`${prefix}echo`, { callback: (_error, msg) => msg.respond(msg.data) });
     await connection.flush();
     // The data alone fits; with its headers the message is over the limit, so only the publish in the flush finds out.
-    const tooBig = mux.request(`${prefix}echo`, new Uint8Array(limit - 100), 2000, bigHeaders(4096)).catch((error: unknown) => error);
+    const tooBig = mux.request(`${prefix}echo`, new Uint8Array(limit - 100), 2000, { headers: bigHeaders(4096) }).catch((error: unknown) => error);
     const fine = mux.request(`${prefix}echo`, new TextEncoder().encode('small'), 2000);
     expect(await tooBig).toMatchObject({ reason: 'too_large' });
     expect(new TextDecoder().decode((await fine).data)).toBe('small');
@@ -56,7 +56,7 @@ describe('the request multiplexer on a real NATS server', () => {
 
   it('ends a stream whose first publish throws with the failure, not a throw from stream()', async () => {
     const mux = new RequestMux(connection);
-    const replies = mux.stream(`${prefix}nowhere`, new Uint8Array(limit - 100), 2000, bigHeaders(4096));
+    const replies = mux.stream(`${prefix}nowhere`, new Uint8Array(limit - 100), 2000, { headers: bigHeaders(4096) });
     const failure = await (async () => {
       for await (const _msg of replies) return 'a message';
       return 'ended';

@@ -5,11 +5,12 @@ import { linkOf, type NatsLink } from './nats-link';
 /**
  * Why a request ended without an answer (or a stream without its end): `too_large` when the message is
  * over the server's max_payload, `unsent` when the connection refused to write it for another reason,
- * `disconnected` when the link to the server was down as it left or dropped while it waited.
+ * `disconnected` when the link to the server was down as it left or dropped while it waited, `lost`
+ * when a server of the cluster left while it waited and no service says it holds the request.
  */
 export class RequestFailure extends Error {
   constructor(
-    readonly reason: 'no_responders' | 'timeout' | 'closed' | 'too_large' | 'unsent' | 'disconnected',
+    readonly reason: 'no_responders' | 'timeout' | 'closed' | 'too_large' | 'unsent' | 'disconnected' | 'lost',
     readonly limit?: number,
   ) {
     super(reason);
@@ -33,6 +34,19 @@ interface Waiter {
   deliver(msg: Msg): boolean;
   reject(error: RequestFailure): void;
   deadline: number;
+  /** When it left, for a request a service answers (asked about when a server of the cluster leaves); 0 otherwise. */
+  probedFrom: number;
+}
+
+export interface MuxRequestOptions {
+  headers?: MsgHdrs;
+  /** On the connection before the call returns (for a caller that orders it before what it writes next). */
+  now?: boolean;
+  /**
+   * Answered by a service's transport, which says it holds the request when asked: when a server of the
+   * cluster leaves while it waits and no service does, it fails as `lost` rather than wait out its timeout.
+   */
+  probed?: boolean;
 }
 
 /** The replies of one streamed request, in order, ended by `close()` or a failure. */
@@ -84,11 +98,11 @@ export class RequestMux {
 
   /**
    * Sends a request and resolves with its answer. The request leaves with the others of this turn, or,
-   * with `now`, is on the connection before this call returns (for a caller that orders it before
-   * something else it writes next). A message the connection will not write (over max_payload, closed)
-   * fails its own request with a RequestFailure; it never throws out of a flush.
+   * with `now`, before this call returns. A message the connection will not write (over max_payload,
+   * closed) fails its own request with a RequestFailure; it never throws out of a flush.
    */
-  request(subject: string, data: Uint8Array, timeoutMs: number, headers?: MsgHdrs, now = false): Promise<Msg> {
+  request(subject: string, data: Uint8Array, timeoutMs: number, options: MuxRequestOptions = {}): Promise<Msg> {
+    const { headers, now, probed } = options;
     const { token, reply } = this.address();
     const limit = this.connection.info?.max_payload;
     if (limit !== undefined && data.length > limit) return Promise.reject(new RequestFailure('too_large', limit));
@@ -103,6 +117,7 @@ export class RequestMux {
       if (this.outgoing.length === 0) setImmediate(this.flush);
       this.outgoing.push({ token, subject, data, reply, headers });
     }
+    const sentAt = Date.now();
     return new Promise<Msg>((resolve, reject) =>
       this.wait(token, {
         deliver: (msg) => {
@@ -110,7 +125,8 @@ export class RequestMux {
           return true;
         },
         reject,
-        deadline: Date.now() + timeoutMs,
+        deadline: sentAt + timeoutMs,
+        probedFrom: probed ? sentAt : 0,
       }),
     );
   }
@@ -120,9 +136,11 @@ export class RequestMux {
    * when `idleMs` pass without a message (before the first one or between two), with `no_responders`
    * when no service took it.
    */
-  stream(subject: string, data: Uint8Array, idleMs: number, headers?: MsgHdrs): MuxStream {
+  stream(subject: string, data: Uint8Array, idleMs: number, options: Omit<MuxRequestOptions, 'now'> = {}): MuxStream {
+    const { headers, probed } = options;
     const { token, reply } = this.address();
     const queue = new MessageQueue<Msg>();
+    const sentAt = Date.now();
     const waiter: Waiter = {
       deliver: (msg) => {
         waiter.deadline = Date.now() + idleMs;
@@ -130,7 +148,8 @@ export class RequestMux {
         return false;
       },
       reject: (error) => queue.fail(error),
-      deadline: Date.now() + idleMs,
+      deadline: sentAt + idleMs,
+      probedFrom: probed ? sentAt : 0,
     };
     if (!this.link.isUp) queue.fail(new RequestFailure('disconnected'));
     else {
@@ -147,6 +166,31 @@ export class RequestMux {
       queue.end();
     };
     return { reply, close, [Symbol.asyncIterator]: () => queue.iterate(close) };
+  }
+
+  /** The reply subjects of the probed requests sent at or before `at` that still wait for an answer. */
+  unanswered(at: number): string[] {
+    const replies: string[] = [];
+    for (const [token, waiter] of this.waiting) {
+      if (waiter.probedFrom !== 0 && waiter.probedFrom <= at) replies.push(`${this.inbox}.${token}`);
+    }
+    return replies;
+  }
+
+  /** Whether the request answered at `reply` still waits. */
+  waits(reply: string): boolean {
+    return this.waiting.has(reply.slice(this.inbox.length + 1));
+  }
+
+  /** Fails the requests answered at `replies` that still wait, as `lost`. */
+  lose(replies: readonly string[]): void {
+    for (const reply of replies) {
+      const token = reply.slice(this.inbox.length + 1);
+      const waiter = this.waiting.get(token);
+      if (!waiter) continue;
+      this.waiting.delete(token);
+      waiter.reject(new RequestFailure('lost'));
+    }
   }
 
   close(): void {

@@ -29,8 +29,8 @@ export function publishToStream(bus: NatsBus, subject: string, data: Uint8Array,
   h.set('Nats-Expected-Stream', options.stream);
   const timeoutMs = options.timeoutMs ?? 5000;
   const sent = bus.link.isUp
-    ? bus.requests.request(subject, data, timeoutMs, h, true)
-    : bus.link.whenUp(timeoutMs).then(() => bus.requests.request(subject, data, timeoutMs, h, true));
+    ? bus.requests.request(subject, data, timeoutMs, { headers: h, now: true })
+    : bus.link.whenUp(timeoutMs).then(() => bus.requests.request(subject, data, timeoutMs, { headers: h, now: true }));
   return sent.then(
     (msg) => {
       const ack = PubAck.parse(decodeJson(msg.data));
