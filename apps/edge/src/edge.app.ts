@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { GatewayError, ROUTES, type RouteDef } from '@gateway/contracts';
-import { answerProcessStats, connectNats, createLogger, DeadLetterStream, NatsBus, nestLoggerOf, type AppLogger } from '@gateway/platform';
+import { answerProcessStats, connectNats, createLogger, DeadLetterStream, loadEnv, NatsBus, nestLoggerOf, type AppLogger } from '@gateway/platform';
 import { Logger, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
@@ -11,7 +11,8 @@ import { randomUUID } from 'node:crypto';
 import { adminHostNames, assertAdminExposure } from './admin/admin-exposure';
 import { createAdminServer } from './admin/admin-server';
 import { registerDocsRoutes } from './docs/docs.routes';
-import { mountConsole, type MountedConsole } from './console/console.mount';
+import { ConsoleEdgeEnv } from './console/console-env';
+import { listenerOrigin, mountConsole, type MountedConsole } from './console/console.mount';
 import type { EdgeEnv } from './config/edge-env';
 import { EdgeModule } from './edge.module';
 import { answerClientError, answerFrameworkError } from './errors/client-error';
@@ -153,7 +154,13 @@ export async function createEdgeApp(env: EdgeEnv, options: EdgeAppOptions = {}):
   installErrorHandlers(fastify, logger);
 
   const module = EdgeModule.forRoot(env, bus, options.handlerModules ?? HANDLER_MODULES);
-  const admin = createAdminServer(bus, env.ADMIN_TOKEN, adminHostNames(env.ADMIN_HOST, env.ADMIN_ALLOWED_HOSTS));
+  const publicBaseUrl = loadEnv(ConsoleEdgeEnv).PUBLIC_BASE_URL;
+  const admin = createAdminServer(
+    bus,
+    env.ADMIN_TOKEN,
+    adminHostNames(env.ADMIN_HOST, env.ADMIN_ALLOWED_HOSTS),
+    () => publicBaseUrl ?? listenerOrigin(fastify),
+  );
   let app: NestFastifyApplication | undefined;
   let count: number;
   let consoles: MountedConsole | undefined;

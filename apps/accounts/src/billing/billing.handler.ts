@@ -1,3 +1,4 @@
+import { RpcHandler } from '@gateway/platform';
 import {
   BalanceSeedRequest,
   BillingConfigureMessage,
@@ -9,6 +10,7 @@ import {
   type BillingProfile,
   type UsageRequests,
   type UsageSummary,
+  RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -28,18 +30,18 @@ export class BillingHandler {
     return this.billing.seed(parseOrThrow(BalanceSeedRequest, payload).tenantId);
   }
 
-  @MessagePattern(SUBJECTS.accounts.billing.configure)
+  @RpcHandler(RPCS.accounts.billing.configure)
   configure(@Payload() payload: unknown) {
     return this.billing.configure(parseOrThrow(BillingConfigureMessage, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.billing.usageSummary)
+  @RpcHandler(RPCS.accounts.billing.usageSummary)
   usage(@Payload() payload: unknown): Promise<UsageSummary> {
     const request = parseOrThrow(UsageSummaryRequest, payload);
     return this.billing.usageSummary(request.tenant, request.since, request.by, request.until);
   }
 
-  @MessagePattern(SUBJECTS.accounts.billing.usageRequests)
+  @RpcHandler(RPCS.accounts.billing.usageRequests)
   usageRequests(@Payload() payload: unknown): Promise<UsageRequests> {
     return this.billing.usageRequests(parseOrThrow(UsageRequestsRequest, payload));
   }

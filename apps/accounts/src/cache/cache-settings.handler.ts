@@ -1,13 +1,14 @@
-import { CacheSetRequest, parseOrThrow, SUBJECTS, type CacheSetReply } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { CacheSetRequest, parseOrThrow, type CacheSetReply, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { CacheSettingsService } from './cache-settings.service';
 
 @Controller()
 export class CacheSettingsHandler {
   constructor(@Inject(CacheSettingsService) private readonly settings: CacheSettingsService) {}
 
-  @MessagePattern(SUBJECTS.accounts.cache.set)
+  @RpcHandler(RPCS.accounts.cache.set)
   set(@Payload() payload: unknown): Promise<CacheSetReply> {
     return this.settings.set(parseOrThrow(CacheSetRequest, payload));
   }

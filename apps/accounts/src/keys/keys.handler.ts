@@ -1,3 +1,4 @@
+import { RpcHandler } from '@gateway/platform';
 import {
   KeyCreateRequest,
   KeyIdMessage,
@@ -8,6 +9,7 @@ import {
   type KeyContext,
   type KeyCreated,
   type KeyView,
+  RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -22,25 +24,25 @@ export class KeysHandler {
     return this.keys.resolve(parseOrThrow(KeyResolveRequest, payload).keyHash);
   }
 
-  @MessagePattern(SUBJECTS.accounts.keys.create)
+  @RpcHandler(RPCS.accounts.keys.create)
   create(@Payload() payload: unknown): Promise<KeyCreated> {
     const request = parseOrThrow(KeyCreateRequest, payload);
     return this.keys.create(request.tenant, request.name);
   }
 
-  @MessagePattern(SUBJECTS.accounts.keys.regenerate)
+  @RpcHandler(RPCS.accounts.keys.regenerate)
   regenerate(@Payload() payload: unknown): Promise<KeyCreated> {
     const { id, tenant } = parseOrThrow(KeyIdMessage, payload);
     return this.keys.regenerate(id, tenant);
   }
 
-  @MessagePattern(SUBJECTS.accounts.keys.revoke)
+  @RpcHandler(RPCS.accounts.keys.revoke)
   revoke(@Payload() payload: unknown): Promise<KeyView> {
     const { id, tenant } = parseOrThrow(KeyIdMessage, payload);
     return this.keys.revoke(id, tenant);
   }
 
-  @MessagePattern(SUBJECTS.accounts.keys.list)
+  @RpcHandler(RPCS.accounts.keys.list)
   list(@Payload() payload: unknown): Promise<KeyView[]> {
     return this.keys.list(parseOrThrow(KeyListRequest, payload).tenant);
   }

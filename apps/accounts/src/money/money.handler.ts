@@ -1,6 +1,7 @@
-import { LedgerRequest, parseOrThrow, ReconcileRequest, SUBJECTS, type LedgerPage, type ReconcileReport } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { LedgerRequest, parseOrThrow, ReconcileRequest, type LedgerPage, type ReconcileReport, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { LedgerViewService } from './ledger-view.service';
 import { ReconcileService } from './reconcile.service';
 import { ReconcileStatusService } from './reconcile-status.service';
@@ -13,12 +14,12 @@ export class MoneyHandler {
     @Inject(ReconcileStatusService) private readonly status: ReconcileStatusService,
   ) {}
 
-  @MessagePattern(SUBJECTS.accounts.money.ledger)
+  @RpcHandler(RPCS.accounts.money.ledger)
   page(@Payload() payload: unknown): Promise<LedgerPage> {
     return this.ledger.page(parseOrThrow(LedgerRequest, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.money.reconcile)
+  @RpcHandler(RPCS.accounts.money.reconcile)
   async reconcile(@Payload() payload: unknown): Promise<ReconcileReport> {
     const request = parseOrThrow(ReconcileRequest, payload);
     const report = await this.reconciler.reconcile(request);

@@ -1,3 +1,4 @@
+import { RpcHandler } from '@gateway/platform';
 import {
   ConsoleTenantsRequest,
   parseOrThrow,
@@ -6,6 +7,7 @@ import {
   TenantGetRequest,
   type ConsoleTenantPage,
   type TenantView,
+  RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -15,12 +17,12 @@ import { TenantsService } from './tenants.service';
 export class TenantsHandler {
   constructor(@Inject(TenantsService) private readonly tenants: TenantsService) {}
 
-  @MessagePattern(SUBJECTS.accounts.tenants.create)
+  @RpcHandler(RPCS.accounts.tenants.create)
   create(@Payload() payload: unknown): Promise<TenantView> {
     return this.tenants.create(parseOrThrow(TenantCreateRequest, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.tenants.get)
+  @RpcHandler(RPCS.accounts.tenants.get)
   get(@Payload() payload: unknown): Promise<TenantView> {
     return this.tenants.get(parseOrThrow(TenantGetRequest, payload).slug);
   }

@@ -1,6 +1,7 @@
-import { CachePurgeMessage, parseOrThrow, SUBJECTS } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { CachePurgeMessage, parseOrThrow, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { CacheIndexFollower } from './cache-index-follower';
 import { ResponseCacheStore } from './response-cache.store';
 
@@ -12,7 +13,7 @@ export class ResponseCacheHandler {
   ) {}
 
   /** `gatewayctl cache purge`: every cached answer of the tenant. */
-  @MessagePattern(SUBJECTS.chat.cache.purge)
+  @RpcHandler(RPCS.chat.cache.purge)
   async purge(@Payload() payload: unknown): Promise<{ purged: number }> {
     const { tenantId } = parseOrThrow(CachePurgeMessage, payload);
     const purged = await this.store.purge(tenantId);

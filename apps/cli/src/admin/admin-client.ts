@@ -2,36 +2,7 @@
  * The admin API client: one method per admin route, every answer parsed with its contract schema.
  * Used by gatewayctl, the stack launcher, the e2e support module and the benches.
  */
-import {
-  CachePurgeReply,
-  CacheSetReply,
-  type CacheSetRequest,
-  ApplyResult,
-  ConsoleInviteView,
-  ConsoleSessionList,
-  ConsoleUserList,
-  OidcConfigView,
-  SessionRevokeReply,
-  BalanceView,
-  BillingConfigureReply,
-  DeadLetterList,
-  DeadLetterReplayReply,
-  LedgerPage,
-  ReconcileReport,
-  UsageRequests,
-  UsageSummary,
-  WebhookDeliveryList,
-  WebhookDeliveryView,
-  WebhookSecretView,
-  KeyCreated,
-  KeyView,
-  SubscriptionView,
-  TenantView,
-  type ConsoleInviteRequest,
-  type GatewayConfigInput,
-  type OidcConfigureRequest,
-  type TenantCreateRequest,
-} from '@gateway/contracts';
+import { ADMIN_ROUTES, type AdminCallInput, type AdminCallReply, type AdminRoute, type GatewayConfigInput } from '@gateway/contracts';
 import { request } from 'undici';
 import { z } from 'zod';
 import { AdminApiError, AdminUnreachableError } from './admin-errors';
@@ -39,15 +10,15 @@ import { AdminApiError, AdminUnreachableError } from './admin-errors';
 const AdminErrorBody = z.object({
   error: z.object({ code: z.string(), message: z.string(), param: z.string().nullish() }),
 });
-const KeyList = z.object({ data: z.array(KeyView) });
-
-type Method = 'GET' | 'POST' | 'PUT';
 
 export interface AdminClientOptions {
   url: string;
   token?: string;
   timeoutMs?: number;
 }
+
+/** What the route named `K` takes. */
+type In<K extends keyof typeof ADMIN_ROUTES> = AdminCallInput<(typeof ADMIN_ROUTES)[K]>;
 
 export class AdminClient {
   readonly url: string;
@@ -57,148 +28,142 @@ export class AdminClient {
   }
 
   apply(config: GatewayConfigInput | Record<string, unknown>) {
-    return this.call('POST', '/admin/config/apply', ApplyResult, config);
+    return this.send(ADMIN_ROUTES.apply, config as AdminCallInput<typeof ADMIN_ROUTES.apply>);
   }
 
-  createTenant(body: TenantCreateRequest) {
-    return this.call('POST', '/admin/tenants', TenantView, body);
+  createTenant(body: In<'createTenant'>) {
+    return this.send(ADMIN_ROUTES.createTenant, body);
   }
 
   getTenant(slug: string) {
-    return this.call('GET', `/admin/tenants/${encodeURIComponent(slug)}`, TenantView);
+    return this.send(ADMIN_ROUTES.getTenant, { slug });
   }
 
-  createKey(body: { tenant: string; name?: string }) {
-    return this.call('POST', '/admin/keys', KeyCreated, body);
+  createKey(body: In<'createKey'>) {
+    return this.send(ADMIN_ROUTES.createKey, body);
   }
 
   listKeys(tenant: string) {
-    return this.call('GET', `/admin/keys?tenant=${encodeURIComponent(tenant)}`, KeyList).then((list) => list.data);
+    return this.send(ADMIN_ROUTES.listKeys, { tenant }).then((list) => list.data);
   }
 
   regenerateKey(id: string) {
-    return this.call('POST', `/admin/keys/${encodeURIComponent(id)}/regenerate`, KeyCreated);
+    return this.send(ADMIN_ROUTES.regenerateKey, { id });
   }
 
   revokeKey(id: string) {
-    return this.call('POST', `/admin/keys/${encodeURIComponent(id)}/revoke`, KeyView);
+    return this.send(ADMIN_ROUTES.revokeKey, { id });
   }
 
-  setSubscription(body: { tenant: string; expires: string }) {
-    return this.call('PUT', '/admin/subscriptions', SubscriptionView, body);
+  setSubscription(body: In<'setSubscription'>) {
+    return this.send(ADMIN_ROUTES.setSubscription, body);
   }
 
-  topup(body: { tenant: string; amount: string }) {
-    return this.call('POST', '/admin/balance/topup', BalanceView, body);
+  topup(body: In<'topup'>) {
+    return this.send(ADMIN_ROUTES.topup, body);
   }
 
   balance(tenant: string) {
-    return this.call('GET', `/admin/balance?tenant=${encodeURIComponent(tenant)}`, BalanceView);
+    return this.send(ADMIN_ROUTES.balance, { tenant });
   }
 
-  usage(query: { tenant: string; since?: string; until?: string; by?: string }) {
-    const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => entry[1] !== undefined));
-    return this.call('GET', `/admin/usage?${params.toString()}`, UsageSummary);
+  usage(query: In<'usage'>) {
+    return this.send(ADMIN_ROUTES.usage, query);
   }
 
   /** A tenant's usage rows by the client's x-request-id or the server's request id, newest first. */
-  usageRequests(query: { tenant: string; clientRequestId?: string; requestId?: string; subjectId?: string; limit?: number }) {
-    const params = new URLSearchParams(
-      Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
-    );
-    return this.call('GET', `/admin/usage/requests?${params.toString()}`, UsageRequests);
+  usageRequests(query: In<'usageRequests'>) {
+    return this.send(ADMIN_ROUTES.usageRequests, query);
   }
 
   /** A page of a tenant's ledger, oldest first, with running balances. */
-  ledger(query: { tenant: string; since?: string; kind?: string; limit?: number; cursor?: string }) {
-    const params = new URLSearchParams(
-      Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
-    );
-    return this.call('GET', `/admin/ledger?${params.toString()}`, LedgerPage);
+  ledger(query: In<'ledger'>) {
+    return this.send(ADMIN_ROUTES.ledger, query);
   }
 
   /** Reconciles one tenant's books, or every tenant's. */
-  reconcile(body: { tenant: string } | { all: true }) {
-    return this.call('POST', '/admin/reconcile', ReconcileReport, body);
+  reconcile(body: In<'reconcile'>) {
+    return this.send(ADMIN_ROUTES.reconcile, body);
   }
 
   /** Records the usage and ledger writers could not write, oldest first. */
-  deadLetters(query: { consumer?: string; limit?: number } = {}) {
-    const params = new URLSearchParams(
-      Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
-    );
-    return this.call('GET', `/admin/usage/dead-letters?${params.toString()}`, DeadLetterList);
+  deadLetters(query: In<'deadLetters'> = {}) {
+    return this.send(ADMIN_ROUTES.deadLetters, query);
   }
 
   /** Puts dead letters back on the stream they came from and removes them. */
-  replayDeadLetters(body: { ids: string[] } | { all: true }) {
-    return this.call('POST', '/admin/usage/dead-letters/replay', DeadLetterReplayReply, body);
+  replayDeadLetters(body: In<'replayDeadLetters'>) {
+    return this.send(ADMIN_ROUTES.replayDeadLetters, body);
   }
 
   /** Rate limits, a custom subscription's quota and price overrides (decimal prices). */
-  configureBilling(body: Record<string, unknown>) {
-    return this.call('PUT', '/admin/billing', BillingConfigureReply, body);
+  configureBilling(body: In<'configureBilling'>) {
+    return this.send(ADMIN_ROUTES.configureBilling, body);
   }
 
   /** A tenant's response cache, or one key's narrowing of it. */
-  setCache(body: CacheSetRequest) {
-    return this.call('PUT', '/admin/cache', CacheSetReply, body);
+  setCache(body: In<'setCache'>) {
+    return this.send(ADMIN_ROUTES.setCache, body);
   }
 
   /** Forgets every cached answer of a tenant. */
   purgeCache(tenant: string) {
-    return this.call('POST', '/admin/cache/purge', CachePurgeReply, { tenant });
+    return this.send(ADMIN_ROUTES.purgeCache, { tenant });
   }
 
   /** Creates or rotates a tenant's webhook signing secret; the answer is the only time it is shown. */
   rotateWebhookSecret(tenant: string, revokePrevious = false) {
-    return this.call('POST', '/admin/webhooks/secret/rotate', WebhookSecretView, { tenant, revokePrevious });
+    return this.send(ADMIN_ROUTES.rotateWebhookSecret, { tenant, revokePrevious });
   }
 
   /** A task's webhook deliveries, each with every attempt made. */
   webhookDeliveries(task: string) {
-    return this.call('GET', `/admin/webhooks/deliveries?task=${encodeURIComponent(task)}`, WebhookDeliveryList);
+    return this.send(ADMIN_ROUTES.webhookDeliveries, { task });
   }
 
   /** One more attempt at a delivered or dead-lettered webhook, under the same webhook-id. */
   redeliverWebhook(id: string) {
-    return this.call('POST', `/admin/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, WebhookDeliveryView);
+    return this.send(ADMIN_ROUTES.redeliverWebhook, { id });
   }
 
   /** Invites a person to a tenant's console; the answer's link (one-time, expiring) is the only time the token is shown. */
-  inviteConsoleUser(body: ConsoleInviteRequest) {
-    return this.call('POST', '/admin/console/invites', ConsoleInviteView, body);
+  inviteConsoleUser(body: In<'inviteConsoleUser'>) {
+    return this.send(ADMIN_ROUTES.inviteConsoleUser, body);
   }
 
   consoleUsers(tenant: string) {
-    return this.call('GET', `/admin/console/users?tenant=${encodeURIComponent(tenant)}`, ConsoleUserList);
+    return this.send(ADMIN_ROUTES.consoleUsers, { tenant });
   }
 
-  consoleSessions(query: { tenant?: string; email?: string }) {
-    return this.call('GET', `/admin/console/sessions?${queryOf(query)}`, ConsoleSessionList);
+  consoleSessions(query: In<'consoleSessions'>) {
+    return this.send(ADMIN_ROUTES.consoleSessions, query);
   }
 
   /** Ends console sessions at once on every edge: one by id, or all of a tenant or of one person in it. */
-  revokeConsoleSessions(body: { id: string } | { tenant: string; email?: string }) {
-    return this.call('POST', '/admin/console/sessions/revoke', SessionRevokeReply, body);
+  revokeConsoleSessions(body: In<'revokeConsoleSessions'>) {
+    return this.send(ADMIN_ROUTES.revokeConsoleSessions, body);
   }
 
-  setConsoleOidc(body: OidcConfigureRequest) {
-    return this.call('PUT', '/admin/console/oidc', OidcConfigView, body);
+  setConsoleOidc(body: In<'setConsoleOidc'>) {
+    return this.send(ADMIN_ROUTES.setConsoleOidc, body);
   }
 
   consoleOidc(tenant: string) {
-    return this.call('GET', `/admin/console/oidc?tenant=${encodeURIComponent(tenant)}`, OidcConfigView);
+    return this.send(ADMIN_ROUTES.consoleOidc, { tenant });
   }
 
-  private async call<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+  /** One call of a route of the admin table: its path filled, its query written or its body sent, its answer parsed. */
+  private async send<R extends AdminRoute>(route: R, input: AdminCallInput<R>): Promise<AdminCallReply<R>> {
+    const method = route.method;
+    const path = pathOf(route, input);
+    const body = route.input === 'body' ? input : undefined;
     const headers: Record<string, string> = {};
     if (this.options.token) headers.authorization = `Bearer ${this.options.token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
     let statusCode: number;
     let text: string;
     try {
-      const timeout = this.options.timeoutMs ?? 30_000;
+      const timeout = this.options.timeoutMs ?? route.timeoutMs ?? 30_000;
       const response = await request(this.url + path, {
         method,
         headers,
@@ -218,18 +183,23 @@ export class AdminClient {
       if (parsed.success) throw new AdminApiError(statusCode, parsed.data.error.code, parsed.data.error.message, parsed.data.error.param ?? null);
       throw new AdminApiError(statusCode, 'http_error', `${method} ${path} answered ${statusCode}: ${text.slice(0, 200)}`, null);
     }
-    const parsed = schema.safeParse(json);
+    const parsed = route.reply.safeParse(json);
     if (!parsed.success) {
       throw new AdminApiError(502, 'bad_response', `${method} ${path} answered an unexpected body: ${parsed.error.issues[0]?.message}`, null);
     }
-    return parsed.data;
+    return parsed.data as AdminCallReply<R>;
   }
 }
 
-function queryOf(query: Record<string, string | number | undefined>): string {
-  return new URLSearchParams(
-    Object.entries(query).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
+/** The route's path with its parameters filled from the input, and the input as its query when that is where it goes. */
+function pathOf(route: AdminRoute, input: unknown): string {
+  const fields = (input ?? {}) as Record<string, unknown>;
+  const path = route.path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(String(fields[name] ?? '')));
+  if (route.input !== 'query') return path;
+  const query = new URLSearchParams(
+    Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
   ).toString();
+  return query ? `${path}?${query}` : path;
 }
 
 function parseJson(text: string): unknown {

@@ -5,11 +5,8 @@ import { timingSafeEqual } from 'node:crypto';
 import { frameworkRefusal } from '../errors/client-error';
 import { toGatewayError } from '../errors/error-dialect';
 import { hostNameOf, isLoopbackHost } from './admin-exposure';
-import { registerAdminRoutes } from './admin-routes';
-import { registerCacheRoutes } from './cache-routes';
-import { registerMoneyRoutes } from './money-routes';
-import { registerUsageRoutes } from './usage-routes';
-import { registerWebhookRoutes } from './webhook-routes';
+import { adminHandlers } from './admin-handlers';
+import { registerAdminTable } from './admin-table';
 import { installLingeringClose } from '../routing/refused-body';
 
 function sendAdminError(reply: FastifyReply, thrown: unknown): FastifyReply {
@@ -63,6 +60,9 @@ function refusedByHostOrOrigin(headers: Record<string, string | string[] | undef
   return new GatewayError('permission_denied', 'The admin API refuses cross-origin requests: the Origin header names a foreign site.', 'origin');
 }
 
+/** The public listener on its defaults. */
+const DEFAULT_CONSOLE_ORIGIN = 'http://127.0.0.1:8080';
+
 const CLOSED_MESSAGE =
   'The admin API is closed: ADMIN_TOKEN is not set on the edge. Set it (npm start generates one in .data/admin-token) and send Authorization: Bearer <ADMIN_TOKEN>.';
 
@@ -70,9 +70,14 @@ const CLOSED_MESSAGE =
  * The admin API's own listener (plain Fastify, loopback by default): operator routes only, errors as
  * `{error:{code,message,param}}`, the Host and Origin headers checked, and the admin token always
  * required: with no ADMIN_TOKEN configured every call is refused. `hostNames`: the names it answers
- * to besides loopback ones.
+ * to besides loopback ones; `consoleOrigin`: where tenants reach the public console (invite links).
  */
-export function createAdminServer(bus: NatsBus, adminToken: string | undefined, hostNames: ReadonlySet<string> = new Set()): FastifyInstance {
+export function createAdminServer(
+  bus: NatsBus,
+  adminToken: string | undefined,
+  hostNames: ReadonlySet<string> = new Set(),
+  consoleOrigin: () => string = () => DEFAULT_CONSOLE_ORIGIN,
+): FastifyInstance {
   const fastify = Fastify({
     logger: false,
     bodyLimit: 16 * 1024 * 1024,
@@ -99,10 +104,6 @@ export function createAdminServer(bus: NatsBus, adminToken: string | undefined, 
   fastify.setNotFoundHandler((request, reply) =>
     sendAdminError(reply, GatewayError.notFound(`No admin route ${request.method} ${request.url.split('?')[0]}.`)),
   );
-  registerAdminRoutes(fastify, bus);
-  registerUsageRoutes(fastify, bus);
-  registerMoneyRoutes(fastify, bus);
-  registerWebhookRoutes(fastify, bus);
-  registerCacheRoutes(fastify, bus);
+  registerAdminTable(fastify, bus, adminHandlers(bus, consoleOrigin));
   return fastify;
 }

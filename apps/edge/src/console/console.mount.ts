@@ -7,7 +7,6 @@ import { ConsoleEdgeEnv } from './console-env';
 import { registerConsoleStatic } from './console-static.routes';
 import { registerOperatorConsole } from './operator.routes';
 import { registerOperatorPages } from './operator-pages.routes';
-import { registerConsolePeopleRoutes } from '../admin/console-people-routes';
 import { registerTenantActivity } from './tenant-activity.routes';
 import { registerTenantPages } from './tenant-pages.routes';
 import { registerTenantSignIn } from './tenant-sign-in.routes';
@@ -15,7 +14,7 @@ import { registerTenantSso } from './tenant-sso.routes';
 import { registerTenantUsage } from './tenant-usage.routes';
 
 /** The public listener's own address, for invite links when PUBLIC_BASE_URL is unset. */
-function listenerOrigin(fastify: FastifyInstance): string {
+export function listenerOrigin(fastify: FastifyInstance): string {
   const address = fastify.server.address();
   if (address === null || typeof address === 'string') return 'http://127.0.0.1:8080';
   const host = address.address === '0.0.0.0' || address.address === '::' ? '127.0.0.1' : address.address;
@@ -49,7 +48,6 @@ export function mountConsole(listeners: { public: FastifyInstance; admin: Fastif
   registerOperatorConsole(operator, bus, sessions, { adminToken, failuresPerMinute: env.CONSOLE_OPERATOR_FAILURES_PER_MINUTE });
   registerOperatorPages(operator, bus);
   operator.unknownPaths();
-  registerConsolePeopleRoutes(listeners.admin, bus, () => env.PUBLIC_BASE_URL ?? listenerOrigin(listeners.public));
 
   return { stop: () => sessions.stop() };
 }

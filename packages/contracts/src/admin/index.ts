@@ -1,3 +1,4 @@
 export * from './config.schema';
 export * from './admin.schema';
 export * from './lookup.schema';
+export * from './admin-routes';

@@ -62,6 +62,24 @@ export const BillingConfigureMessage = z.object({
 });
 export type BillingConfigureMessage = z.infer<typeof BillingConfigureMessage>;
 
+/** Decimal prices become micro-unit strings, once: JSON cannot carry the parsed BigInts. */
+export function billingConfigureMessageOf(request: z.output<typeof BillingConfigureRequest>): BillingConfigureMessage {
+  const micros = (value: bigint | undefined) => (value === undefined ? undefined : value.toString());
+  return {
+    tenant: request.tenant,
+    limits: request.limits,
+    quota: request.quota && { credit: micros(request.quota.credit), requests: request.quota.requests, periodSeconds: request.quota.periodSeconds },
+    priceOverrides:
+      request.priceOverrides &&
+      Object.fromEntries(
+        Object.entries(request.priceOverrides).map(([model, prices]) => [
+          model,
+          Object.fromEntries(Object.entries(prices).flatMap(([field, value]) => (value === undefined ? [] : [[field, value.toString()]]))),
+        ]),
+      ),
+  };
+}
+
 export const BillingConfigureReply = z.object({
   tenant: z.string(),
   limits: TenantLimitsConfig.nullable(),

@@ -1,3 +1,5 @@
 export * from './subjects';
 export * from './envelope';
 export * from './reply-note';
+export * from './rpc';
+export * from './rpcs';

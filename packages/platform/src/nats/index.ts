@@ -20,3 +20,4 @@ export * from './reply-claims';
 export * from './channel-health-responder';
 export * from './nats-link';
 export * from './reply-fate';
+export * from './rpc-handler';

@@ -1,4 +1,15 @@
-import { GatewayError, NATS_HEADERS, RpcReply, serviceOfSubject, STREAM_KINDS, SUBJECTS, type ReplyNote } from '@gateway/contracts';
+import {
+  GatewayError,
+  NATS_HEADERS,
+  RpcReply,
+  serviceOfSubject,
+  STREAM_KINDS,
+  SUBJECTS,
+  type ReplyNote,
+  type Rpc,
+  type RpcMessage,
+  type RpcReplyOf,
+} from '@gateway/contracts';
 import { headers as natsHeaders, type Msg, type MsgHdrs, type NatsConnection, type Subscription } from 'nats';
 import type { z } from 'zod';
 import { gatewayMetrics } from '../observability/metrics';
@@ -122,6 +133,11 @@ export class NatsBus {
   /** Unary request; resolves with the handler's data parsed by `schema`, or throws its GatewayError. */
   async request<S extends z.ZodType>(name: string, payload: unknown, schema: S, options: RequestOptions = {}): Promise<z.infer<S>> {
     return schema.parse(okData(await this.exchange(name, payload, options)));
+  }
+
+  /** Unary request on a subject of the typed map: its message and its reply checked against the subject's schemas. */
+  call<R extends Rpc>(rpc: R, message: RpcMessage<R>, options: RequestOptions = {}): Promise<RpcReplyOf<R>> {
+    return this.request<R['reply']>(rpc.subject, message, rpc.reply, options);
   }
 
   /**

@@ -1,6 +1,6 @@
+import { RpcHandler } from '@gateway/platform';
 import {
   GatewayError,
-  SUBJECTS,
   WebhookDeliveriesRequest,
   WebhookRedeliverRequest,
   WebhookSecretRotateMessage,
@@ -8,9 +8,10 @@ import {
   type WebhookDeliveryList,
   type WebhookDeliveryView,
   type WebhookSecretView,
+  RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { WebhookSecretService } from '../secrets/webhook-secret.service';
 import { WebhookRepository, type DeliveryWithHistory } from '../store/webhook.repository';
@@ -49,20 +50,20 @@ export class WebhookAdminHandler {
     @Inject(WebhookDeliveryService) private readonly delivery: WebhookDeliveryService,
   ) {}
 
-  @MessagePattern(SUBJECTS.music.webhooks.secretRotate)
+  @RpcHandler(RPCS.music.webhooks.secretRotate)
   async rotate(@Payload() payload: unknown): Promise<WebhookSecretView> {
     const { tenant, tenantId, revokePrevious } = parseOrThrow(WebhookSecretRotateMessage, payload);
     const rotated = await this.secrets.rotate(tenantId, { revokePrevious });
     return { tenant, secret: rotated.secret, createdAt: rotated.createdAt.toISOString(), previousValidUntil: iso(rotated.previousValidUntil) };
   }
 
-  @MessagePattern(SUBJECTS.music.webhooks.deliveries)
+  @RpcHandler(RPCS.music.webhooks.deliveries)
   async deliveries(@Payload() payload: unknown): Promise<WebhookDeliveryList> {
     const { task } = parseOrThrow(WebhookDeliveriesRequest, payload);
     return { data: (await this.repository.listBySubject(task)).map(viewOf) };
   }
 
-  @MessagePattern(SUBJECTS.music.webhooks.redeliver)
+  @RpcHandler(RPCS.music.webhooks.redeliver)
   async redeliver(@Payload() payload: unknown): Promise<WebhookDeliveryView> {
     const { id } = parseOrThrow(WebhookRedeliverRequest, payload);
     const reopened = await this.delivery.redeliver(id);

@@ -1,4 +1,5 @@
-import { OidcBeginRequest, OidcCompleteRequest, OidcConfigureRequest, OidcShowRequest, parseOrThrow, SUBJECTS } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { OidcBeginRequest, OidcCompleteRequest, OidcConfigureRequest, OidcShowRequest, parseOrThrow, SUBJECTS, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { OidcService } from './oidc.service';
@@ -7,12 +8,12 @@ import { OidcService } from './oidc.service';
 export class OidcHandler {
   constructor(@Inject(OidcService) private readonly oidc: OidcService) {}
 
-  @MessagePattern(SUBJECTS.accounts.console.oidc.configure)
+  @RpcHandler(RPCS.accounts.console.oidc.configure)
   configure(@Payload() payload: unknown) {
     return this.oidc.configure(parseOrThrow(OidcConfigureRequest, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.oidc.show)
+  @RpcHandler(RPCS.accounts.console.oidc.show)
   show(@Payload() payload: unknown) {
     return this.oidc.show(parseOrThrow(OidcShowRequest, payload).tenant);
   }

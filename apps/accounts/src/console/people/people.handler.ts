@@ -1,4 +1,5 @@
-import { AcceptInviteRequest, ConsoleInviteRequest, ConsoleUsersRequest, InviteTokenRequest, parseOrThrow, SUBJECTS } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { AcceptInviteRequest, ConsoleInviteRequest, ConsoleUsersRequest, InviteTokenRequest, parseOrThrow, SUBJECTS, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { PeopleService } from './people.service';
@@ -7,7 +8,7 @@ import { PeopleService } from './people.service';
 export class PeopleHandler {
   constructor(@Inject(PeopleService) private readonly people: PeopleService) {}
 
-  @MessagePattern(SUBJECTS.accounts.console.users.invite)
+  @RpcHandler(RPCS.accounts.console.users.invite)
   invite(@Payload() payload: unknown) {
     return this.people.invite(parseOrThrow(ConsoleInviteRequest, payload));
   }
@@ -22,7 +23,7 @@ export class PeopleHandler {
     return this.people.acceptInvite(parseOrThrow(AcceptInviteRequest, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.users.list)
+  @RpcHandler(RPCS.accounts.console.users.list)
   list(@Payload() payload: unknown) {
     return this.people.list(parseOrThrow(ConsoleUsersRequest, payload).tenant);
   }

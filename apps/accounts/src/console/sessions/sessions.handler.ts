@@ -1,3 +1,4 @@
+import { RpcHandler } from '@gateway/platform';
 import {
   OpenOperatorSessionMessage,
   parseOrThrow,
@@ -9,6 +10,7 @@ import {
   SUBJECTS,
   type ConsoleSessionContext,
   type ConsoleSessionIssued,
+  RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -44,12 +46,12 @@ export class SessionsHandler {
     return this.sessions.signOut(parseOrThrow(SignOutMessage, payload).tokenHash);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.sessions.revoke)
+  @RpcHandler(RPCS.accounts.console.sessions.revoke)
   revoke(@Payload() payload: unknown) {
     return this.sessions.revoke(parseOrThrow(SessionRevokeRequest, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.sessions.list)
+  @RpcHandler(RPCS.accounts.console.sessions.list)
   list(@Payload() payload: unknown) {
     return this.sessions.list(parseOrThrow(SessionListRequest, payload));
   }
