@@ -20,7 +20,7 @@ import { BillingService } from './billing.service';
 export class BillingHandler {
   constructor(@Inject(BillingService) private readonly billing: BillingService) {}
 
-  @MessagePattern(SUBJECTS.accounts.billing.profile)
+  @RpcHandler(RPCS.accounts.billing.profile)
   profile(@Payload() payload: unknown): Promise<BillingProfile> {
     return this.billing.profile(parseOrThrow(BillingProfileRequest, payload).tenantId);
   }

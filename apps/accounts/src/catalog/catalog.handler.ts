@@ -1,3 +1,4 @@
+import { RpcHandler } from '@gateway/platform';
 import {
   CatalogChannelsRequest,
   ConsoleModelsRequest,
@@ -7,6 +8,7 @@ import {
   type CatalogChannelsReply,
   type ConsoleModel,
   type VisibleModelsReply,
+  RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
@@ -26,7 +28,7 @@ export class CatalogHandler {
     return this.catalog.channels(parseOrThrow(CatalogChannelsRequest, payload).modelId);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.models)
+  @RpcHandler(RPCS.accounts.console.models)
   priced(@Payload() payload: unknown): Promise<{ data: ConsoleModel[] }> {
     return this.catalog.priced(parseOrThrow(ConsoleModelsRequest, payload).tenantId);
   }

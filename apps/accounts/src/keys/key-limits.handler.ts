@@ -1,6 +1,7 @@
-import { ConsoleKeyLimitsMessage, ConsoleKeyLimitsSetMessage, parseOrThrow, SUBJECTS, type ConsoleKeyLimits } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { ConsoleKeyLimitsMessage, ConsoleKeyLimitsSetMessage, parseOrThrow, type ConsoleKeyLimits, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { KeyLimitsService } from './key-limits.service';
 
 /** The tenant console's per-key limits: show and set a key's own. */
@@ -8,13 +9,13 @@ import { KeyLimitsService } from './key-limits.service';
 export class KeyLimitsHandler {
   constructor(@Inject(KeyLimitsService) private readonly limits: KeyLimitsService) {}
 
-  @MessagePattern(SUBJECTS.accounts.console.keyLimits.show)
+  @RpcHandler(RPCS.accounts.console.keyLimits.show)
   show(@Payload() payload: unknown): Promise<ConsoleKeyLimits> {
     const { tenant, id } = parseOrThrow(ConsoleKeyLimitsMessage, payload);
     return this.limits.show(tenant, id);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.keyLimits.set)
+  @RpcHandler(RPCS.accounts.console.keyLimits.set)
   set(@Payload() payload: unknown): Promise<ConsoleKeyLimits> {
     const { tenant, id, limits } = parseOrThrow(ConsoleKeyLimitsSetMessage, payload);
     return this.limits.set(tenant, id, limits);

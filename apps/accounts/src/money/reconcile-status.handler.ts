@@ -1,6 +1,7 @@
-import { ConsoleReconcileRequest, parseOrThrow, SUBJECTS, type ConsoleReconcileStatus } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { ConsoleReconcileRequest, parseOrThrow, type ConsoleReconcileStatus, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { ReconcileStatusService } from './reconcile-status.service';
 
 /** The operator console's reconciliation page: the last run over every tenant, and a new one. */
@@ -8,13 +9,13 @@ import { ReconcileStatusService } from './reconcile-status.service';
 export class ReconcileStatusHandler {
   constructor(@Inject(ReconcileStatusService) private readonly status: ReconcileStatusService) {}
 
-  @MessagePattern(SUBJECTS.accounts.console.reconcileLast)
+  @RpcHandler(RPCS.accounts.console.reconcileLast)
   last(@Payload() payload: unknown): Promise<ConsoleReconcileStatus> {
     const { offset, limit } = parseOrThrow(ConsoleReconcileRequest, payload ?? {});
     return this.status.last(offset, limit);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.reconcileRun)
+  @RpcHandler(RPCS.accounts.console.reconcileRun)
   run(@Payload() payload: unknown): Promise<ConsoleReconcileStatus> {
     const { offset, limit } = parseOrThrow(ConsoleReconcileRequest, payload ?? {});
     return this.status.run(offset, limit);

@@ -1,16 +1,7 @@
 import { RpcHandler } from '@gateway/platform';
-import {
-  ConsoleTenantsRequest,
-  parseOrThrow,
-  SUBJECTS,
-  TenantCreateRequest,
-  TenantGetRequest,
-  type ConsoleTenantPage,
-  type TenantView,
-  RPCS,
-} from '@gateway/contracts';
+import { ConsoleTenantsRequest, parseOrThrow, TenantCreateRequest, TenantGetRequest, type ConsoleTenantPage, type TenantView, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { TenantsService } from './tenants.service';
 
 @Controller()
@@ -27,7 +18,7 @@ export class TenantsHandler {
     return this.tenants.get(parseOrThrow(TenantGetRequest, payload).slug);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.tenants)
+  @RpcHandler(RPCS.accounts.console.tenants)
   page(@Payload() payload: unknown): Promise<ConsoleTenantPage> {
     return this.tenants.page(parseOrThrow(ConsoleTenantsRequest, payload));
   }

@@ -1,4 +1,4 @@
-import { ConsoleErrorBody, CSRF_HEADER } from '@gateway/contracts/console';
+import { ConsoleErrorBody, CSRF_HEADER, type ConsoleCallInput, type ConsoleCallReply, type ConsoleRoute } from '@gateway/contracts/console';
 import type { z } from 'zod';
 
 /** A refusal from the console API, with the words the server chose (they say what to do). */
@@ -20,16 +20,39 @@ export function setCsrfToken(token: string | null): void {
   csrfToken = token;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+/** A route's input: required when some part of it is. */
+type InputArgs<R extends ConsoleRoute> = object extends ConsoleCallInput<R> ? [input?: ConsoleCallInput<R>] : [input: ConsoleCallInput<R>];
 
-/** Calls the console API of the listener that served this page; the session rides in its httpOnly cookie. */
-export async function api<S extends z.ZodType>(method: Method, path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
+/** `?a=1&b=x`, leaving out what is unset. */
+export function searchOf(params: Record<string, unknown>): string {
+  const search = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) if (value !== undefined && value !== null && value !== '') search.set(name, String(value));
+  const text = search.toString();
+  return text ? `?${text}` : '';
+}
+
+/**
+ * Calls a route of the console table on the listener that served this page: its path parameters filled
+ * from the input, the rest sent as its body or its query, the answer parsed with its reply schema.
+ */
+export function call<R extends ConsoleRoute>(route: R, ...[input]: InputArgs<R>): Promise<ConsoleCallReply<R>> {
+  const fields: Record<string, unknown> = { ...(input as object | undefined) };
+  const path = route.path.replace(/:(\w+)/g, (_match, name: string) => {
+    const value = String(fields[name] ?? '');
+    delete fields[name];
+    return encodeURIComponent(value);
+  });
+  if (route.body) return send<R['reply']>(route.method, path, route.reply, fields);
+  return send<R['reply']>(route.method, route.query ? `${path}${searchOf(fields)}` : path, route.reply);
+}
+
+async function send<S extends z.ZodType>(method: ConsoleRoute['method'], path: string, schema: S, body?: unknown): Promise<z.infer<S>> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (method !== 'GET' && csrfToken) headers[CSRF_HEADER] = csrfToken;
   let response: Response;
   try {
-    response = await fetch(`/console/api${path}`, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
+    response = await fetch(path, { method, headers, credentials: 'same-origin', body: body === undefined ? undefined : JSON.stringify(body) });
   } catch {
     throw new ApiError(0, 'network', 'The gateway did not answer: check your connection and try again.', null);
   }

@@ -1,40 +1,23 @@
 import {
-  ConsoleCatalogHealthPage,
-  ConsoleDeadLetter,
-  ConsoleDeadLetterPage,
-  ConsoleQueuePage,
-  ConsoleReconcileStatus,
-  ConsoleSubscription,
-  ConsoleTenantDetail,
-  ConsoleReplayReply,
+  CONSOLE_ROUTES,
   type ConsoleCatalogRequest,
   type ConsoleDeadLettersRequest,
   type ConsoleQueuesRequest,
   type ConsoleReconcileRequest,
 } from '@gateway/contracts/console';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from './http';
-
-/** `?name=value&...` of the fields set. */
-function queryString(request: object): string {
-  const query = new URLSearchParams(
-    Object.entries(request).flatMap(([name, value]) => (value === undefined || value === '' || value === null ? [] : [[name, String(value)]])),
-  );
-  const text = query.toString();
-  return text ? `?${text}` : '';
-}
+import { call } from './http';
 
 export const tenantDetailQuery = (slug: string) =>
-  queryOptions({ queryKey: ['tenant-detail', slug], queryFn: () => api('GET', `/tenants/${encodeURIComponent(slug)}`, ConsoleTenantDetail) });
+  queryOptions({ queryKey: ['tenant-detail', slug], queryFn: () => call(CONSOLE_ROUTES.tenantDetail, { slug }) });
 
-export const renewSubscription = (slug: string, expires: string) =>
-  api('PUT', `/tenants/${encodeURIComponent(slug)}/subscription`, ConsoleSubscription, { expires });
+export const renewSubscription = (slug: string, expires: string) => call(CONSOLE_ROUTES.setSubscription, { slug, expires });
 
 /** The catalog is live: its channels' counters are read again every 15 s while the page is open. */
 export const catalogQuery = (request: ConsoleCatalogRequest) =>
   queryOptions({
     queryKey: ['catalog', request],
-    queryFn: () => api('GET', `/catalog${queryString(request)}`, ConsoleCatalogHealthPage),
+    queryFn: () => call(CONSOLE_ROUTES.catalog, request),
     placeholderData: keepPreviousData,
     refetchInterval: 15_000,
   });
@@ -42,19 +25,18 @@ export const catalogQuery = (request: ConsoleCatalogRequest) =>
 export const deadLettersQuery = (request: ConsoleDeadLettersRequest) =>
   queryOptions({
     queryKey: ['dead-letters', request],
-    queryFn: () => api('GET', `/dead-letters${queryString(request)}`, ConsoleDeadLetterPage),
+    queryFn: () => call(CONSOLE_ROUTES.deadLetters, request),
     placeholderData: keepPreviousData,
   });
 
-export const deadLetterQuery = (id: string) =>
-  queryOptions({ queryKey: ['dead-letter', id], queryFn: () => api('GET', `/dead-letters/${encodeURIComponent(id)}`, ConsoleDeadLetter) });
+export const deadLetterQuery = (id: string) => queryOptions({ queryKey: ['dead-letter', id], queryFn: () => call(CONSOLE_ROUTES.deadLetter, { id }) });
 
-export const replayDeadLetters = (ids: string[]) => api('POST', '/dead-letters/replay', ConsoleReplayReply, { ids });
+export const replayDeadLetters = (ids: string[]) => call(CONSOLE_ROUTES.replayDeadLetters, { ids });
 
 export const queuesQuery = (request: ConsoleQueuesRequest) =>
   queryOptions({
     queryKey: ['queues', request],
-    queryFn: () => api('GET', `/queues${queryString(request)}`, ConsoleQueuePage),
+    queryFn: () => call(CONSOLE_ROUTES.queues, request),
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
@@ -62,8 +44,8 @@ export const queuesQuery = (request: ConsoleQueuesRequest) =>
 export const reconciliationQuery = (request: ConsoleReconcileRequest) =>
   queryOptions({
     queryKey: ['reconciliation', request],
-    queryFn: () => api('GET', `/reconciliation${queryString(request)}`, ConsoleReconcileStatus),
+    queryFn: () => call(CONSOLE_ROUTES.reconciliation, request),
     placeholderData: keepPreviousData,
   });
 
-export const runReconciliation = (request: ConsoleReconcileRequest) => api('POST', `/reconciliation${queryString(request)}`, ConsoleReconcileStatus);
+export const runReconciliation = (request: ConsoleReconcileRequest) => call(CONSOLE_ROUTES.runReconciliation, request);

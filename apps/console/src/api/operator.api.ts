@@ -1,16 +1,11 @@
-import { ConsoleBalance, ConsoleTenant, ConsoleTenantPage, type ConsoleTenantsRequest } from '@gateway/contracts/console';
+import { CONSOLE_ROUTES, type ConsoleTenantsRequest } from '@gateway/contracts/console';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { api } from './http';
+import { call } from './http';
 
 export const tenantsQuery = (request: ConsoleTenantsRequest) =>
   queryOptions({
     queryKey: ['tenants', request],
-    queryFn: () => {
-      const query = new URLSearchParams(
-        Object.entries(request).flatMap(([name, value]) => (value === undefined || value === '' ? [] : [[name, String(value)]])),
-      );
-      return api('GET', `/tenants?${query.toString()}`, ConsoleTenantPage);
-    },
+    queryFn: () => call(CONSOLE_ROUTES.tenants, request),
     placeholderData: keepPreviousData,
   });
 
@@ -21,5 +16,5 @@ export interface NewTenant {
   plan?: string;
 }
 
-export const createTenant = (tenant: NewTenant) => api('POST', '/tenants', ConsoleTenant, tenant);
-export const topUp = (slug: string, amount: string) => api('POST', `/tenants/${encodeURIComponent(slug)}/topup`, ConsoleBalance, { amount });
+export const createTenant = (tenant: NewTenant) => call(CONSOLE_ROUTES.createTenant, tenant);
+export const topUp = (slug: string, amount: string) => call(CONSOLE_ROUTES.topUp, { slug, amount });

@@ -1,6 +1,6 @@
-import { ConsoleMe, ConsoleSide } from '@gateway/contracts/console';
+import { CONSOLE_ROUTES, ConsoleSide, type ConsoleMe } from '@gateway/contracts/console';
 import { QueryClient, queryOptions } from '@tanstack/react-query';
-import { api, ApiError, setCsrfToken } from './http';
+import { ApiError, call, setCsrfToken } from './http';
 
 /** Which console this page is: the edge marks it in the page (public listener: tenant, admin listener: operator). */
 export const SIDE: ConsoleSide = ConsoleSide.catch('tenant').parse(document.querySelector('meta[name="console-side"]')?.getAttribute('content'));
@@ -16,7 +16,7 @@ export const sessionQuery = queryOptions({
   queryKey: ['session'],
   queryFn: async (): Promise<ConsoleMe | null> => {
     try {
-      const me = await api('GET', '/session', ConsoleMe);
+      const me = await call(SIDE === 'tenant' ? CONSOLE_ROUTES.session : CONSOLE_ROUTES.operatorSession);
       setCsrfToken(me.csrfToken);
       return me;
     } catch (error) {

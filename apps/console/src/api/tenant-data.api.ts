@@ -1,10 +1,8 @@
 import {
+  CONSOLE_ROUTES,
   ConsoleDelivery,
-  ConsoleDeliveryPage,
   ConsoleKeyLimits,
-  ConsoleOverview,
   ConsoleTaskPage,
-  ConsoleUsageRecordDetail,
   ConsoleUsageRecordPage,
   ConsoleUsageSummary,
   type ConsoleDeliveriesQuery,
@@ -14,7 +12,7 @@ import {
 } from '@gateway/contracts/console';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { z } from 'zod';
-import { api } from './http';
+import { call, searchOf } from './http';
 
 /** The tenant console's data pages: overview, usage, tasks, webhook deliveries, key limits. Every list pages on the server. */
 
@@ -25,57 +23,47 @@ export type DeliveryRow = z.infer<typeof ConsoleDelivery>;
 export type KeyLimits = z.infer<typeof ConsoleKeyLimits>;
 export type RateLimitsInput = NonNullable<KeyLimits['own']>;
 
-/** `?a=1&b=x`, leaving out what is unset. */
-export function searchOf(params: Record<string, unknown>): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(params))
-    if ((typeof value === 'string' && value !== '') || typeof value === 'number') search.set(name, String(value));
-  const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-export const overviewQuery = queryOptions({ queryKey: ['overview'], queryFn: () => api('GET', '/overview', ConsoleOverview) });
+export const overviewQuery = queryOptions({ queryKey: ['overview'], queryFn: () => call(CONSOLE_ROUTES.overview) });
 
 export const usageSummaryQuery = (query: ConsoleUsageQuery) =>
   queryOptions({
     queryKey: ['usage-summary', query],
-    queryFn: () => api('GET', `/usage/summary${searchOf({ ...query })}`, ConsoleUsageSummary),
+    queryFn: () => call(CONSOLE_ROUTES.usageSummary, query),
     placeholderData: keepPreviousData,
   });
 
 export const usageRecordsQuery = (query: ConsoleUsageRecordsQuery) =>
   queryOptions({
     queryKey: ['usage-records', query],
-    queryFn: () => api('GET', `/usage/records${searchOf({ ...query })}`, ConsoleUsageRecordPage),
+    queryFn: () => call(CONSOLE_ROUTES.usageRecords, query),
     placeholderData: keepPreviousData,
   });
 
 export const usageRecordQuery = (requestId: string) =>
   queryOptions({
     queryKey: ['usage-record', requestId],
-    queryFn: () => api('GET', `/usage/records/${encodeURIComponent(requestId)}`, ConsoleUsageRecordDetail),
+    queryFn: () => call(CONSOLE_ROUTES.usageRecord, { requestId }),
   });
 
 /** The address of a CSV export of the same filters; the browser downloads it with the session cookie. */
-export const usageExportUrl = (params: Record<string, string | undefined>) => `/console/api/usage/export.csv${searchOf(params)}`;
+export const usageExportUrl = (params: Record<string, string | undefined>) => `${CONSOLE_ROUTES.usageExport.path}${searchOf(params)}`;
 
 export const tasksQuery = (query: ConsoleTasksQuery) =>
   queryOptions({
     queryKey: ['tasks', query],
-    queryFn: () => api('GET', `/tasks${searchOf({ ...query })}`, ConsoleTaskPage),
+    queryFn: () => call(CONSOLE_ROUTES.tasks, query),
     placeholderData: keepPreviousData,
   });
 
 export const deliveriesQuery = (query: ConsoleDeliveriesQuery) =>
   queryOptions({
     queryKey: ['deliveries', query],
-    queryFn: () => api('GET', `/webhooks/deliveries${searchOf({ ...query })}`, ConsoleDeliveryPage),
+    queryFn: () => call(CONSOLE_ROUTES.deliveries, query),
     placeholderData: keepPreviousData,
   });
 
-export const redeliver = (id: string) => api('POST', `/webhooks/deliveries/${encodeURIComponent(id)}/redeliver`, ConsoleDelivery);
+export const redeliver = (id: string) => call(CONSOLE_ROUTES.redeliver, { id });
 
-export const keyLimitsQuery = (id: string) =>
-  queryOptions({ queryKey: ['key-limits', id], queryFn: () => api('GET', `/keys/${encodeURIComponent(id)}/limits`, ConsoleKeyLimits) });
+export const keyLimitsQuery = (id: string) => queryOptions({ queryKey: ['key-limits', id], queryFn: () => call(CONSOLE_ROUTES.keyLimits, { id }) });
 
-export const setKeyLimits = (id: string, limits: RateLimitsInput | null) => api('PUT', `/keys/${encodeURIComponent(id)}/limits`, ConsoleKeyLimits, { limits });
+export const setKeyLimits = (id: string, limits: RateLimitsInput | null) => call(CONSOLE_ROUTES.setKeyLimits, { id, limits });

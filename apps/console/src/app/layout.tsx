@@ -2,9 +2,9 @@ import { AppShell, Burger, Button, Group, NavLink, Text, Title, useComputedColor
 import { useDisclosure } from '@mantine/hooks';
 import { useMutation, useSuspenseQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
-import { api } from '../api/http';
+import { CONSOLE_ROUTES } from '@gateway/contracts/console';
+import { call } from '../api/http';
 import { SIDE, sessionQuery, startSession } from '../api/session';
-import { z } from 'zod';
 
 const TENANT_PAGES = [
   { to: '/overview', label: 'Overview' },
@@ -40,7 +40,7 @@ export function Layout() {
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const signOut = useMutation({
-    mutationFn: () => api('DELETE', '/session', z.undefined()),
+    mutationFn: () => call(SIDE === 'tenant' ? CONSOLE_ROUTES.signOut : CONSOLE_ROUTES.operatorSignOut),
     onSettled: async () => {
       startSession(null);
       await navigate({ to: '/sign-in' });

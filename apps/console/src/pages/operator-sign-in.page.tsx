@@ -1,9 +1,9 @@
-import { ConsoleMe } from '@gateway/contracts/console';
+import { CONSOLE_ROUTES } from '@gateway/contracts/console';
 import { Button, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api/http';
+import { call } from '../api/http';
 import { startSession } from '../api/session';
 import { ErrorAlert } from '../components/error-alert';
 import { AuthFrame } from './auth-frame';
@@ -13,7 +13,7 @@ export function OperatorSignInPage() {
   const navigate = useNavigate();
   const [token, setToken] = useState('');
   const signIn = useMutation({
-    mutationFn: () => api('POST', '/session', ConsoleMe, { token }),
+    mutationFn: () => call(CONSOLE_ROUTES.operatorSignIn, { token }),
     onSuccess: async (me) => {
       setToken('');
       startSession(me);

@@ -1,16 +1,13 @@
-import { ConsoleInviteInfo, ConsoleMe, PASSWORD_MIN_LENGTH } from '@gateway/contracts/console';
+import { CONSOLE_ROUTES, PASSWORD_MIN_LENGTH } from '@gateway/contracts/console';
 import { Button, Center, Loader, PasswordInput, Stack, Text } from '@mantine/core';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { z } from 'zod';
-import { api } from '../api/http';
+import { call } from '../api/http';
 import { startSession } from '../api/session';
 import { ErrorAlert } from '../components/error-alert';
 import { AuthFrame } from './auth-frame';
 import { usePasswordCheck } from './use-password-check';
-
-const Accepted = z.object({ email: z.string(), tenant: z.string() });
 
 /** The invite link's token, from the fragment (never sent to a server); removed from the address bar at once. */
 function takeInviteToken(): string {
@@ -27,15 +24,15 @@ export function SetPasswordPage() {
   const [confirm, setConfirm] = useState('');
   const invite = useQuery({
     queryKey: ['invite', token],
-    queryFn: () => api('POST', '/invites/lookup', ConsoleInviteInfo, { token }),
+    queryFn: () => call(CONSOLE_ROUTES.inviteLookup, { token }),
     enabled: token !== '',
     retry: false,
   });
   const passwordCheck = usePasswordCheck();
   const accept = useMutation({
     mutationFn: async () => {
-      const accepted = await api('POST', '/invites/accept', Accepted, { token, password });
-      return api('POST', '/session', ConsoleMe, { email: accepted.email, password }).catch(() => null);
+      const accepted = await call(CONSOLE_ROUTES.inviteAccept, { token, password });
+      return call(CONSOLE_ROUTES.signIn, { email: accepted.email, password }).catch(() => null);
     },
     onSuccess: async (me) => {
       if (!me) return navigate({ to: '/sign-in', search: { notice: 'password-set' } });

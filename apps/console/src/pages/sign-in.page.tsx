@@ -1,9 +1,9 @@
-import { ConsoleMe } from '@gateway/contracts/console';
+import { CONSOLE_ROUTES } from '@gateway/contracts/console';
 import { Alert, Button, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useMutation } from '@tanstack/react-query';
 import { getRouteApi, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
-import { api } from '../api/http';
+import { call } from '../api/http';
 import { startSession } from '../api/session';
 import { ErrorAlert } from '../components/error-alert';
 import { AuthFrame } from './auth-frame';
@@ -19,7 +19,7 @@ export function SignInPage() {
   const [password, setPassword] = useState('');
   const [organization, setOrganization] = useState('');
   const signIn = useMutation({
-    mutationFn: () => api('POST', '/session', ConsoleMe, { email, password }),
+    mutationFn: () => call(CONSOLE_ROUTES.signIn, { email, password }),
     onSuccess: async (me) => {
       startSession(me);
       await navigate({ to: '/' });

@@ -1,4 +1,4 @@
-import { SessionResolveReply, SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
+import { RPCS, type ConsoleSessionContext } from '@gateway/contracts';
 import { ReadThroughCache, type NatsBus } from '@gateway/platform';
 import { createHash } from 'node:crypto';
 import { followInvalidations } from '../cache/invalidation-feed';
@@ -23,7 +23,7 @@ export class ConsoleSessionCache {
     ttlMs: number,
   ) {
     this.cache = new ReadThroughCache({
-      load: (hash) => this.bus.request(SUBJECTS.accounts.console.sessions.resolve, { tokenHash: hash }, SessionResolveReply, { timeoutMs: 5000 }),
+      load: (hash) => this.bus.call(RPCS.accounts.console.sessions.resolve, { tokenHash: hash }, { timeoutMs: 5000 }),
       ttlMs,
       negativeTtlMs: NEGATIVE_TTL_MS,
       maxEntries: 10_000,

@@ -8,7 +8,6 @@ import { registerConsoleStatic } from './console-static.routes';
 import { registerOperatorConsole } from './operator.routes';
 import { registerOperatorPages } from './operator-pages.routes';
 import { registerTenantActivity } from './tenant-activity.routes';
-import { registerTenantPages } from './tenant-pages.routes';
 import { registerTenantSignIn } from './tenant-sign-in.routes';
 import { registerTenantSso } from './tenant-sso.routes';
 import { registerTenantUsage } from './tenant-usage.routes';
@@ -34,19 +33,22 @@ export function mountConsole(listeners: { public: FastifyInstance; admin: Fastif
   const env = loadEnv(ConsoleEdgeEnv);
   const sessions = new ConsoleSessionCache(bus, env.CONSOLE_SESSION_CACHE_SECONDS * 1000);
 
-  const tenant = new ConsoleRoutes(listeners.public, new ConsoleGuard(sessions, 'tenant', env.CONSOLE_ALLOWED_ORIGINS));
+  const tenant = new ConsoleRoutes(listeners.public, new ConsoleGuard(sessions, 'tenant', env.CONSOLE_ALLOWED_ORIGINS), 'tenant');
   registerConsoleStatic(listeners.public, env.CONSOLE_DIST_DIR, 'tenant');
   registerTenantSignIn(tenant, bus, sessions);
   registerTenantSso(listeners.public, tenant.guard, bus, sessions);
-  registerTenantPages(tenant, bus);
   registerTenantUsage(tenant, bus);
   registerTenantActivity(tenant, bus, env.PUBLIC_BASE_URL);
+  tenant.relayAll(bus);
+  tenant.complete();
   tenant.unknownPaths();
 
-  const operator = new ConsoleRoutes(listeners.admin, new ConsoleGuard(sessions, 'operator', env.CONSOLE_ALLOWED_ORIGINS));
+  const operator = new ConsoleRoutes(listeners.admin, new ConsoleGuard(sessions, 'operator', env.CONSOLE_ALLOWED_ORIGINS), 'operator');
   registerConsoleStatic(listeners.admin, env.CONSOLE_DIST_DIR, 'operator');
   registerOperatorConsole(operator, bus, sessions, { adminToken, failuresPerMinute: env.CONSOLE_OPERATOR_FAILURES_PER_MINUTE });
   registerOperatorPages(operator, bus);
+  operator.relayAll(bus);
+  operator.complete();
   operator.unknownPaths();
 
   return { stop: () => sessions.stop() };

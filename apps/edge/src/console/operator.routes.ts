@@ -1,18 +1,4 @@
-import {
-  BalanceView,
-  ConsoleSessionIssued,
-  ConsoleTenantPage,
-  ConsoleTenantsRequest,
-  ConsoleTopupRequest,
-  GatewayError,
-  OperatorSignInRequest,
-  parseInput,
-  SessionRevokeReply,
-  SUBJECTS,
-  TenantCreateRequest,
-  TenantGetRequest,
-  TenantView,
-} from '@gateway/contracts';
+import { GatewayError, RPCS } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import { timingSafeEqual } from 'node:crypto';
 import { AuthFailureLimiter } from '../auth/auth-failure-limiter';
@@ -35,14 +21,13 @@ export interface OperatorConsoleOptions {
   failuresPerMinute: number;
 }
 
-/** The operator console on the admin listener: the admin token exchanged for a session, and the tenants page (list, create, top up). */
+/** The operator console's way in and out on the admin listener: the admin token exchanged for a session (the tenants pages are relayed). */
 export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, sessions: ConsoleSessionCache, options: OperatorConsoleOptions): void {
   const failures = new AuthFailureLimiter(options.failuresPerMinute);
 
-  routes.signedIn('GET', '/console/api/session', 'console.operator-session', null, async (_request, _reply, { session }) => meOf(session));
+  routes.handle('operatorSession', async (_input, { session }) => meOf(session));
 
-  routes.open('POST', '/console/api/session', 'console.operator-sign-in', async (request, reply) => {
-    const { token } = parseInput(OperatorSignInRequest, request.body ?? {}, 'body');
+  routes.handle('operatorSignIn', async ({ token }, _call, request, reply) => {
     if (options.adminToken === undefined) {
       throw new GatewayError('unavailable', 'The operator console needs ADMIN_TOKEN set on the edge: set it and restart.', 'token');
     }
@@ -53,10 +38,9 @@ export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, ses
       throw new GatewayError('authentication_failed', 'That is not the admin token.', 'token');
     }
     const previous = routes.guard.tokenOf(request);
-    const issued = await bus.request(
-      SUBJECTS.accounts.console.sessions.openOperator,
+    const issued = await bus.call(
+      RPCS.accounts.console.sessions.openOperator,
       { client: clientOf(request), previousTokenHash: previous ? sessionTokenHash(previous) : null },
-      ConsoleSessionIssued,
       TIMEOUT,
     );
     if (previous) sessions.forget(previous);
@@ -64,28 +48,10 @@ export function registerOperatorConsole(routes: ConsoleRoutes, bus: NatsBus, ses
     return meOf(issued.session);
   });
 
-  routes.signedIn('DELETE', '/console/api/session', 'console.operator-sign-out', null, async (request, reply, { token }) => {
-    await bus.request(SUBJECTS.accounts.console.sessions.signOut, { tokenHash: sessionTokenHash(token) }, SessionRevokeReply, TIMEOUT);
+  routes.handle('operatorSignOut', async (_input, { token }, request, reply) => {
+    await bus.call(RPCS.accounts.console.sessions.signOut, { tokenHash: sessionTokenHash(token) }, TIMEOUT);
     sessions.forget(token);
     clearSessionCookie(request, reply, 'operator');
-    return reply.code(204).send();
-  });
-
-  routes.signedIn('GET', '/console/api/tenants', 'console.tenants', null, async (request) =>
-    bus.request(SUBJECTS.accounts.console.tenants, parseInput(ConsoleTenantsRequest, request.query ?? {}, 'query'), ConsoleTenantPage, TIMEOUT),
-  );
-
-  routes.signedIn('POST', '/console/api/tenants', 'console.tenant-create', null, async (request, reply) => {
-    const body = parseInput(TenantCreateRequest, request.body ?? {}, 'body');
-    return reply
-      .code(201)
-      .header('cache-control', 'no-store')
-      .send(await bus.request(SUBJECTS.accounts.tenants.create, body, TenantView, TIMEOUT));
-  });
-
-  routes.signedIn('POST', '/console/api/tenants/:slug/topup', 'console.tenant-topup', null, async (request) => {
-    const { slug } = parseInput(TenantGetRequest, request.params, 'path');
-    const { amount } = parseInput(ConsoleTopupRequest, request.body ?? {}, 'body');
-    return bus.request(SUBJECTS.accounts.balance.topup, { tenant: slug, amountMicros: amount.toString() }, BalanceView, TIMEOUT);
+    return undefined;
   });
 }

@@ -1,4 +1,4 @@
-import { ConsoleSessionIssued, GatewayError, OidcBeginReply, OidcCallbackQuery, OidcStartQuery, parseInput, SUBJECTS } from '@gateway/contracts';
+import { GatewayError, OidcCallbackQuery, OidcStartQuery, parseInput, RPCS } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { toGatewayError } from '../errors/error-dialect';
@@ -38,7 +38,7 @@ export function registerTenantSso(fastify: FastifyInstance, guard: ConsoleGuard,
   navigation(`${OIDC_PATH}/start`, 'console.sso-start', async (request, reply) => {
     const { tenant } = parseInput(OidcStartQuery, request.query ?? {}, 'query');
     const redirectUri = `${ownOriginOf(request)}${OIDC_PATH}/callback`;
-    const begun = await bus.request(SUBJECTS.accounts.console.oidc.begin, { tenant, redirectUri }, OidcBeginReply, TIMEOUT);
+    const begun = await bus.call(RPCS.accounts.console.oidc.begin, { tenant, redirectUri }, TIMEOUT);
     setOidcStateCookie(request, reply, begun.state);
     return reply.header('cache-control', 'no-store').redirect(begun.authorizationUrl, 303);
   });
@@ -51,15 +51,14 @@ export function registerTenantSso(fastify: FastifyInstance, guard: ConsoleGuard,
       throw GatewayError.invalid('This sign-in was not started from this browser, or took too long: start it again.', 'state');
     }
     const previous = guard.tokenOf(request);
-    const issued = await bus.request(
-      SUBJECTS.accounts.console.oidc.complete,
+    const issued = await bus.call(
+      RPCS.accounts.console.oidc.complete,
       {
         state,
         callbackUrl: `${ownOriginOf(request)}${request.url}`,
         client: clientOf(request),
         previousTokenHash: previous ? sessionTokenHash(previous) : null,
       },
-      ConsoleSessionIssued,
       TIMEOUT,
     );
     if (previous) sessions.forget(previous);

@@ -1,29 +1,14 @@
-import {
-  ConsoleOverview,
-  ConsoleUsageExportQuery,
-  ConsoleUsageQuery,
-  ConsoleUsageRecordDetail,
-  ConsoleUsageRecordPage,
-  ConsoleUsageRecordPath,
-  ConsoleUsageRecordsQuery,
-  ConsoleUsageSummary,
-  parseInput,
-  SUBJECTS,
-  type ConsoleUsageRecordsMessage,
-} from '@gateway/contracts';
+import { RPCS, type ConsoleUsageRecordPage, type ConsoleUsageRecordsMessage, type ConsoleUsageSummary } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
-import { Readable } from 'node:stream';
 import { Logger } from '@nestjs/common';
+import { Readable } from 'node:stream';
 import { toGatewayError } from '../errors/error-dialect';
-import { csvLine } from './csv-lines';
-import type { SignedIn } from './console-guard';
 import type { ConsoleRoutes } from './console-routes';
+import { csvLine } from './csv-lines';
 
 const TIMEOUT = { timeoutMs: 15_000 };
 /** An export walks the records this many at a time, each page a keyset step. */
 const EXPORT_PAGE = 500;
-
-const tenantOf = ({ session }: SignedIn) => ({ tenant: session.tenantSlug!, tenantId: session.tenantId! });
 
 const RECORD_HEADER = [
   'request_id',
@@ -44,43 +29,16 @@ const RECORD_HEADER = [
 const SUMMARY_HEADER = ['requests', 'prompt_tokens', 'completion_tokens', 'seconds', 'images', 'tasks', 'cost', 'latency_p50_ms', 'latency_p99_ms'];
 
 /**
- * The tenant console's usage: the overview, the grouped summary (the aggregation `gatewayctl usage`
- * runs, in accounts), records page by page, one record, and a CSV export streamed page by page.
+ * The tenant console's usage export: the grouped summary or the records, as CSV streamed page by page
+ * (the overview, the summary, records and one record are relayed).
  */
 export function registerTenantUsage(routes: ConsoleRoutes, bus: NatsBus): void {
-  routes.signedIn('GET', '/console/api/overview', 'console.overview', 'read', async (_request, _reply, call) =>
-    bus.request(SUBJECTS.accounts.console.usage.overview, { tenant: tenantOf(call).tenant }, ConsoleOverview, TIMEOUT),
-  );
-
-  routes.signedIn('GET', '/console/api/usage/summary', 'console.usage-summary', 'read', async (request, _reply, call) => {
-    const query = parseInput(ConsoleUsageQuery, request.query ?? {}, 'query');
-    return bus.request(SUBJECTS.accounts.console.usage.summary, { ...query, ...tenantOf(call) }, ConsoleUsageSummary, TIMEOUT);
-  });
-
-  routes.signedIn('GET', '/console/api/usage/records', 'console.usage-records', 'read', async (request, _reply, call) => {
-    const query = parseInput(ConsoleUsageRecordsQuery, request.query ?? {}, 'query');
-    return bus.request(SUBJECTS.accounts.console.usage.records, { ...query, tenantId: tenantOf(call).tenantId }, ConsoleUsageRecordPage, TIMEOUT);
-  });
-
-  routes.signedIn('GET', '/console/api/usage/records/:requestId', 'console.usage-record', 'read', async (request, _reply, call) => {
-    const { requestId } = parseInput(ConsoleUsageRecordPath, request.params, 'path');
-    return bus.request(SUBJECTS.accounts.console.usage.record, { tenant: tenantOf(call).tenant, requestId }, ConsoleUsageRecordDetail, TIMEOUT);
-  });
-
-  routes.signedIn('GET', '/console/api/usage/export.csv', 'console.usage-export', 'read', async (request, reply, call) => {
-    const { of, by, ...filters } = parseInput(ConsoleUsageExportQuery, request.query ?? {}, 'query');
-    const who = tenantOf(call);
+  routes.handle('usageExport', async ({ of, by, ...filters }, { session }, _request, reply) => {
+    const who = { tenant: session.tenantSlug!, tenantId: session.tenantId! };
     // The first answer is read before the header goes out: a refusal is still a JSON error, not a cut file.
     const lines =
       of === 'summary'
-        ? summaryLines(
-            await bus.request(
-              SUBJECTS.accounts.console.usage.summary,
-              { ...who, by, since: filters.since, until: filters.until },
-              ConsoleUsageSummary,
-              TIMEOUT,
-            ),
-          )
+        ? summaryLines(await bus.call(RPCS.accounts.console.usage.summary, { ...who, by, since: filters.since, until: filters.until }, TIMEOUT))
         : recordLines(
             bus,
             { ...filters, tenantId: who.tenantId, limit: EXPORT_PAGE },
@@ -88,8 +46,10 @@ export function registerTenantUsage(routes: ConsoleRoutes, bus: NatsBus): void {
           );
     const stamp = new Date().toISOString().slice(0, 10);
     reply.header('content-type', 'text/csv; charset=utf-8').header('content-disposition', `attachment; filename="usage-${of}-${who.tenant}-${stamp}.csv"`);
-    return Readable.from(
-      endingWithMarker(lines, (error) => EXPORT_LOG.error(`usage export for tenant ${who.tenant} failed after its first rows: ${describe(error)}`)),
+    return reply.send(
+      Readable.from(
+        endingWithMarker(lines, (error) => EXPORT_LOG.error(`usage export for tenant ${who.tenant} failed after its first rows: ${describe(error)}`)),
+      ),
     );
   });
 }
@@ -120,7 +80,7 @@ function summaryLines(summary: ConsoleUsageSummary): string[] {
 }
 
 function firstPage(bus: NatsBus, query: ConsoleUsageRecordsMessage): Promise<ConsoleUsageRecordPage> {
-  return bus.request(SUBJECTS.accounts.console.usage.records, query, ConsoleUsageRecordPage, TIMEOUT);
+  return bus.call(RPCS.accounts.console.usage.records, query, TIMEOUT);
 }
 
 function recordRow(r: ConsoleUsageRecordPage['data'][number]): string {
@@ -148,6 +108,6 @@ async function* recordLines(bus: NatsBus, query: ConsoleUsageRecordsMessage, fir
   for (;;) {
     yield page.data.map(recordRow).join('');
     if (page.nextCursor === null) return;
-    page = await bus.request(SUBJECTS.accounts.console.usage.records, { ...query, cursor: page.nextCursor }, ConsoleUsageRecordPage, TIMEOUT);
+    page = await bus.call(RPCS.accounts.console.usage.records, { ...query, cursor: page.nextCursor }, TIMEOUT);
   }
 }

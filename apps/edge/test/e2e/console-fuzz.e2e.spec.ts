@@ -10,10 +10,11 @@
  * CONSOLE_FUZZ_RUNS cases per route (default: FUZZ_RUNS, 30 when unset, at most 2,000, so `npm run fuzz`
  * runs 2,000); CONSOLE_FUZZ_AT_ONCE routes run side by side (4); FUZZ_SEED replays a run.
  */
+import { ADMIN_ROUTES, CONSOLE_ROUTES } from '@gateway/contracts';
 import fc from 'fast-check';
 import { Agent, request } from 'undici';
 import { consoleCaseArbitrary, type ConsoleCase, type ConsoleCredentials } from './support/console-fuzz-cases';
-import { consoleFuzzRoutes, type ConsoleFuzzRoute } from './support/console-fuzz-routes';
+import { consoleFuzzRoutes, UNFUZZED, type ConsoleFuzzRoute } from './support/console-fuzz-routes';
 import { PASSWORD, personWithPassword, signInConsole } from './support/console-people';
 import { listenerPid } from './support/edge-process';
 import { baseUrl, createTenantWithKey, e2eEnv, http, uniqueSlug } from './support/gateway';
@@ -130,6 +131,15 @@ describe(`fuzzing every console and admin API route (${RUNS} cases each)`, () =>
 
   afterAll(async () => {
     await agent.close();
+  });
+
+  it('seeds every route of the console and admin tables (a new route needs its seed in support/console-fuzz-routes.ts)', () => {
+    const seeded = new Set(routes.map((route) => `${route.caller.replace('open-', '')} ${route.method} ${route.path}`));
+    const tabled = [
+      ...Object.values(CONSOLE_ROUTES).map((route) => `${route.side} ${route.method} ${route.path}`),
+      ...Object.values(ADMIN_ROUTES).map((route) => `admin ${route.method} ${route.path}`),
+    ];
+    expect(tabled.filter((route) => !seeded.has(route) && !(route in UNFUZZED))).toEqual([]);
   });
 
   it(

@@ -1,4 +1,5 @@
-import { BatchCreatePayload, BatchIdPayload, BatchListPayload, parseOrThrow, SUBJECTS } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { BatchCreatePayload, BatchIdPayload, BatchListPayload, parseOrThrow, SUBJECTS, RPCS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { BatchConsoleService } from './batch-console.service';
@@ -38,7 +39,7 @@ export class BatchesHandler {
   }
 
   /** The tenant console's tasks page. */
-  @MessagePattern(SUBJECTS.files.console.batches)
+  @RpcHandler(RPCS.files.console.batches)
   consoleList(@Payload() payload: unknown) {
     return this.console.list(payload);
   }

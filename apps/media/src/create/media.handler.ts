@@ -1,4 +1,5 @@
-import { SUBJECTS } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { SUBJECTS, RPCS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MediaImageSyncService } from './image-sync.service';
@@ -37,7 +38,7 @@ export class MediaHandler {
   }
 
   /** The tenant console's tasks page. */
-  @MessagePattern(SUBJECTS.media.console.tasks)
+  @RpcHandler(RPCS.media.console.tasks)
   consoleTasks(@Payload() payload: unknown) {
     return this.console.list(payload);
   }

@@ -1,4 +1,5 @@
-import { SUBJECTS } from '@gateway/contracts';
+import { RpcHandler } from '@gateway/platform';
+import { SUBJECTS, RPCS } from '@gateway/contracts';
 import { Controller } from '@nestjs/common';
 import { MessagePattern, Payload } from '@nestjs/microservices';
 import { MusicConsoleService } from './music-console.service';
@@ -23,7 +24,7 @@ export class MusicTaskHandler {
   }
 
   /** The tenant console's tasks page. */
-  @MessagePattern(SUBJECTS.music.console.tasks)
+  @RpcHandler(RPCS.music.console.tasks)
   consoleTasks(@Payload() payload: unknown) {
     return this.console.list(payload);
   }

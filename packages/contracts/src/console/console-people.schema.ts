@@ -80,3 +80,7 @@ export type ConsoleUserView = z.infer<typeof ConsoleUserView>;
 export const ConsoleUsersRequest = z.object({ tenant: TenantSlug }).strict();
 export const ConsoleUserList = z.object({ data: z.array(ConsoleUserView) });
 export type ConsoleUserList = z.infer<typeof ConsoleUserList>;
+
+/** An accepted invite: who may now sign in, and to which tenant. */
+export const ConsoleInviteAccepted = z.object({ email: z.string(), tenant: z.string() });
+export type ConsoleInviteAccepted = z.infer<typeof ConsoleInviteAccepted>;

@@ -11,3 +11,4 @@ export * from './console-key-limits.schema';
 export { displayMicros, displayMoney, formatMicros } from '../money';
 export { USAGE_KINDS, UsageKind } from '../usage/usage-kind';
 export * from './console-sign-in-codes.schema';
+export * from './console-routes';

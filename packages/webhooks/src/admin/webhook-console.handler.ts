@@ -3,13 +3,13 @@ import {
   ConsoleRedeliverMessage,
   GatewayError,
   parseOrThrow,
-  SUBJECTS,
   type ConsoleDeliveryPage,
   type WebhookDeliveryView,
+  RPCS,
 } from '@gateway/contracts';
-import { decodeCursor, encodeCursor } from '@gateway/platform';
+import { decodeCursor, encodeCursor, RpcHandler } from '@gateway/platform';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { WebhookDeliveryService } from '../delivery/webhook-delivery.service';
 import { WebhookRepository } from '../store/webhook.repository';
 import { viewOf } from './webhook-admin.handler';
@@ -22,7 +22,7 @@ export class WebhookConsoleHandler {
     @Inject(WebhookDeliveryService) private readonly delivery: WebhookDeliveryService,
   ) {}
 
-  @MessagePattern(SUBJECTS.music.webhooks.console.deliveries)
+  @RpcHandler(RPCS.music.webhooks.console.deliveries)
   async deliveries(@Payload() payload: unknown): Promise<ConsoleDeliveryPage> {
     const query = parseOrThrow(ConsoleDeliveriesMessage, payload);
     const position = decodeCursor(query.cursor);
@@ -36,7 +36,7 @@ export class WebhookConsoleHandler {
     return { data: page.map(viewOf), nextCursor: rows.length > query.limit && last ? encodeCursor({ at: last.createdAt.toISOString(), id: last.id }) : null };
   }
 
-  @MessagePattern(SUBJECTS.music.webhooks.console.redeliver)
+  @RpcHandler(RPCS.music.webhooks.console.redeliver)
   async redeliver(@Payload() payload: unknown): Promise<WebhookDeliveryView> {
     const { id, tenantId } = parseOrThrow(ConsoleRedeliverMessage, payload);
     // Another tenant's delivery is as absent as one that never existed.

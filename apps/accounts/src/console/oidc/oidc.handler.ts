@@ -1,7 +1,7 @@
 import { RpcHandler } from '@gateway/platform';
-import { OidcBeginRequest, OidcCompleteRequest, OidcConfigureRequest, OidcShowRequest, parseOrThrow, SUBJECTS, RPCS } from '@gateway/contracts';
+import { OidcBeginRequest, OidcCompleteRequest, OidcConfigureRequest, OidcShowRequest, parseOrThrow, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { OidcService } from './oidc.service';
 
 @Controller()
@@ -18,13 +18,13 @@ export class OidcHandler {
     return this.oidc.show(parseOrThrow(OidcShowRequest, payload).tenant);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.oidc.begin)
+  @RpcHandler(RPCS.accounts.console.oidc.begin)
   begin(@Payload() payload: unknown) {
     const request = parseOrThrow(OidcBeginRequest, payload);
     return this.oidc.begin(request.tenant, request.redirectUri);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.oidc.complete)
+  @RpcHandler(RPCS.accounts.console.oidc.complete)
   complete(@Payload() payload: unknown) {
     return this.oidc.complete(parseOrThrow(OidcCompleteRequest, payload));
   }

@@ -1,7 +1,7 @@
 import { RpcHandler } from '@gateway/platform';
-import { AcceptInviteRequest, ConsoleInviteRequest, ConsoleUsersRequest, InviteTokenRequest, parseOrThrow, SUBJECTS, RPCS } from '@gateway/contracts';
+import { AcceptInviteRequest, ConsoleInviteRequest, ConsoleUsersRequest, InviteTokenRequest, parseOrThrow, RPCS } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { PeopleService } from './people.service';
 
 @Controller()
@@ -13,12 +13,12 @@ export class PeopleHandler {
     return this.people.invite(parseOrThrow(ConsoleInviteRequest, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.users.inviteInfo)
+  @RpcHandler(RPCS.accounts.console.users.inviteInfo)
   inviteInfo(@Payload() payload: unknown) {
     return this.people.inviteInfo(parseOrThrow(InviteTokenRequest, payload).token);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.users.acceptInvite)
+  @RpcHandler(RPCS.accounts.console.users.acceptInvite)
   acceptInvite(@Payload() payload: unknown) {
     return this.people.acceptInvite(parseOrThrow(AcceptInviteRequest, payload));
   }

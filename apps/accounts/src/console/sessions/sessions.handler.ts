@@ -7,13 +7,12 @@ import {
   SessionRevokeRequest,
   SignInMessage,
   SignOutMessage,
-  SUBJECTS,
   type ConsoleSessionContext,
   type ConsoleSessionIssued,
   RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { PeopleService } from '../people/people.service';
 import { SessionsService } from './sessions.service';
 
@@ -24,24 +23,24 @@ export class SessionsHandler {
     @Inject(PeopleService) private readonly people: PeopleService,
   ) {}
 
-  @MessagePattern(SUBJECTS.accounts.console.sessions.signIn)
+  @RpcHandler(RPCS.accounts.console.sessions.signIn)
   signIn(@Payload() payload: unknown): Promise<ConsoleSessionIssued> {
     return this.people.signIn(parseOrThrow(SignInMessage, payload));
   }
 
   /** The edge has checked the admin token; accounts only records the operator's session. */
-  @MessagePattern(SUBJECTS.accounts.console.sessions.openOperator)
+  @RpcHandler(RPCS.accounts.console.sessions.openOperator)
   openOperator(@Payload() payload: unknown): Promise<ConsoleSessionIssued> {
     const { client, previousTokenHash } = parseOrThrow(OpenOperatorSessionMessage, payload);
     return this.sessions.issue(null, client, previousTokenHash);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.sessions.resolve)
+  @RpcHandler(RPCS.accounts.console.sessions.resolve)
   resolve(@Payload() payload: unknown): Promise<ConsoleSessionContext | null> {
     return this.sessions.resolve(parseOrThrow(SessionResolveRequest, payload).tokenHash);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.sessions.signOut)
+  @RpcHandler(RPCS.accounts.console.sessions.signOut)
   signOut(@Payload() payload: unknown) {
     return this.sessions.signOut(parseOrThrow(SignOutMessage, payload).tokenHash);
   }

@@ -1,3 +1,4 @@
+import { RpcHandler } from '@gateway/platform';
 import {
   ConsoleChargesMessage,
   ConsoleOverviewMessage,
@@ -5,10 +6,10 @@ import {
   ConsoleUsageRecordMessage,
   ConsoleUsageRecordsMessage,
   parseOrThrow,
-  SUBJECTS,
+  RPCS,
 } from '@gateway/contracts';
 import { Controller, Inject } from '@nestjs/common';
-import { MessagePattern, Payload } from '@nestjs/microservices';
+import { Payload } from '@nestjs/microservices';
 import { ConsoleUsageService } from './console-usage.service';
 
 /** The tenant console's usage subjects: overview, grouped summary, records page by page, one record, charges. */
@@ -16,29 +17,29 @@ import { ConsoleUsageService } from './console-usage.service';
 export class ConsoleUsageHandler {
   constructor(@Inject(ConsoleUsageService) private readonly usage: ConsoleUsageService) {}
 
-  @MessagePattern(SUBJECTS.accounts.console.usage.overview)
+  @RpcHandler(RPCS.accounts.console.usage.overview)
   overview(@Payload() payload: unknown) {
     const { tenant, days } = parseOrThrow(ConsoleOverviewMessage, payload);
     return this.usage.overview(tenant, days);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.usage.summary)
+  @RpcHandler(RPCS.accounts.console.usage.summary)
   summary(@Payload() payload: unknown) {
     return this.usage.summary(parseOrThrow(ConsoleUsageMessage, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.usage.records)
+  @RpcHandler(RPCS.accounts.console.usage.records)
   records(@Payload() payload: unknown) {
     return this.usage.records(parseOrThrow(ConsoleUsageRecordsMessage, payload));
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.usage.record)
+  @RpcHandler(RPCS.accounts.console.usage.record)
   record(@Payload() payload: unknown) {
     const { tenant, requestId } = parseOrThrow(ConsoleUsageRecordMessage, payload);
     return this.usage.record(tenant, requestId);
   }
 
-  @MessagePattern(SUBJECTS.accounts.console.charges)
+  @RpcHandler(RPCS.accounts.console.charges)
   async charges(@Payload() payload: unknown) {
     const { tenantId, requestIds, subjectIds } = parseOrThrow(ConsoleChargesMessage, payload);
     return { data: await this.usage.charges(tenantId, requestIds, subjectIds) };
