@@ -22,7 +22,9 @@ export class MediaWorkerProcessor implements OnApplicationBootstrap {
       ...lock,
     });
     this.queues.worker(MEDIA_QUEUES.sweep, SweepJob, () => this.sweeper.sweep(), { concurrency: 1, ...lock });
-    // One schedule however many workers start: upserting the same scheduler id is idempotent.
-    await this.queues.queue(MEDIA_QUEUES.sweep).upsertJobScheduler('sweep', { every: this.env.MEDIA_SWEEP_INTERVAL_MS }, { name: 'sweep', data: {} });
+    // One sweep an interval however many workers ask, and none lost with a Redis that forgot its schedule.
+    this.queues.every(MEDIA_QUEUES.sweep, this.env.MEDIA_SWEEP_INTERVAL_MS);
+    // The Redis-kept schedule of earlier versions would sweep a second time; it goes.
+    await this.queues.queue(MEDIA_QUEUES.sweep).removeJobScheduler('sweep');
   }
 }

@@ -52,4 +52,28 @@ describe('QueueFactory on the real Redis', () => {
     expect(seen).toEqual([7]);
     expect(failures).toBe(2);
   });
+
+  it('runs a job every interval once however many processes ask, and again after Redis forgets everything', async () => {
+    const everyMs = 300;
+    const other = new QueueFactory({ redis: REDIS_URL, prefix });
+    const runs: number[] = [];
+    factory.worker('ticks', z.looseObject({}), async (_data, job) => void runs.push(Number(job.id!.split('-').at(-1))), { concurrency: 1 });
+    try {
+      factory.every('ticks', everyMs);
+      other.every('ticks', everyMs);
+      const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+      await wait(everyMs * 5);
+      // One run per interval: both processes add each interval's job under the same id.
+      expect(runs.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(runs).size).toBe(runs.length);
+      // Redis loses every key of the queue (a restart without its file): the next interval runs all the same.
+      const keys = await redis.keys(`${prefix}:ticks:*`);
+      if (keys.length) await redis.unlink(...keys);
+      const before = runs.length;
+      await wait(everyMs * 4);
+      expect(runs.length).toBeGreaterThanOrEqual(before + 2);
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -86,6 +86,7 @@ export class QueueFactory {
   private readonly connection: Redis;
   private readonly queues = new Map<string, Queue>();
   private readonly workers: Worker[] = [];
+  private readonly tickers: NodeJS.Timeout[] = [];
 
   constructor(private readonly options: QueueFactoryOptions) {
     // BullMQ's blocking commands need no per-request retry limit.
@@ -172,7 +173,27 @@ export class QueueFactory {
     if (this.connection.status !== 'ready') (this.options.state ?? redisState).lost(this.connection, 'queues', error);
   }
 
+  /**
+   * A job on `name` once every `everyMs`, however many processes ask: each adds the job of the current
+   * interval under one id (the first add wins, the others are the same job). No schedule is kept in Redis,
+   * so a Redis that lost its last writes (a failover) or all of them (a restart without its file) still
+   * gets the next one from every process that asks.
+   */
+  every(name: string, everyMs: number): void {
+    const keepSeconds = Math.max(1, Math.ceil((2 * everyMs) / 1000));
+    const add = () => {
+      const interval = Math.floor(Date.now() / everyMs);
+      // A Redis out of reach is in the state log already; the next interval tries again.
+      this.queue(name)
+        .add(name, {}, { jobId: `${name}-${interval}`, removeOnComplete: { age: keepSeconds }, removeOnFail: { age: keepSeconds } })
+        .catch(() => undefined);
+    };
+    add();
+    this.tickers.push(setInterval(add, everyMs).unref());
+  }
+
   async close(): Promise<void> {
+    for (const ticker of this.tickers.splice(0)) clearInterval(ticker);
     await Promise.allSettled(this.workers.map((worker) => worker.close()));
     await Promise.allSettled([...this.queues.values()].map((queue) => queue.close()));
     this.connection.disconnect();
