@@ -1,4 +1,4 @@
-import { BillingClient, capChatOutput, type ChatShape } from '@gateway/billing';
+import type { ChatShape } from '@gateway/billing';
 import {
   ChatCompletionRequest,
   CompletionRequest,
@@ -17,12 +17,13 @@ import {
   type TenantCaller,
 } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
-import { orderChannels, type OaicOperation } from '@gateway/providers';
+import type { OaicOperation } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
 import { cachedOperationOf } from '../cache/cache-key';
-import { ResponseCacheService, type CacheHit, type CachePlan } from '../cache/response-cache.service';
+import type { CacheHit, CachePlan } from '../cache/response-cache.service';
 import { ClaimCheckService } from '../claim-check/claim-check.service';
+import { ChatAdmission } from '../pipeline/chat-admission.service';
 import { ResponsesService } from '../responses/responses.service';
 import type { MeteredStream } from '../usage/metered-stream';
 
@@ -140,9 +141,8 @@ export class OaicRequestService {
   constructor(
     private readonly claimCheck: ClaimCheckService,
     private readonly catalog: CatalogCache,
-    private readonly billing: BillingClient,
+    private readonly admission: ChatAdmission,
     private readonly responses: ResponsesService,
-    private readonly cache: ResponseCacheService,
   ) {}
 
   parseCaller(payload: unknown): OaicCallPayload {
@@ -150,8 +150,9 @@ export class OaicRequestService {
   }
 
   /**
-   * `metered` is filled as far as known, so a failure here is still recorded. A request found in the
-   * response cache comes back with its entry before any hold (`note` is told hit, miss or bypass).
+   * `metered` is filled as far as known, so a failure here is still recorded. After the operation's own
+   * steps (a native-media image task, the channels it may use, a responses continuation), admission as
+   * for every family: a request found in the response cache comes back with its entry before any hold.
    */
   async prepare(op: JsonOperation, payload: OaicCallPayload, metered: MeteredStream, note?: ReplyNote): Promise<PreparedCall> {
     const sent = await this.claimCheck.body(payload);
@@ -170,22 +171,24 @@ export class OaicRequestService {
         ? await this.continuation(payload.tenantId, request.body.previous_response_id, channels)
         : null;
     if (continuation) channels = [continuation.channel];
-    // The upstream is asked for no more output than is reserved (the model's limit when the body names no cap).
-    const shape = CHAT_SHAPES[op];
-    if (shape) capChatOutput(shape, body, route.model.defaultMaxTokens);
     const stream = 'stream' in body && body.stream === true;
-    // The request is whole now (its output capped, as its key reads it): the cache is asked last, before any hold.
-    const operation = cachedOperationOf('oaic', op);
-    const cachePlan =
-      payload.cache && operation
-        ? this.cache.plan({ cache: payload.cache, tenantId: payload.tenantId, operation, model: modelId, body: body as Record<string, unknown>, stream, note })
-        : null;
-    const cacheHit = cachePlan ? await this.cache.lookup(cachePlan, note) : null;
-    if (cacheHit) return { ...request, caller: payload, modelId, route, channels: [], stream, metered, cacheHit };
-    if (continuation && request.op === 'responses') request.body.previous_response_id = continuation.upstreamId;
-    // Before any upstream call: a request its balance or quota cannot cover fails here.
-    await this.billing.reserve({ requestId: payload.requestId, tenantId: payload.tenantId, keyKind: payload.keyKind, model: route.model, body });
-    return { ...request, caller: payload, modelId, route, channels: orderChannels(channels), stream, metered, cachePlan };
+    const admitted = await this.admission.admit({
+      caller: payload,
+      modelId,
+      route,
+      channels,
+      body: body as Record<string, unknown>,
+      stream,
+      shape: CHAT_SHAPES[op] ?? null,
+      operation: cachedOperationOf('oaic', op),
+      cache: payload.cache,
+      note,
+      beforeHold: () => {
+        if (continuation && request.op === 'responses') request.body.previous_response_id = continuation.upstreamId;
+      },
+    });
+    if (admitted.hit) return { ...request, caller: payload, modelId, route, channels: [], stream, metered, cacheHit: admitted.hit };
+    return { ...request, caller: payload, modelId, route, channels: admitted.channels, stream, metered, cachePlan: admitted.plan };
   }
 
   /**

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ResponseCacheModule } from '../cache/response-cache.module';
 import { ResponsesModule } from '../responses/responses.module';
 import { MeteringModule } from '../usage/metering.module';
+import { ChatAdmission } from './chat-admission.service';
 import { ChatPipeline } from './chat-pipeline.service';
 import { FamilyChatService } from './family-chat.service';
 import { UpstreamCallService } from './upstream-call.service';
@@ -12,7 +13,7 @@ import { UpstreamCallService } from './upstream-call.service';
  */
 @Module({
   imports: [MeteringModule, ResponsesModule, ResponseCacheModule],
-  providers: [UpstreamCallService, ChatPipeline, FamilyChatService],
-  exports: [UpstreamCallService, ChatPipeline, FamilyChatService],
+  providers: [UpstreamCallService, ChatPipeline, ChatAdmission, FamilyChatService],
+  exports: [UpstreamCallService, ChatPipeline, ChatAdmission, FamilyChatService],
 })
 export class PipelineModule {}
