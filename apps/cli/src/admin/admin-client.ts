@@ -2,14 +2,9 @@
  * The admin API client: one method per admin route, every answer parsed with its contract schema.
  * Used by gatewayctl, the stack launcher, the e2e support module and the benches.
  */
-import { ADMIN_ROUTES, type AdminCallInput, type AdminCallReply, type AdminRoute, type GatewayConfigInput } from '@gateway/contracts';
+import { ADMIN_ROUTES, AdminErrorBody, type AdminCallInput, type AdminCallReply, type AdminRoute, type GatewayConfigInput } from '@gateway/contracts';
 import { request } from 'undici';
-import { z } from 'zod';
 import { AdminApiError, AdminUnreachableError } from './admin-errors';
-
-const AdminErrorBody = z.object({
-  error: z.object({ code: z.string(), message: z.string(), param: z.string().nullish() }),
-});
 
 export interface AdminClientOptions {
   url: string;

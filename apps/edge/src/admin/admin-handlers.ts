@@ -1,4 +1,4 @@
-import { RPCS } from '@gateway/contracts';
+import { buildAdminOpenApiDocument, RPCS } from '@gateway/contracts';
 import type { NatsBus } from '@gateway/platform';
 import type { AdminHandlers } from './admin-table';
 
@@ -15,8 +15,10 @@ export function inviteLink(consoleOrigin: string, token: string): string {
  */
 export function adminHandlers(bus: NatsBus, consoleOrigin: () => string): AdminHandlers {
   const tenantOf = (slug: string) => bus.call(RPCS.accounts.tenants.get, { slug }, TIMEOUT);
+  const openApi = buildAdminOpenApiDocument();
   return {
     health: async () => ({ status: 'ok' }),
+    openApi: async () => openApi,
     purgeCache: async ({ tenant }) => {
       const found = await tenantOf(tenant);
       const { purged } = await bus.call(RPCS.chat.cache.purge, { tenantId: found.id }, TIMEOUT);

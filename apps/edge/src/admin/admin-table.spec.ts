@@ -7,6 +7,7 @@ import { registerAdminTable, type AdminHandlers } from './admin-table';
 const bus = {} as NatsBus;
 const handlers: AdminHandlers = {
   health: async () => ({ status: 'ok' }),
+  openApi: async () => ({ openapi: '3.1.0' }),
   purgeCache: async ({ tenant }) => ({ tenant, purged: 0 }),
   rotateWebhookSecret: async ({ tenant }) => ({ tenant, secret: 'whsec_x', createdAt: new Date(0).toISOString(), previousValidUntil: null }),
   inviteConsoleUser: async () => {
@@ -53,7 +54,7 @@ describe('the admin table', () => {
       'admin route purgeCache has neither a relay nor a handler',
     );
     expect(() => registerAdminTable(Fastify(), bus, handlers, { health: handled })).toThrow(
-      'admin handlers for routes the table does not hold: purgeCache, rotateWebhookSecret, inviteConsoleUser',
+      'admin handlers for routes the table does not hold: openApi, purgeCache, rotateWebhookSecret, inviteConsoleUser',
     );
   });
 });

@@ -97,6 +97,8 @@ function handled<I extends z.ZodType, O extends z.ZodType>(shape: Shape<I, O>): 
 
 const None = z.object({}).strict();
 export const AdminHealth = z.object({ status: z.literal('ok') });
+/** An OpenAPI document: its shape is the OpenAPI specification's. */
+export const OpenApiDocument = z.record(z.string(), z.unknown());
 export const KeyList = z.object({ data: z.array(KeyView) });
 
 /** Reconciling every tenant reads the whole ledger once: it may take longer than a page. */
@@ -105,6 +107,8 @@ const BOOKS_TIMEOUT_MS = 120_000;
 /** Every route of the admin API, by the name the operator's client calls it. */
 export const ADMIN_ROUTES = {
   health: handled({ method: 'GET', path: '/admin/healthz', input: 'none', request: None, reply: AdminHealth }),
+  /** This API described for other tools, built from this table. */
+  openApi: handled({ method: 'GET', path: '/admin/openapi.json', input: 'none', request: None, reply: OpenApiDocument }),
   apply: relayed({ method: 'POST', path: '/admin/config/apply', input: 'body', request: GatewayConfig, reply: ApplyResult }, RPCS.accounts.config.apply, {
     // Validated for a precise error, sent as written: the parsed form holds BigInts, which JSON cannot carry.
     message: (_input, written) => written as RpcMessage<typeof RPCS.accounts.config.apply>,

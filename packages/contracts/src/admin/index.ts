@@ -2,3 +2,4 @@ export * from './config.schema';
 export * from './admin.schema';
 export * from './lookup.schema';
 export * from './admin-routes';
+export * from './admin-openapi';

@@ -7,8 +7,9 @@ type JsonObject = Record<string, unknown>;
 
 const COMPONENTS = '#/components/schemas/';
 
-function toSchema(schema: z.ZodType): JsonObject {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonObject;
+/** A schema as JSON Schema: the form a client writes (`input`, the default) or the one it reads (`output`). */
+export function toSchema(schema: z.ZodType, io: 'input' | 'output' = 'input'): JsonObject {
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonObject;
   delete json.$schema;
   return json;
 }

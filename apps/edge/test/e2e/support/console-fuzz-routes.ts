@@ -106,6 +106,7 @@ export function consoleFuzzRoutes(other: string): ConsoleFuzzRoute[] {
     { caller: 'open-operator', method: 'DELETE', path: '/console/api/session', seed: none() },
     { caller: 'operator', method: 'GET', path: '/console/api/no-such-route', seed: none() },
     // the admin API (admin listener, bearer token)
+    { caller: 'admin', method: 'GET', path: '/admin/openapi.json', seed: none() },
     { caller: 'admin', method: 'GET', path: '/admin/healthz', seed: none() },
     { caller: 'admin', method: 'POST', path: '/admin/tenants', seed: seed({ bodies: [{ slug: 'fuzz-admin-made', billing: 'payg' }] }) },
     { caller: 'admin', method: 'GET', path: '/admin/tenants/:slug', seed: seed({ params: slug }) },
