@@ -1,6 +1,7 @@
 import { PrismaClient, Prisma } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { usageSummarySql, type UsageGroup } from './usage-summary.sql';
+import type { UsageRow } from './usage-row';
 
 export interface UsageGroupRow {
   group: string;
@@ -14,19 +15,8 @@ export interface UsageGroupRow {
   cost_micros: bigint;
 }
 
-export interface UsageRequestRecord {
-  request_id: string;
-  client_request_id: string | null;
-  key_id: string;
-  model_id: string;
-  route: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  outcome: string;
-  status: number;
-  created_at: Date;
-  kind: string;
-  subject_id: string | null;
+/** A usage record as the admin API lists it. */
+export interface UsageRequestRecord extends UsageRow {
   cost_micros: bigint;
 }
 

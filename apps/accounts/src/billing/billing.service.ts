@@ -20,6 +20,7 @@ import { planWindowOf, type PlanWindow } from '../money/plan-window';
 import { TenantsService } from '../tenants/tenants.service';
 import { BillingRepository } from './billing.repository';
 import { paygCostOf } from './payg-cost';
+import { usageRowView } from './usage-row';
 
 type SubscriptionRow = NonNullable<NonNullable<Awaited<ReturnType<BillingRepository['tenantWithSubscription']>>>['subscription']>;
 
@@ -93,19 +94,8 @@ export class BillingService {
     return {
       tenant: tenant.slug,
       rows: rows.map((row) => ({
-        requestId: row.request_id,
-        clientRequestId: row.client_request_id,
-        keyId: row.key_id,
-        modelId: row.model_id,
-        route: row.route,
-        promptTokens: row.prompt_tokens,
-        completionTokens: row.completion_tokens,
-        outcome: row.outcome,
-        status: row.status,
-        at: row.created_at.toISOString(),
-        kind: row.kind,
+        ...usageRowView(row),
         result: usageResultOf(row.outcome),
-        subjectId: row.subject_id,
         costMicros: row.cost_micros.toString(),
         cost: formatMicros(row.cost_micros),
       })),

@@ -4,6 +4,7 @@ import type { SqlPool } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import type { KeysetPosition } from '@gateway/platform';
 import { latencySummarySql, type LatencyGroup } from './latency-summary.sql';
+import type { UsageRow } from '../../billing/usage-row';
 
 export interface LatencyRow {
   group: string;
@@ -11,20 +12,9 @@ export interface LatencyRow {
   count: string;
 }
 
-export interface UsageRecordRow {
-  request_id: string;
-  client_request_id: string | null;
-  key_id: string;
-  model_id: string;
-  route: string;
-  prompt_tokens: number;
-  completion_tokens: number;
-  outcome: string;
-  status: number;
-  created_at: Date;
+/** A usage record as the console pages it: with its keyset position and latency. */
+export interface UsageRecordRow extends UsageRow {
   at_text: string;
-  kind: string;
-  subject_id: string | null;
   latency_ms: number;
   cost_micros: string;
 }

@@ -12,6 +12,7 @@ import {
 } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { BillingService } from '../../billing/billing.service';
+import { usageRowView } from '../../billing/usage-row';
 import { ConsoleUsageRepository } from './console-usage.repository';
 import { percentileOf, type LatencyBucket } from './latency-histogram';
 import { decodeCursor, encodeCursor } from '@gateway/platform';
@@ -87,18 +88,7 @@ export class ConsoleUsageService {
     const last = page.at(-1);
     return {
       data: page.map((row) => ({
-        requestId: row.request_id,
-        clientRequestId: row.client_request_id,
-        keyId: row.key_id,
-        modelId: row.model_id,
-        route: row.route,
-        promptTokens: row.prompt_tokens,
-        completionTokens: row.completion_tokens,
-        outcome: row.outcome,
-        status: row.status,
-        at: row.created_at.toISOString(),
-        kind: row.kind,
-        subjectId: row.subject_id,
+        ...usageRowView(row),
         latencyMs: row.latency_ms,
         costMicros: row.cost_micros,
         cost: formatMicros(BigInt(row.cost_micros)),
