@@ -115,8 +115,10 @@ describe('console sign-in lockout under a burst', () => {
     expect(new Set(all.map((a) => a.status))).toEqual(new Set([401]));
     expect(new Set(all.map((a) => a.body)).size).toBe(1);
     expect(all.every((a) => a.retryAfter === undefined)).toBe(true);
-    // The first two of each warm the connections and are not timed.
+    // The first two of each warm the connections and are not timed. A kind of answer that skipped the
+    // password hash (argon2id, tens of ms) would be several times faster; a busy machine moves medians by
+    // a fifth or more (1.23 seen under CI), so the bound sits between the two.
     const p50 = Object.values(samples).map((answers) => median(answers.slice(2).map((a) => a.ms)));
-    expect(Math.max(...p50) / Math.min(...p50)).toBeLessThanOrEqual(1.2);
+    expect(Math.max(...p50) / Math.min(...p50)).toBeLessThanOrEqual(1.5);
   }, 120_000);
 });
