@@ -82,6 +82,7 @@ type RelayHow<I extends z.ZodType, O extends z.ZodType, R extends Rpc> = (Fits<z
 
 type Shape<I extends z.ZodType, O extends z.ZodType> = Omit<AdminRoute<I, O>, 'relay'>;
 
+/** An admin route relayed to `rpc`'s subject: `message` and `answer` are asked for exactly where the shapes differ. */
 function relayed<I extends z.ZodType, O extends z.ZodType, R extends Rpc>(
   shape: Shape<I, O>,
   rpc: R,
@@ -91,6 +92,7 @@ function relayed<I extends z.ZodType, O extends z.ZodType, R extends Rpc>(
   return { ...shape, relay: relay as AdminRelay<I, O, Rpc> };
 }
 
+/** An admin route the edge answers with a handler of its own, by the route's name. */
 function handled<I extends z.ZodType, O extends z.ZodType>(shape: Shape<I, O>): HandledAdminRoute<I, O> {
   return shape;
 }
@@ -222,6 +224,9 @@ export const ADMIN_ROUTES = {
     RPCS.accounts.console.oidc.show,
   ),
 } as const;
+
+/** The helpers the table is written with, for a table of one's own (a spec's fixture). */
+export { handled as handledAdminRoute, relayed as relayedAdminRoute };
 
 export type AdminRoutes = typeof ADMIN_ROUTES;
 export type AdminRouteName = keyof AdminRoutes;
