@@ -2,7 +2,15 @@
  * The admin API client: one method per admin route, every answer parsed with its contract schema.
  * Used by gatewayctl, the stack launcher, the e2e support module and the benches.
  */
-import { ADMIN_ROUTES, AdminErrorBody, type AdminCallInput, type AdminCallReply, type AdminRoute, type GatewayConfigInput } from '@gateway/contracts';
+import {
+  ADMIN_ROUTES,
+  AdminErrorBody,
+  fillRoutePath,
+  type AdminCallInput,
+  type AdminCallReply,
+  type AdminRoute,
+  type GatewayConfigInput,
+} from '@gateway/contracts';
 import { request } from 'undici';
 import { AdminApiError, AdminUnreachableError } from './admin-errors';
 
@@ -186,13 +194,12 @@ export class AdminClient {
   }
 }
 
-/** The route's path with its parameters filled from the input, and the input as its query when that is where it goes. */
+/** The route's path with its parameters filled from the input, and the rest of the input as its query when that is where it goes. */
 function pathOf(route: AdminRoute, input: unknown): string {
-  const fields = (input ?? {}) as Record<string, unknown>;
-  const path = route.path.replace(/:(\w+)/g, (_match, name: string) => encodeURIComponent(String(fields[name] ?? '')));
+  const { path, rest } = fillRoutePath(route.path, (input ?? {}) as Record<string, unknown>);
   if (route.input !== 'query') return path;
   const query = new URLSearchParams(
-    Object.entries(fields).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
+    Object.entries(rest).flatMap(([name, value]) => (value === undefined ? [] : [[name, String(value)] as [string, string]])),
   ).toString();
   return query ? `${path}?${query}` : path;
 }

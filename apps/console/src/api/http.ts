@@ -1,4 +1,4 @@
-import { ConsoleErrorBody, CSRF_HEADER, type ConsoleCallInput, type ConsoleCallReply, type ConsoleRoute } from '@gateway/contracts/console';
+import { ConsoleErrorBody, CSRF_HEADER, fillRoutePath, type ConsoleCallInput, type ConsoleCallReply, type ConsoleRoute } from '@gateway/contracts/console';
 import type { z } from 'zod';
 
 /** A refusal from the console API, with the words the server chose (they say what to do). */
@@ -36,12 +36,7 @@ export function searchOf(params: Record<string, unknown>): string {
  * from the input, the rest sent as its body or its query, the answer parsed with its reply schema.
  */
 export function call<R extends ConsoleRoute>(route: R, ...[input]: InputArgs<R>): Promise<ConsoleCallReply<R>> {
-  const fields: Record<string, unknown> = { ...(input as object | undefined) };
-  const path = route.path.replace(/:(\w+)/g, (_match, name: string) => {
-    const value = String(fields[name] ?? '');
-    delete fields[name];
-    return encodeURIComponent(value);
-  });
+  const { path, rest: fields } = fillRoutePath(route.path, { ...(input as object | undefined) });
   if (route.body) return send<R['reply']>(route.method, path, route.reply, fields);
   return send<R['reply']>(route.method, route.query ? `${path}${searchOf(fields)}` : path, route.reply);
 }

@@ -12,3 +12,4 @@ export { displayMicros, displayMoney, formatMicros } from '../money';
 export { USAGE_KINDS, UsageKind } from '../usage/usage-kind';
 export * from './console-sign-in-codes.schema';
 export * from './console-routes';
+export { fillRoutePath } from '../routes/route-path';

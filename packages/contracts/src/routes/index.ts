@@ -3,3 +3,4 @@ export * from './route-table';
 export * from './route-index';
 export * from './openapi';
 export * from './reply-schemas';
+export * from './route-path';
