@@ -1,6 +1,6 @@
 import { CountTokensRequest, GenerateContentRequest, MessagesRequest, ROUTES, SUBJECTS, type RouteDef } from '@gateway/contracts';
 import type { z } from 'zod';
-import { operationSchema } from './oaic-request.service';
+import { operationSchema } from './oaic-codec';
 
 const OAIC = SUBJECTS.chat.oaic;
 

@@ -1,5 +1,5 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
-import { channelsFor, servedAsMediaTask } from './oaic-request.service';
+import { channelsFor, servedAsMediaTask } from './oaic-codec';
 
 function channel(id: string, protocol: CatalogChannel['protocol']): CatalogChannel {
   return {

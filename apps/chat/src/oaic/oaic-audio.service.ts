@@ -10,7 +10,7 @@ import type { MeteredStream } from '../usage/metered-stream';
 import { maxAudioSeconds, reportedAudioUsage, wavSeconds } from './audio-duration';
 import { responseHeader, UpstreamCallService } from '../pipeline/upstream-call.service';
 import { estimateTokens } from '../pipeline/stream-delta';
-import { channelsFor } from './oaic-request.service';
+import { channelsFor } from './oaic-codec';
 
 const JSON_FORMATS = new Set(['json', 'verbose_json']);
 /** Enough of an upload to find a WAV header's format and data chunks. */

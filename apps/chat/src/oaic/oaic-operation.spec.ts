@@ -1,5 +1,5 @@
 import { GatewayError } from '@gateway/contracts';
-import { parseOperation, type JsonOperation } from './oaic-request.service';
+import { parseOperation, type JsonOperation } from './oaic-codec';
 
 const bodies: Record<JsonOperation, Record<string, unknown>> = {
   chat: { model: 'm', messages: [{ role: 'user', content: 'hi' }] },

@@ -1,4 +1,4 @@
-import { GatewayError } from '@gateway/contracts';
+import { GatewayError, type CatalogChannel } from '@gateway/contracts';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { ResponsesRepository, type ResponseSource } from './responses.repository';
@@ -37,5 +37,28 @@ export class ResponsesService {
   /** Where the tenant's response `id` came from; null when this tenant has no such response. */
   source(tenantId: string, id: string): Promise<ResponseSource | null> {
     return this.repository.source(id, tenantId);
+  }
+
+  /**
+   * What a request naming `previousId` continues: the conversation lives with the upstream that answered,
+   * under its own id, so the request goes to that channel only. Another tenant's id is not found.
+   */
+  async continuationOf(tenantId: string, previousId: string, channels: readonly CatalogChannel[]): Promise<{ upstreamId: string; channel: CatalogChannel }> {
+    const source = await this.source(tenantId, previousId);
+    if (!source) throw GatewayError.notFound(`No response found with id '${previousId}'.`, 'previous_response_id');
+    if (!source.upstreamId || !source.channelId) {
+      throw GatewayError.invalid(
+        `The response '${previousId}' was answered through chat and cannot be continued by id; send its output as input items instead.`,
+        'previous_response_id',
+      );
+    }
+    const channel = channels.find((c) => c.id === source.channelId);
+    if (!channel) {
+      throw GatewayError.invalid(
+        `The response '${previousId}' was answered by an upstream this model no longer uses; send its output as input items instead.`,
+        'previous_response_id',
+      );
+    }
+    return { upstreamId: source.upstreamId, channel };
   }
 }
