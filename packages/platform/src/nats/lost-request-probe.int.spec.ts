@@ -11,6 +11,7 @@ import { startNatsCluster, type NatsCluster } from '../testing/nats-cluster';
 import { connectNats } from './connect';
 import { NatsBus, type StreamFrame } from './nats-bus';
 import { NatsRpcTransport } from './nats-rpc.transport';
+import { until } from '../testing/wait';
 
 /** How long the held requests take: through more rounds of the probe than a lost request survives. */
 const HELD_MS = 9_000;
@@ -37,14 +38,6 @@ class HeldHandler {
 
 @Module({ controllers: [HeldHandler] })
 class HeldModule {}
-
-async function eventually(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not after ${timeoutMs} ms`);
-    await sleep(10);
-  }
-}
 
 async function frames(stream: AsyncGenerator<StreamFrame>): Promise<string[]> {
   const seen: string[] = [];
@@ -96,7 +89,7 @@ describe('requests lost with a NATS server that leaves the cluster', () => {
     const goneStream = frames(bus.stream('chat.probe.gonestream', {})).catch((error: unknown) => error);
     const held = bus.request('chat.probe.held', {}, z.object({ done: z.boolean() }), long);
     const heldStream = frames(bus.stream('chat.probe.heldstream', {}));
-    await eventually('every request reaches its service', () => swallowed === 2 && started === 2);
+    await until('every request reaches its service', () => swallowed === 2 && started === 2);
 
     const killedAt = Date.now();
     await cluster.kill(cluster.ports[0]!);

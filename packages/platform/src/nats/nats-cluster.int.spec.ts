@@ -1,22 +1,9 @@
 import type { NatsConnection } from 'nats';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { startNatsCluster, type NatsCluster } from '../testing/nats-cluster';
 import { connectNats } from './connect';
 import { ensureStream } from './ensure-stream';
 import { ensureWorkQueueStream } from './work-queue-stream';
-
-/** Retries `step` while the cluster elects its JetStream leaders (a fresh cluster answers 503 for a moment). */
-async function once<T>(step: () => Promise<T>, deadlineMs = 30_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      return await step();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(250);
-    }
-  }
-}
+import { retrying } from '../testing/wait';
 
 describe('a three-node NATS cluster', () => {
   let cluster: NatsCluster;
@@ -37,30 +24,30 @@ describe('a three-node NATS cluster', () => {
 
   it('raises the copies of a stream made with fewer when the setting grows', async () => {
     process.env.NATS_STREAM_REPLICAS = '1';
-    await once(() => ensureStream(connection, { name: 'SPEC_GROW', subjects: ['spec.grow.>'] }));
+    await retrying(() => ensureStream(connection, { name: 'SPEC_GROW', subjects: ['spec.grow.>'] }));
     const jsm = await connection.jetstreamManager();
     expect((await jsm.streams.info('SPEC_GROW')).config.num_replicas).toBe(1);
     process.env.NATS_STREAM_REPLICAS = '2';
-    await once(() => ensureStream(connection, { name: 'SPEC_GROW', subjects: ['spec.grow.>'] }));
+    await retrying(() => ensureStream(connection, { name: 'SPEC_GROW', subjects: ['spec.grow.>'] }));
     expect((await jsm.streams.info('SPEC_GROW')).config.num_replicas).toBe(2);
   }, 60_000);
 
   it('keeps a stream in three copies and serves it after the node the client used is killed', async () => {
     process.env.NATS_STREAM_REPLICAS = '3';
-    await once(() => ensureWorkQueueStream(connection, 'SPEC_HA', 'spec.ha.>', 60_000));
+    await retrying(() => ensureWorkQueueStream(connection, 'SPEC_HA', 'spec.ha.>', 60_000));
     const jsm = await connection.jetstreamManager();
     const info = await jsm.streams.info('SPEC_HA');
     expect(info.config.num_replicas).toBe(3);
-    await once(async () => expect((await jsm.streams.info('SPEC_HA')).cluster?.replicas).toHaveLength(2));
+    await retrying(async () => expect((await jsm.streams.info('SPEC_HA')).cluster?.replicas).toHaveLength(2));
 
     const js = connection.jetstream();
     for (let i = 0; i < 10; i++) await js.publish('spec.ha.one', `message ${i}`);
     const used = connection.info!.port;
     await cluster.kill(used);
-    const stored = await once(async () => (await (await connection.jetstreamManager()).streams.info('SPEC_HA')).state.messages);
+    const stored = await retrying(async () => (await (await connection.jetstreamManager()).streams.info('SPEC_HA')).state.messages);
     expect(stored).toBe(10);
     expect(connection.info!.port).not.toBe(used);
-    await once(() => js.publish('spec.ha.one', 'after the kill'));
+    await retrying(() => js.publish('spec.ha.one', 'after the kill'));
     expect((await jsm.streams.info('SPEC_HA')).state.messages).toBe(11);
   }, 90_000);
 });

@@ -12,17 +12,10 @@ import { NatsBus } from './nats-bus';
 import { NatsRpcTransport } from './nats-rpc.transport';
 import { ReplyBarrier } from './reply-barrier';
 import { RpcContext } from './rpc-context';
+import { until } from '../testing/wait';
 
 const Echo = z.object({ text: z.string() });
 
-/** Resolves once `check` holds, looking every 10 ms; fails after `timeoutMs` naming what it waited for. */
-async function eventually(what: string, check: () => boolean, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`${what}: not after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 const events: unknown[] = [];
 const cancelled: string[] = [];
 /** Records the fixture owes the reply barrier: published by its hook, ahead of the replies. */
@@ -234,7 +227,7 @@ describe('NatsRpcTransport over a real NATS server', () => {
     for await (const frame of bus.stream('chat.fixture.count', { upTo: 100_000, delayMs: 5 }, { signal: abort.signal })) {
       if (frame.kind === 'data' && ++received === 3) abort.abort();
     }
-    await eventually('the handler records its cancel', () => cancelled.length === 1);
+    await until('the handler records its cancel', () => cancelled.length === 1);
     expect(received).toBeGreaterThanOrEqual(3);
     expect(Number(cancelled[0]!.split(' ').pop())).toBeLessThan(100_000);
   });
@@ -253,7 +246,7 @@ describe('NatsRpcTransport over a real NATS server', () => {
       return received;
     };
     const [aborted, whole] = await Promise.all([read(abort.signal), read()]);
-    await eventually('the aborted stream records its cancel', () => cancelled.length - before === 1);
+    await until('the aborted stream records its cancel', () => cancelled.length - before === 1);
     expect(aborted).toBeLessThan(100_000);
     expect(whole).toBe(10);
     // The whole stream ended on its own: nothing else was cancelled.
@@ -280,14 +273,14 @@ describe('NatsRpcTransport over a real NATS server', () => {
     expect(performance.now() - started).toBeLessThan(2000);
     expect(frames).toEqual([]);
     // The handler sees its cancel once its current wait ends.
-    await eventually('the silent handler records its cancel', () => cancelled.length > before);
+    await until('the silent handler records its cancel', () => cancelled.length > before);
     expect(cancelled.slice(before)).toEqual(['stopped at 1']);
   });
 
   it('delivers broadcasts to event handlers', async () => {
     bus.publish('fixture.broadcast', { catalog: true });
     await connection.flush();
-    await eventually('the broadcast reaches its handler', () => events.some((event) => JSON.stringify(event) === JSON.stringify({ catalog: true })));
+    await until('the broadcast reaches its handler', () => events.some((event) => JSON.stringify(event) === JSON.stringify({ catalog: true })));
     expect(events).toContainEqual({ catalog: true });
   });
 });

@@ -1,6 +1,5 @@
 import type Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { loadEnv } from '../config/env';
 import { redisCheck } from '../observability/readiness-checks';
 import { QueueFactory } from '../queue/queue-factory';
@@ -9,19 +8,7 @@ import { startRedisSentinelCluster, type RedisSentinelCluster } from '../testing
 import { createRedis } from './create-redis';
 import { RedisEnv } from './redis-env';
 import { RedisStateLog } from './redis-state-log';
-
-/** Retries `step` until it succeeds: commands fail fast while no primary answers. */
-async function eventually<T>(step: () => Promise<T>, deadlineMs = 60_000): Promise<T> {
-  const deadline = Date.now() + deadlineMs;
-  for (;;) {
-    try {
-      return await step();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(200);
-    }
-  }
-}
+import { retrying } from '../testing/wait';
 
 describe('Redis with Sentinel', () => {
   let cluster: RedisSentinelCluster;
@@ -59,7 +46,7 @@ describe('Redis with Sentinel', () => {
     const promoted = await cluster.promoted(primary);
     expect(promoted).toBe(cluster.ports[1]);
 
-    await eventually(() => redis.set('spec:after', 'written'));
+    await retrying(() => redis.set('spec:after', 'written'), 60_000);
     expect(await redis.get('spec:before')).toBe('kept');
     const node = cluster.node(promoted);
     try {
@@ -67,9 +54,9 @@ describe('Redis with Sentinel', () => {
     } finally {
       node.disconnect();
     }
-    await eventually(() => queue.add('after', { n: 2 }));
+    await retrying(() => queue.add('after', { n: 2 }), 60_000);
     expect(await queue.getJobCounts('waiting')).toMatchObject({ waiting: 2 });
-    await eventually(() => ready());
+    await retrying(() => ready(), 60_000);
     // The outage is two lines of the state log, not one per retry.
     expect(lines.length).toBeLessThanOrEqual(2);
   }, 120_000);
