@@ -22,7 +22,7 @@ import { Webhook } from 'standardwebhooks';
 import { chatFile } from '../support/batch-fixtures';
 import { eventually } from '../support/billing-fixtures';
 import { msgcHeaders } from '../support/gateway';
-import { callStack, cliOn, ended, MUSIC_ENDS, type Answer } from '../support/own-stack-calls';
+import { callStack, ended, expectBatchDoneAndBooksReconciled, MUSIC_ENDS, type Answer } from '../support/own-stack-calls';
 import { startPostgres, type OwnPostgres } from '../support/own-postgres';
 import { SPEC_STACK_ENV } from '../support/stack-env';
 import { WebhookReceiver } from '../support/webhook-receiver';
@@ -104,7 +104,6 @@ describe('infrastructure faults: a NATS node, the Redis primary and PostgreSQL, 
 
   const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, json?: unknown) =>
     callStack(stack, CALL_TIMEOUT_MS, method, url, headers, json);
-  const cli = (args: string[]) => cliOn(stack, args);
 
   it('ends every task, delivers every webhook, completes the batch and reconciles, each fault healed within 10 s', async () => {
     const bearer = { authorization: `Bearer ${key}` };
@@ -238,21 +237,7 @@ describe('infrastructure faults: a NATS node, the Redis primary and PostgreSQL, 
         60_000,
       );
     }
-    const done = await eventually(
-      'the batch completes',
-      () => openai.batches.retrieve(batch.id),
-      (b) => b.status === 'completed',
-      90_000,
-    );
-    expect(done.request_counts).toMatchObject({ total: 4 });
-
-    const reconciled = await eventually(
-      `reconcile --all exits 0 (logs: ${logFile})`,
-      () => cli(['reconcile', '--all']),
-      (r) => r.code === 0,
-      120_000,
-    );
-    expect(reconciled.stdout).toMatch(/^ok: 1 tenant\(s\) reconciled/);
+    await expectBatchDoneAndBooksReconciled(stack, openai, batch.id, logFile, { batchMs: 90_000, reconcileMs: 120_000 });
     const balance = await admin.balance('faults');
     expect(BigInt(balance.balanceMicros)).toBeGreaterThanOrEqual(0n);
   }, 600_000);

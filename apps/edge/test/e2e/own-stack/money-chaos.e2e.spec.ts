@@ -18,7 +18,7 @@ import { request } from 'undici';
 import { eventually } from '../support/billing-fixtures';
 import { chatFile } from '../support/batch-fixtures';
 import { msgcHeaders } from '../support/gateway';
-import { callStack, cliOn, ended, MUSIC_ENDS, type Answer } from '../support/own-stack-calls';
+import { callStack, ended, expectBatchDoneAndBooksReconciled, MUSIC_ENDS, type Answer } from '../support/own-stack-calls';
 import { SPEC_STACK_ENV } from '../support/stack-env';
 
 const KILLED = ['accounts', 'chat', 'files', 'files-worker', 'media', 'media-worker', 'music', 'music-worker', 'edge'] as const;
@@ -70,7 +70,6 @@ describe('money: the books hold while every service is killed once', () => {
 
   const call = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, json?: unknown) =>
     callStack(stack, CALL_TIMEOUT_MS, method, url, headers, json);
-  const cli = (args: string[]) => cliOn(stack, args);
 
   it('ends every task, completes the batch and reconciles after each process was killed once', async () => {
     const bearer = { authorization: `Bearer ${key}` };
@@ -183,22 +182,8 @@ describe('money: the books hold while every service is killed once', () => {
         30_000,
       );
     }
-    const done = await eventually(
-      'the batch completes',
-      () => openai.batches.retrieve(batch.id),
-      (b) => b.status === 'completed',
-      45_000,
-    );
-    expect(done.request_counts).toMatchObject({ total: 4 });
-
     // The books: reconcile passes once the writers have caught up (a message a killed consumer had
     // pulled comes back after JetStream's ack wait of 30 s).
-    const reconciled = await eventually(
-      `reconcile --all exits 0 (logs: ${logFile})`,
-      () => cli(['reconcile', '--all']),
-      (r) => r.code === 0,
-      60_000,
-    );
-    expect(reconciled.stdout).toMatch(/^ok: 1 tenant\(s\) reconciled/);
+    await expectBatchDoneAndBooksReconciled(stack, openai, batch.id, logFile, { batchMs: 45_000, reconcileMs: 60_000 });
   }, 240_000);
 });

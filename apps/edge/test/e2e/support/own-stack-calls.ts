@@ -2,7 +2,9 @@
 import type { RunningStack } from '@gateway/cli';
 import { execFile } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
+import type OpenAI from 'openai';
 import { request } from 'undici';
+import { eventually } from './billing-fixtures';
 import { CLI_BIN, type CliResult } from './cli-runner';
 
 export interface Answer {
@@ -59,4 +61,28 @@ export async function ended(read: () => Promise<Answer>, done: (body: Answer['bo
     if (done((await read()).body)) return;
     await sleep(200);
   }
+}
+
+/** The books after a run of faults: the batch of four lines completed, then `reconcile --all` exits 0 once the writers have caught up. */
+export async function expectBatchDoneAndBooksReconciled(
+  stack: RunningStack,
+  openai: OpenAI,
+  batchId: string,
+  logFile: string,
+  timeouts: { batchMs: number; reconcileMs: number },
+): Promise<void> {
+  const done = await eventually(
+    'the batch completes',
+    () => openai.batches.retrieve(batchId),
+    (b) => b.status === 'completed',
+    timeouts.batchMs,
+  );
+  expect(done.request_counts).toMatchObject({ total: 4 });
+  const reconciled = await eventually(
+    `reconcile --all exits 0 (logs: ${logFile})`,
+    () => cliOn(stack, ['reconcile', '--all']),
+    (r) => r.code === 0,
+    timeouts.reconcileMs,
+  );
+  expect(reconciled.stdout).toMatch(/^ok: 1 tenant\(s\) reconciled/);
 }
