@@ -4,6 +4,8 @@ import {
   KeyListReply,
   KeyResolveReply,
   KeyView,
+  ProjectListReply,
+  ProjectView,
   SubscriptionView,
   SUBJECTS,
   TenantView,
@@ -133,5 +135,38 @@ describe('accounts keys, tenants and subscriptions over NATS', () => {
     const key = await h.bus.request(S.keys.create, { tenant: 'umbrella' }, KeyCreated);
     expect(key).toMatchObject({ kind: 'custom', masked: expect.stringMatching(/^sk-custom-[0-9A-Za-z]{4}…[0-9A-Za-z]{4}$/) });
     await expect(resolve(key.key)).resolves.toMatchObject({ kind: 'custom', billing: 'custom', expiresAt: null });
+  });
+
+  it('puts a key in the default project unless told, and keeps projects apart per tenant', async () => {
+    await h.bus.request(S.tenants.create, { slug: 'projects-co' }, TenantView);
+    await h.bus.request(S.tenants.create, { slug: 'projects-other' }, TenantView);
+    await expect(h.bus.request(S.projects.list, { tenant: 'projects-co' }, ProjectListReply)).resolves.toEqual([
+      { name: 'default', tenant: 'projects-co', keys: 0, created_at: expect.any(String) },
+    ]);
+    await expect(h.bus.request(S.projects.create, { tenant: 'projects-co', name: 'search' }, ProjectView)).resolves.toMatchObject({ name: 'search', keys: 0 });
+    const duplicate = await failure(h.bus.request(S.projects.create, { tenant: 'projects-co', name: 'search' }, ProjectView));
+    expect(duplicate).toMatchObject({ code: 'invalid_request', param: 'name', message: 'tenant "projects-co" already has a project "search"' });
+    expect(await failure(h.bus.request(S.projects.create, { tenant: 'projects-co', name: 'Not A Name' }, ProjectView))).toMatchObject({
+      code: 'invalid_request',
+      param: 'name',
+    });
+
+    const plain = await h.bus.request(S.keys.create, { tenant: 'projects-co', name: 'web' }, KeyCreated);
+    const search = await h.bus.request(S.keys.create, { tenant: 'projects-co', name: 'indexer', project: 'search' }, KeyCreated);
+    expect([plain.project, search.project]).toEqual(['default', 'search']);
+    const missing = await failure(h.bus.request(S.keys.create, { tenant: 'projects-other', project: 'search' }, KeyCreated));
+    expect(missing).toMatchObject({ code: 'not_found', param: 'project', message: 'tenant "projects-other" has no project "search"; create it first' });
+
+    const keys = await h.bus.request(S.keys.list, { tenant: 'projects-co' }, KeyListReply);
+    expect(keys.map((k) => [k.name, k.project])).toEqual([
+      ['web', 'default'],
+      ['indexer', 'search'],
+    ]);
+    const projects = await h.bus.request(S.projects.list, { tenant: 'projects-co' }, ProjectListReply);
+    expect(projects.map((p) => [p.name, p.keys])).toEqual([
+      ['default', 1],
+      ['search', 1],
+    ]);
+    await expect(h.bus.request(S.projects.list, { tenant: 'projects-other' }, ProjectListReply)).resolves.toMatchObject([{ name: 'default', keys: 0 }]);
   });
 });

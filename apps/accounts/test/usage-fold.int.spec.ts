@@ -1,4 +1,4 @@
-import { KeyCreated, SUBJECTS as S, TenantView, UsageSummary } from '@gateway/contracts';
+import { KeyCreated, ProjectView, SUBJECTS as S, TenantView, UsageSummary } from '@gateway/contracts';
 import pg from 'pg';
 import { ConsoleUsageRepository } from '../src/console/usage/console-usage.repository';
 import { LATENCY_BUCKET_SQL } from '../src/console/usage/latency-histogram';
@@ -6,7 +6,7 @@ import { UsageFoldRepository } from '../src/usage/fold/usage-fold.repository';
 import { modelGroupSql } from '../src/usage/usage-model-name';
 import { startAccountsHarness, type AccountsHarness } from './accounts.harness';
 
-type By = 'model' | 'key' | 'day' | 'kind';
+type By = 'model' | 'key' | 'project' | 'day' | 'kind';
 
 /** The same summary read from the records alone, as it was before the rollup: what every summary must equal. */
 const FROM_RECORDS = (group: string) => `
@@ -26,6 +26,7 @@ const LATENCY_FROM_RECORDS = (group: string) => `
 const GROUPS: Record<By, string> = {
   model: modelGroupSql('u.model_id'),
   key: 'u.key_id::text',
+  project: '(SELECT p.name FROM projects p JOIN api_keys k ON k.project_id = p.id WHERE k.id = u.key_id)',
   day: `to_char(u.created_at, 'YYYY-MM-DD')`,
   kind: 'u.kind',
 };
@@ -112,9 +113,10 @@ describe('usage fold', () => {
     folds = new UsageFoldRepository(pool);
     consoleUsage = new ConsoleUsageRepository(pool);
     tenantId = (await h.bus.request(S.accounts.tenants.create, { slug: 'fold-co', name: 'Fold Co' }, TenantView)).id;
+    await h.bus.request(S.accounts.projects.create, { tenant: 'fold-co', name: 'research' }, ProjectView);
     keyIds = [
       (await h.bus.request(S.accounts.keys.create, { tenant: 'fold-co', name: 'one' }, KeyCreated)).id,
-      (await h.bus.request(S.accounts.keys.create, { tenant: 'fold-co', name: 'two' }, KeyCreated)).id,
+      (await h.bus.request(S.accounts.keys.create, { tenant: 'fold-co', name: 'two', project: 'research' }, KeyCreated)).id,
     ];
   });
 

@@ -4,6 +4,7 @@ import { registerApply } from './commands/apply.command';
 import { registerBalance } from './commands/balance.command';
 import { registerK8s } from './commands/k8s.command';
 import { registerKeys } from './commands/keys.command';
+import { registerProjects } from './commands/projects.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerMoney } from './commands/money.command';
 import { registerSubscriptions } from './commands/subscriptions.command';
@@ -29,6 +30,7 @@ export function createProgram(io: Io = processIo): Command {
   registerApply(program, io);
   registerTenants(program, io);
   registerKeys(program, io);
+  registerProjects(program, io);
   registerSubscriptions(program, io);
   registerBalance(program, io);
   registerUsage(program, io);

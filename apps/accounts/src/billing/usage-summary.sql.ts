@@ -1,19 +1,22 @@
 import { Prisma } from '@gateway/db';
 import { summaryWindow, type TimeRange } from '../usage/fold/summary-window';
 import { modelGroupSql } from '../usage/usage-model-name';
+import { projectGroupSql } from '../usage/usage-project-name';
 
-export type UsageGroup = 'model' | 'key' | 'day' | 'kind';
+export type UsageGroup = 'model' | 'key' | 'project' | 'day' | 'kind';
 
 /** What a summary groups by, in the hourly rollup (h) and in the records (u). */
 const ROLLUP_GROUP = {
   model: Prisma.raw(modelGroupSql('h.model_id')),
   key: Prisma.sql`h.key_id::text`,
+  project: Prisma.raw(projectGroupSql('h.key_id')),
   day: Prisma.sql`to_char(h.hour, 'YYYY-MM-DD')`,
   kind: Prisma.sql`h.kind`,
 } as const;
 const RECORD_GROUP = {
   model: Prisma.raw(modelGroupSql('u.model_id')),
   key: Prisma.sql`u.key_id::text`,
+  project: Prisma.raw(projectGroupSql('u.key_id')),
   day: Prisma.sql`to_char(u.created_at, 'YYYY-MM-DD')`,
   kind: Prisma.sql`u.kind`,
 } as const;

@@ -1,10 +1,11 @@
 import { BillingMode, Prisma, PrismaClient } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 
-const withTenant = { tenant: { select: { slug: true } } } as const;
+const withTenant = { tenant: { select: { slug: true } }, project: { select: { name: true } } } as const;
 
 export interface NewKey {
   tenantId: string;
+  projectId: string;
   name: string;
   kind: BillingMode;
   hash: string;

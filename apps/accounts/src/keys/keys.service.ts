@@ -1,6 +1,7 @@
-import { GatewayError, type KeyContext, type KeyCreated, type KeyView } from '@gateway/contracts';
+import { DEFAULT_PROJECT, GatewayError, type KeyContext, type KeyCreated, type KeyView } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidationPublisher } from '../events/invalidation.publisher';
+import { ProjectsService } from '../projects/projects.service';
 import { effectiveFeatureControls } from '../tenants/feature-controls';
 import { TenantsService } from '../tenants/tenants.service';
 import { issueKey } from './key-secret';
@@ -16,6 +17,7 @@ function toKeyView(key: KeyRecord): KeyView {
     masked: key.masked,
     status: key.status,
     tenant: key.tenant.slug,
+    project: key.project.name,
     created_at: key.createdAt.toISOString(),
   };
 }
@@ -33,6 +35,7 @@ export class KeysService {
   constructor(
     @Inject(KeysRepository) private readonly keys: KeysRepository,
     @Inject(TenantsService) private readonly tenants: TenantsService,
+    @Inject(ProjectsService) private readonly projects: ProjectsService,
     @Inject(InvalidationPublisher) private readonly invalidation: InvalidationPublisher,
   ) {}
 
@@ -55,13 +58,14 @@ export class KeysService {
     };
   }
 
-  async create(tenantSlug: string, name = 'default'): Promise<KeyCreated> {
+  async create(tenantSlug: string, name = 'default', project = DEFAULT_PROJECT): Promise<KeyCreated> {
     const tenant = await this.tenants.requireBySlug(tenantSlug);
+    const projectId = await this.projects.idFor(tenant.id, tenant.slug, project);
     const issued = issueKey(tenant.billing);
-    const key = await this.keys.create({ tenantId: tenant.id, name, kind: tenant.billing, hash: issued.hash, masked: issued.masked });
+    const key = await this.keys.create({ tenantId: tenant.id, projectId, name, kind: tenant.billing, hash: issued.hash, masked: issued.masked });
     // An edge may have cached this hash as unknown (a client tried it before it existed).
     this.invalidation.publish({ keyHashes: [issued.hash] });
-    return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug };
+    return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug, project: key.project.name };
   }
 
   async regenerate(id: string, tenantSlug?: string): Promise<KeyCreated> {
@@ -70,7 +74,7 @@ export class KeysService {
     const issued = issueKey(existing.kind);
     const key = await this.keys.replaceSecret(id, issued.hash, issued.masked);
     this.invalidation.publish({ keyHashes: [existing.hash, issued.hash] });
-    return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug };
+    return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug, project: key.project.name };
   }
 
   async revoke(id: string, tenantSlug?: string): Promise<KeyView> {

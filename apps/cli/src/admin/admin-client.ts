@@ -46,6 +46,14 @@ export class AdminClient {
     return this.send(ADMIN_ROUTES.createKey, body);
   }
 
+  createProject(body: In<'createProject'>) {
+    return this.send(ADMIN_ROUTES.createProject, body);
+  }
+
+  listProjects(tenant: string) {
+    return this.send(ADMIN_ROUTES.listProjects, { tenant }).then((list) => list.data);
+  }
+
   listKeys(tenant: string) {
     return this.send(ADMIN_ROUTES.listKeys, { tenant }).then((list) => list.data);
   }

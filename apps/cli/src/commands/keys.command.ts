@@ -8,7 +8,7 @@ const ID_FLAGS = { id: 'ID' };
 
 function shownOnce(key: KeyCreated, verb: string): string {
   return [
-    `${verb} key ${key.id} for tenant ${key.tenant} (${key.kind})`,
+    `${verb} key ${key.id} for tenant ${key.tenant}, project ${key.project} (${key.kind})`,
     `  key:    ${key.key}`,
     `  masked: ${key.masked}`,
     'Store the key now: it is not shown again.',
@@ -19,14 +19,19 @@ export function registerKeys(program: Command, io: Io): void {
   const keys = program.command('keys').description('create, regenerate, revoke and list API keys');
 
   withJson(keys.command('create'))
-    .description('create an API key for a tenant; prints {id, key, masked, kind}')
+    .description("create an API key for a tenant, in its project (default: the tenant's default project); prints {id, key, masked, kind, tenant, project}")
     .requiredOption('--tenant <slug>', 'tenant slug')
     .option('--name <name>', 'key name')
-    .action(async (options: { tenant: string; name?: string }, command: Command) => {
-      const body = validate(KeyCreateRequest, { tenant: options.tenant, name: options.name }, { tenant: '--tenant', name: '--name' });
+    .option('--project <name>', 'the project the key belongs to, for good (default: default)')
+    .action(async (options: { tenant: string; name?: string; project?: string }, command: Command) => {
+      const body = validate(
+        KeyCreateRequest,
+        { tenant: options.tenant, name: options.name, project: options.project },
+        { tenant: '--tenant', name: '--name', project: '--project' },
+      );
       const key = await adminFrom(command).createKey(body);
       const { id, key: plain, masked, kind } = key;
-      emit(io, wantsJson(command), { id, key: plain, masked, kind, tenant: key.tenant }, () => shownOnce(key, 'created'));
+      emit(io, wantsJson(command), { id, key: plain, masked, kind, tenant: key.tenant, project: key.project }, () => shownOnce(key, 'created'));
     });
 
   withJson(keys.command('regenerate'))
@@ -56,7 +61,10 @@ export function registerKeys(program: Command, io: Io): void {
       emit(io, wantsJson(command), { data: list }, () =>
         list.length === 0
           ? `tenant ${tenant} has no keys`
-          : table([['ID', 'NAME', 'KIND', 'MASKED', 'STATUS', 'CREATED'], ...list.map((k) => [k.id, k.name, k.kind, k.masked, k.status, k.created_at])]),
+          : table([
+              ['ID', 'NAME', 'PROJECT', 'KIND', 'MASKED', 'STATUS', 'CREATED'],
+              ...list.map((k) => [k.id, k.name, k.project, k.kind, k.masked, k.status, k.created_at]),
+            ]),
       );
     });
 }

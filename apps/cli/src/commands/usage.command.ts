@@ -24,7 +24,7 @@ export function registerUsage(program: Command, io: Io): void {
     .option('--tenant <slug>', 'tenant slug (required)')
     .option('--since <iso>', 'only requests at or after this time, ISO-8601 with offset')
     .option('--until <iso>', 'only requests before this time, ISO-8601 with offset')
-    .option('--by <group>', 'group by model, key, day or kind', 'model')
+    .option('--by <group>', 'group by model, key, project, day or kind', 'model')
     .option('--csv', 'print comma-separated values, for spreadsheets')
     .action(async (options: { tenant?: string; since?: string; until?: string; by: string; csv?: boolean }, command: Command) => {
       if (options.tenant === undefined) throw CliError.usage("required option '--tenant <slug>' not specified");

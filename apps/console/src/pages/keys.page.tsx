@@ -75,6 +75,7 @@ export function KeysPage() {
               <Table.Thead>
                 <Table.Tr>
                   <Table.Th scope="col">Name</Table.Th>
+                  <Table.Th scope="col">Project</Table.Th>
                   <Table.Th scope="col">Key</Table.Th>
                   <Table.Th scope="col">Status</Table.Th>
                   <Table.Th scope="col">Created</Table.Th>
@@ -85,6 +86,7 @@ export function KeysPage() {
                 {pageOf(list.data, page).map((key) => (
                   <Table.Tr key={key.id} data-testid="key-row">
                     <Table.Td>{key.name}</Table.Td>
+                    <Table.Td>{key.project}</Table.Td>
                     <Table.Td>
                       <code>{key.masked}</code>
                     </Table.Td>

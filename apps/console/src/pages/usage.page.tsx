@@ -9,7 +9,7 @@ import { QueryState } from '../components/query-state';
 import { UsageChart } from '../components/usage-chart';
 import { UsageRecordDialog } from './usage-record.dialog';
 
-type GroupBy = 'day' | 'model' | 'key' | 'kind';
+type GroupBy = 'day' | 'model' | 'key' | 'project' | 'kind';
 type Metric = 'requests' | 'tokens' | 'cost';
 
 /** A date field's day as the start of that UTC day; `until` is the day after the chosen one (exclusive). */
@@ -57,6 +57,7 @@ export function UsagePage() {
               { value: 'day', label: 'Day' },
               { value: 'model', label: 'Model' },
               { value: 'key', label: 'Key' },
+              { value: 'project', label: 'Project' },
               { value: 'kind', label: 'Kind' },
             ]}
           />

@@ -17,6 +17,7 @@ const keyView: KeyView = {
   masked: 'sk-…abcd',
   status: 'active',
   tenant: 'acme',
+  project: 'default',
   created_at: new Date().toISOString(),
 };
 
@@ -30,9 +31,23 @@ describe('admin API', () => {
       if ((p as { slug: string }).slug !== 'acme') throw Object.assign(new Error('No tenant "ghost"'), { code: 'not_found' });
       return tenant;
     });
-    t.accounts.on(SUBJECTS.accounts.keys.create, () => ({ id: keyView.id, key: 'sk-plain', masked: keyView.masked, kind: 'payg', tenant: 'acme' }));
+    t.accounts.on(SUBJECTS.accounts.keys.create, () => ({
+      id: keyView.id,
+      key: 'sk-plain',
+      masked: keyView.masked,
+      kind: 'payg',
+      tenant: 'acme',
+      project: 'default',
+    }));
     t.accounts.on(SUBJECTS.accounts.keys.list, () => [keyView]);
-    t.accounts.on(SUBJECTS.accounts.keys.regenerate, () => ({ id: keyView.id, key: 'sk-new', masked: keyView.masked, kind: 'payg', tenant: 'acme' }));
+    t.accounts.on(SUBJECTS.accounts.keys.regenerate, () => ({
+      id: keyView.id,
+      key: 'sk-new',
+      masked: keyView.masked,
+      kind: 'payg',
+      tenant: 'acme',
+      project: 'default',
+    }));
     t.accounts.on(SUBJECTS.accounts.keys.revoke, () => ({ ...keyView, status: 'revoked' }));
     t.accounts.on(SUBJECTS.accounts.subscriptions.set, (p) => ({ tenant: 'acme', kind: 'plan', plan: 'pro', expires: (p as { expires: string }).expires }));
     t.accounts.on(SUBJECTS.accounts.balance.topup, (p) => ({

@@ -81,6 +81,7 @@ describe('console API on the edge (fake accounts)', () => {
       masked: 'sk-aaaa…aaaa',
       kind: 'payg',
       tenant: (payload as { tenant: string }).tenant,
+      project: 'default',
     }));
   });
 

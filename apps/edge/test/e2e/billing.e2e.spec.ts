@@ -156,6 +156,29 @@ describe('billing', () => {
     expect((await runCli(['usage', '--tenant', tenant.slug, '--by', 'week'])).code).toBe(2);
   }, 30_000);
 
+  it('sums usage by project with gatewayctl: a key belongs to the project it was made in', async () => {
+    const tenant = await createTenantWithKey({ label: 'projects', balance: '1.00' });
+    const project = await runCli(['projects', 'create', '--tenant', tenant.slug, '--name', 'search', '--json']);
+    expect(project.code).toBe(0);
+    expect(JSON.parse(project.stdout)).toMatchObject({ name: 'search', tenant: tenant.slug, keys: 0 });
+    const created = await runCli(['keys', 'create', '--tenant', tenant.slug, '--project', 'search', '--json']);
+    const searchKey = JSON.parse(created.stdout) as { key: string; project: string };
+    expect(searchKey.project).toBe('search');
+    const answers = [await chat(tenant.key, PROMPT), await chat(searchKey.key, PROMPT), await chat(searchKey.key, 'and once more')];
+    const charges = await Promise.all(answers.map((a) => chargeOf(a.requestId)));
+    await Promise.all(answers.map((a) => usageRecord(a.requestId)));
+    const json = await runCli(['usage', '--tenant', tenant.slug, '--by', 'project', '--json']);
+    expect(json.code).toBe(0);
+    const summary = JSON.parse(json.stdout) as { by: string; rows: Array<{ group: string; requests: number; costMicros: string }> };
+    expect(summary.rows.map((row) => [row.group, row.requests, row.costMicros])).toEqual([
+      ['default', 1, charges[0]!.charged.toString()],
+      ['search', 2, (charges[1]!.charged + charges[2]!.charged).toString()],
+    ]);
+    const listed = await runCli(['projects', 'list', '--tenant', tenant.slug]);
+    expect(listed.stdout).toMatch(/^NAME\s+KEYS\s+CREATED\ndefault\s+1\s.*\nsearch\s+1\s/);
+    expect((await runCli(['keys', 'create', '--tenant', tenant.slug, '--project', 'Nope'])).code).toBe(2);
+  }, 30_000);
+
   it('holds rate limits across two edge replicas, with Retry-After in each family dialect', async () => {
     const tenant = await createTenantWithKey({ label: 'limited' });
     await adminClient().configureBilling({ tenant: tenant.slug, limits: { rpm: 10 } });

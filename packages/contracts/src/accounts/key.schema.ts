@@ -40,11 +40,12 @@ export const KeyView = z.object({
   masked: z.string(),
   status: z.enum(['active', 'revoked']),
   tenant: z.string(),
+  project: z.string(),
   created_at: z.string(),
 });
 export type KeyView = z.infer<typeof KeyView>;
 
-export const KeyCreated = z.object({ id: z.string(), key: z.string(), masked: z.string(), kind: BillingMode, tenant: z.string() });
+export const KeyCreated = z.object({ id: z.string(), key: z.string(), masked: z.string(), kind: BillingMode, tenant: z.string(), project: z.string() });
 export type KeyCreated = z.infer<typeof KeyCreated>;
 
 export const InvalidationEvent = z.object({

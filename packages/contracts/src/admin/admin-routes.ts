@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { KeyCreated, KeyView } from '../accounts/key.schema';
+import { ProjectCreateRequest, ProjectList, ProjectListRequest, ProjectView } from '../accounts/project.schema';
 import {
   billingConfigureMessageOf,
   BillingConfigureReply,
@@ -132,6 +133,15 @@ export const ADMIN_ROUTES = {
     RPCS.accounts.keys.regenerate,
   ),
   revokeKey: relayed({ method: 'POST', path: '/admin/keys/:id/revoke', input: 'path', request: KeyIdRequest, reply: KeyView }, RPCS.accounts.keys.revoke),
+  createProject: relayed(
+    { method: 'POST', path: '/admin/projects', input: 'body', request: ProjectCreateRequest, reply: ProjectView, status: 201 },
+    RPCS.accounts.projects.create,
+  ),
+  listProjects: relayed(
+    { method: 'GET', path: '/admin/projects', input: 'query', request: ProjectListRequest, reply: ProjectList },
+    RPCS.accounts.projects.list,
+    { answer: (projects) => ({ data: projects }) },
+  ),
   setSubscription: relayed(
     { method: 'PUT', path: '/admin/subscriptions', input: 'body', request: SubscriptionSetRequest, reply: SubscriptionView },
     RPCS.accounts.subscriptions.set,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
+import { ProjectName } from '../accounts/project.schema';
 import { MicrosString, MoneyAmount } from '../money';
 import { InputSlug, InputTime, printableText } from '../inputs/input-text.schema';
 
@@ -27,7 +28,8 @@ export const TenantView = z.object({
 });
 export type TenantView = z.infer<typeof TenantView>;
 
-export const KeyCreateRequest = z.object({ tenant: Slug, name: printableText(64).min(1).optional() }).strict();
+/** A new key; without `project` it joins the tenant's `default` project. */
+export const KeyCreateRequest = z.object({ tenant: Slug, name: printableText(64).min(1).optional(), project: ProjectName.optional() }).strict();
 export const KeyIdRequest = z.object({ id: z.uuid() }).strict();
 /** Over NATS: a key by id, and for the tenant console the tenant it must belong to (another tenant's key is not found). */
 export const KeyIdMessage = z.object({ id: z.uuid(), tenant: Slug.optional() }).strict();

@@ -86,7 +86,7 @@ export const BillingConfigureReply = z.object({
   subscription: SubscriptionProfile.nullable(),
 });
 
-export const UsageGroupBy = z.enum(['model', 'key', 'day', 'kind']);
+export const UsageGroupBy = z.enum(['model', 'key', 'project', 'day', 'kind']);
 export const UsageSummaryRequest = z
   .object({
     tenant: InputSlug,

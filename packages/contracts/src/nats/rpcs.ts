@@ -1,4 +1,5 @@
 import { KeyCreated, KeyView } from '../accounts/key.schema';
+import { ProjectCreateRequest, ProjectListReply, ProjectListRequest, ProjectView } from '../accounts/project.schema';
 import {
   ApplyResult,
   BalanceShowRequest,
@@ -100,6 +101,10 @@ export const RPCS = {
       list: rpc(SUBJECTS.accounts.keys.list, KeyListRequest, KeyListReply),
       regenerate: rpc(SUBJECTS.accounts.keys.regenerate, KeyIdMessage, KeyCreated),
       revoke: rpc(SUBJECTS.accounts.keys.revoke, KeyIdMessage, KeyView),
+    },
+    projects: {
+      create: rpc(SUBJECTS.accounts.projects.create, ProjectCreateRequest, ProjectView),
+      list: rpc(SUBJECTS.accounts.projects.list, ProjectListRequest, ProjectListReply),
     },
     subscriptions: { set: rpc(SUBJECTS.accounts.subscriptions.set, SubscriptionSetRequest, SubscriptionView) },
     balance: {

@@ -33,6 +33,7 @@ export const SUBJECTS = {
       revoke: 'accounts.keys.revoke',
       list: 'accounts.keys.list',
     },
+    projects: { create: 'accounts.projects.create', list: 'accounts.projects.list' },
     models: { visible: 'accounts.models.visible' },
     tenants: { create: 'accounts.tenants.create', get: 'accounts.tenants.get' },
     subscriptions: { set: 'accounts.subscriptions.set' },

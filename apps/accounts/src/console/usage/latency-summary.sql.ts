@@ -1,12 +1,25 @@
 import { DAY_MS, summaryWindow, type TimeRange } from '../../usage/fold/summary-window';
 import { LATENCY_BUCKET_SQL } from './latency-histogram';
 import { modelGroupSql } from '../../usage/usage-model-name';
+import { projectGroupSql } from '../../usage/usage-project-name';
 
-export type LatencyGroup = 'model' | 'key' | 'day' | 'kind';
+export type LatencyGroup = 'model' | 'key' | 'project' | 'day' | 'kind';
 
 /** What the latency histogram groups by, in the daily rollup (l) and in the records (u). */
-const ROLLUP_GROUP = { model: modelGroupSql('l.model_id'), key: 'l.key_id::text', day: `to_char(l.day, 'YYYY-MM-DD')`, kind: 'l.kind' } as const;
-const RECORD_GROUP = { model: modelGroupSql('u.model_id'), key: 'u.key_id::text', day: `to_char(u.created_at, 'YYYY-MM-DD')`, kind: 'u.kind' } as const;
+const ROLLUP_GROUP = {
+  model: modelGroupSql('l.model_id'),
+  key: 'l.key_id::text',
+  project: projectGroupSql('l.key_id'),
+  day: `to_char(l.day, 'YYYY-MM-DD')`,
+  kind: 'l.kind',
+} as const;
+const RECORD_GROUP = {
+  model: modelGroupSql('u.model_id'),
+  key: 'u.key_id::text',
+  project: projectGroupSql('u.key_id'),
+  day: `to_char(u.created_at, 'YYYY-MM-DD')`,
+  kind: 'u.kind',
+} as const;
 
 export interface SqlQuery {
   text: string;

@@ -112,6 +112,8 @@ export function consoleFuzzRoutes(other: string): ConsoleFuzzRoute[] {
     { caller: 'admin', method: 'GET', path: '/admin/tenants/:slug', seed: seed({ params: slug }) },
     { caller: 'admin', method: 'POST', path: '/admin/keys', seed: seed({ bodies: [{ tenant: other, name: 'fuzz' }] }) },
     { caller: 'admin', method: 'GET', path: '/admin/keys', seed: seed({ query: { tenant: other } }) },
+    { caller: 'admin', method: 'POST', path: '/admin/projects', seed: seed({ bodies: [{ tenant: other, name: 'fuzz-project' }] }) },
+    { caller: 'admin', method: 'GET', path: '/admin/projects', seed: seed({ query: { tenant: other } }) },
     { caller: 'admin', method: 'POST', path: '/admin/keys/:id/regenerate', seed: seed({ params: { id: [MISSING_UUID] } }) },
     { caller: 'admin', method: 'POST', path: '/admin/keys/:id/revoke', seed: seed({ params: { id: [MISSING_UUID] } }) },
     { caller: 'admin', method: 'PUT', path: '/admin/subscriptions', seed: seed({ bodies: [{ tenant: other, expires: '2030-01-01T00:00:00Z' }] }) },
