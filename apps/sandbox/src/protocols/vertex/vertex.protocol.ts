@@ -1,9 +1,12 @@
-// Google Vertex AI under /vertex: an OAuth token endpoint for service-account assertions (/vertex/token).
+// Google Vertex AI under /vertex: an OAuth token endpoint for service-account assertions (/vertex/token) and
+// the publisher models under /vertex/v1 behind the tokens it issued, Gemini's methods and Claude's rawPredict.
+// A client's base URL is /vertex (@google/genai) or /vertex/v1 (@anthropic-ai/vertex-sdk).
 import { GatewayError } from '@gateway/contracts';
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { ProtocolDeps, SandboxProtocol } from '../../core/protocol';
 import { AccessTokens } from './access-tokens';
 import { trustedAccountOf, VERTEX_TEST_SERVICE_ACCOUNT } from './test-service-account';
+import { registerModelRoutes } from './vertex-models.routes';
 import { registerTokenRoutes } from './vertex-token.routes';
 import { renderPublisherError, renderVertexError } from './vertex.errors';
 
@@ -33,6 +36,7 @@ const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, { exchange }) => {
   });
 
   registerTokenRoutes(app, { exchange, tokens, accounts });
+  await app.register(async (models) => registerModelRoutes(models, { exchange, tokens }));
 };
 
 export const vertexProtocol: SandboxProtocol = { name: 'vertex', prefix: '/vertex', renderError: render, plugin };
