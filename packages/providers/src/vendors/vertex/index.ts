@@ -1,0 +1,5 @@
+export * from './vertex-urls';
+export * from './vertex-gemini.transform';
+export * from './vertex-claude.transform';
+export * from './vertex-chat.codec';
+export * from './vertex-embeddings.transform';
