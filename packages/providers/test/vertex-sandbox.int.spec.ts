@@ -4,7 +4,7 @@ import { ChatCompletionRequest, GatewayError, parseOrThrow } from '@gateway/cont
 import { buildSandboxApp, VERTEX_TEST_SERVICE_ACCOUNT, VERTEX_TEST_SERVICE_ACCOUNT_FILE } from '@gateway/sandbox';
 import type { FastifyInstance } from 'fastify';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -104,6 +104,22 @@ describe('vertexAccessToken against the sandbox token endpoint', () => {
       message: 'Provider "vertex-us" could not get a Google access token: its token endpoint answered HTTP 400.',
     });
     expect(JSON.stringify(failure)).not.toMatch(/PRIVATE KEY|eyJ/);
+  });
+
+  it('reads a rotated key file again, with no new source', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', {
+      modulusLength: 2048,
+      privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+      publicKeyEncoding: { type: 'spki', format: 'pem' },
+    });
+    const file = join(scratch, 'mounted-secret.json');
+    writeFileSync(file, JSON.stringify({ ...VERTEX_TEST_SERVICE_ACCOUNT, private_key: privateKey }));
+    const source = tokenSource('vertex-rotating', '', file);
+    expect(await source.token().catch((e: unknown) => e)).toMatchObject({ code: 'upstream_error' });
+
+    writeFileSync(file, readFileSync(VERTEX_TEST_SERVICE_ACCOUNT_FILE));
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(await source.token()).toMatch(/^ya29\.sandbox-/);
   });
 });
 

@@ -1,9 +1,10 @@
 // Google access tokens for a Vertex provider through google-auth-library: a service-account key file (a JWT
 // signed with its key, exchanged at Google's token endpoint) or workload identity (application default
-// credentials). The token is cached and renewed before it expires, one renewal in flight for every caller;
-// a failure is the provider's upstream_error, naming it and nothing secret.
+// credentials). The token is cached and renewed before it expires, one renewal in flight for every caller,
+// and a rotated key file is read again; a failure is the provider's upstream_error, naming it and nothing secret.
 import { GatewayError } from '@gateway/contracts';
 import { type AuthClient, GoogleAuth } from 'google-auth-library';
+import { stat } from 'node:fs/promises';
 import { z } from 'zod';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -98,8 +99,7 @@ async function issueWith(client: AuthClient): Promise<IssuedAccessToken> {
   return { token, expiresAtMs: client.credentials.expiry_date ?? 0 };
 }
 
-export function vertexAccessToken(options: VertexTokenOptions): VertexTokenSource {
-  const renewBeforeMs = options.renewBeforeMs ?? DEFAULT_RENEW_BEFORE_MS;
+function loadClient(options: VertexTokenOptions, renewBeforeMs: number): Promise<AuthClient> {
   const auth = new GoogleAuth({
     scopes: [CLOUD_PLATFORM_SCOPE],
     ...('credentialsFile' in options ? { keyFile: options.credentialsFile } : {}),
@@ -107,20 +107,28 @@ export function vertexAccessToken(options: VertexTokenOptions): VertexTokenSourc
     // its requests go through Node's own fetch, as every other upstream call does.
     clientOptions: { eagerRefreshThresholdMillis: renewBeforeMs, transporterOptions: { fetchImplementation: fetch } },
   });
-  let client: Promise<AuthClient> | null = null;
-  const clientOnce = (): Promise<AuthClient> => {
-    if (!client) {
-      const loading = auth.getClient().then((loaded) => {
-        if ('credentialsFile' in options && options.tokenUrl) sendTokenRequestsTo(loaded, options.tokenUrl);
-        return loaded;
-      });
-      // A key file that could not be read is read again on the next call.
-      loading.catch(() => {
-        if (client === loading) client = null;
-      });
-      client = loading;
-    }
+  return auth.getClient().then((client) => {
+    if ('credentialsFile' in options && options.tokenUrl) sendTokenRequestsTo(client, options.tokenUrl);
     return client;
+  });
+}
+
+export function vertexAccessToken(options: VertexTokenOptions): VertexTokenSource {
+  const renewBeforeMs = options.renewBeforeMs ?? DEFAULT_RENEW_BEFORE_MS;
+  let loaded: { client: Promise<AuthClient>; version: number | null } | null = null;
+  // A key file is looked at before each renewal: a rotated one (a Kubernetes Secret updated in place) is read
+  // again, and one that could not be read is tried again, with no restart.
+  const currentClient = async (): Promise<AuthClient> => {
+    const version = 'credentialsFile' in options ? (await stat(options.credentialsFile)).mtimeMs : null;
+    if (!loaded || loaded.version !== version) {
+      const client = loadClient(options, renewBeforeMs);
+      const entry = { client, version };
+      client.catch(() => {
+        if (loaded === entry) loaded = null;
+      });
+      loaded = entry;
+    }
+    return loaded.client;
   };
-  return cachedTokenSource(options.providerId, async () => issueWith(await clientOnce()), renewBeforeMs);
+  return cachedTokenSource(options.providerId, async () => issueWith(await currentClient()), renewBeforeMs);
 }
