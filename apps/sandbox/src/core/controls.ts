@@ -83,6 +83,15 @@ export function resolveRunMs(headers: Record<string, string | string[] | undefin
   return parseMillis(header(headers, 'x-sandbox-run-ms'), 'x-sandbox-run-ms') ?? parseMillis(options.run, 'model@run') ?? 0;
 }
 
+/**
+ * A field of the answer to send under a wrong name (`x-sandbox-drift`, or `model@drift=field`): the vendor's
+ * shape gone astray, so a conformance spec can prove the vendor's SDK notices.
+ */
+export function resolveDrift(headers: Record<string, string | string[] | undefined>, model: string | undefined): string | null {
+  const options = model ? splitModelName(model).options : {};
+  return header(headers, 'x-sandbox-drift') || options.drift || null;
+}
+
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   if (ms <= 0) return Promise.resolve();
   return new Promise((resolve) => {

@@ -8,6 +8,7 @@ import { openaiProtocol } from './openai/openai.protocol';
 import { dashscopeProtocol } from './dashscope/dashscope.protocol';
 import { klingProtocol } from './kling/kling.protocol';
 import { mediaResultsProtocol } from './media-results/media-results.protocol';
+import { vertexProtocol } from './vertex/vertex.protocol';
 
 export const PROTOCOLS: readonly SandboxProtocol[] = [
   openaiProtocol,
@@ -17,4 +18,5 @@ export const PROTOCOLS: readonly SandboxProtocol[] = [
   klingProtocol,
   mediaResultsProtocol,
   musicProtocol,
+  vertexProtocol,
 ];
