@@ -8,11 +8,13 @@ import { openaiProtocol } from './openai/openai.protocol';
 import { dashscopeProtocol } from './dashscope/dashscope.protocol';
 import { klingProtocol } from './kling/kling.protocol';
 import { mediaResultsProtocol } from './media-results/media-results.protocol';
+import { bedrockProtocol } from './bedrock/bedrock.protocol';
 
 export const PROTOCOLS: readonly SandboxProtocol[] = [
   openaiProtocol,
   anthropicProtocol,
   geminiProtocol,
+  bedrockProtocol,
   dashscopeProtocol,
   klingProtocol,
   mediaResultsProtocol,
