@@ -4,3 +4,4 @@ export * from './gemini';
 export * from './dashscope';
 export * from './kling';
 export * from './music';
+export * from './bedrock';
