@@ -142,6 +142,48 @@ describe('sandbox Bedrock Converse via @aws-sdk/client-bedrock-runtime', () => {
     expect(second.usage?.totalTokens).toBe(first.usage?.totalTokens);
   });
 
+  it('answers structured output as an instance of the schema given in outputConfig', async () => {
+    const schema = { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' } }, required: ['city', 'days'] };
+    const answer = await client.send(
+      new ConverseCommand({
+        modelId: CLAUDE,
+        messages: [ask('Plan a trip.')],
+        outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(schema), name: 'trip' } } } },
+      }),
+    );
+    const json = JSON.parse(answer.output!.message!.content![0]!.text!) as Record<string, unknown>;
+    expect(Object.keys(json).sort()).toEqual(['city', 'days']);
+    expect(typeof json.days).toBe('number');
+    const refused = client.send(
+      new ConverseCommand({
+        modelId: CLAUDE,
+        messages: [ask('Plan a trip.')],
+        outputConfig: { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: '{not json' } } } },
+      }),
+    );
+    await expect(refused).rejects.toBeInstanceOf(ValidationException);
+  });
+
+  it('reads a document block and stops at a stop sequence', async () => {
+    const document: ContentBlock = { document: { format: 'txt', name: 'notes', source: { bytes: Buffer.from('Some notes.') } } };
+    const answer = await client.send(
+      new ConverseCommand({
+        modelId: CLAUDE,
+        messages: [{ role: 'user', content: [document, { text: 'Sum up the plan.' }] }],
+        inferenceConfig: { stopSequences: ['plan'] },
+      }),
+    );
+    expect(answer.output?.message?.content).toEqual([{ text: 'You said: [notes] Sum up the' }]);
+    expect(answer.stopReason).toBe('stop_sequence');
+  });
+
+  it('says when a guardrail or the content filter stopped the answer', async () => {
+    const guarded = await client.send(new ConverseCommand({ modelId: `${CLAUDE}@bedrock=guardrail`, messages: [ask('Hi.')] }));
+    expect(guarded.stopReason).toBe('guardrail_intervened');
+    const filtered = await client.send(new ConverseCommand({ modelId: `${CLAUDE}@bedrock=filtered`, messages: [ask('Hi.')] }));
+    expect(filtered.stopReason).toBe('content_filtered');
+  });
+
   it('accepts cross-region inference profiles and URL-encoded ARNs as model ids', async () => {
     for (const modelId of [`us.${CLAUDE}`, `arn:aws:bedrock:us-east-1:123456789012:inference-profile/us.${CLAUDE}`, 'meta.llama3-1-70b-instruct-v1:0']) {
       const answer = await client.send(new ConverseCommand({ modelId, messages: [ask('Hi.')] }));

@@ -72,6 +72,7 @@ export function asMessagesRequest(modelId: string, request: ConverseRequest): Me
   const fields = request.additionalModelRequestFields;
   const thinking = fields?.thinking ?? fields?.reasoning_config;
   const inference = request.inferenceConfig;
+  const jsonSchema = request.outputConfig?.textFormat?.structure.jsonSchema;
   return {
     model: modelId,
     max_tokens: inference?.maxTokens ?? CONVERSE_DEFAULT_MAX_TOKENS,
@@ -81,6 +82,7 @@ export function asMessagesRequest(modelId: string, request: ConverseRequest): Me
     ...(choice ? { tool_choice: choice.tool ? { type: 'tool', name: choice.tool.name } : { type: choice.any ? 'any' : 'auto' } } : {}),
     ...(thinking ? { thinking } : {}),
     ...(inference?.stopSequences ? { stop_sequences: inference.stopSequences } : {}),
+    ...(jsonSchema ? { output_format: { type: 'json_schema', schema: JSON.parse(jsonSchema.schema) as Record<string, unknown> } } : {}),
   };
 }
 

@@ -13,11 +13,13 @@ const Json = z.unknown().refine((value) => value !== undefined, 'a JSON document
 
 export const ConverseImage = z.strictObject({ format: z.enum(['png', 'jpeg', 'gif', 'webp']), source: exactlyOne({ bytes: Bytes.min(1).optional() }) });
 export const ConverseDocument = z.strictObject({
-  format: z.enum(['pdf', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'html', 'txt', 'md']),
+  format: z.enum(['pdf', 'csv', 'doc', 'docx', 'xls', 'xlsx', 'html', 'txt', 'md']).optional(),
   name: z.string().min(1).max(200),
   source: exactlyOne({ bytes: Bytes.min(1).optional(), text: z.string().optional() }),
+  context: z.string().optional(),
+  citations: z.strictObject({ enabled: z.boolean() }).optional(),
 });
-export const CachePoint = z.strictObject({ type: z.literal('default') });
+export const CachePoint = z.strictObject({ type: z.literal('default'), ttl: z.enum(['5m', '1h']).optional() });
 
 const ToolResultContent = exactlyOne({
   text: z.string().optional(),
@@ -26,11 +28,17 @@ const ToolResultContent = exactlyOne({
   document: ConverseDocument.optional(),
 });
 
-export const ConverseToolUse = z.strictObject({ toolUseId: z.string().min(1).max(64), name: z.string().min(1).max(64), input: Json });
+export const ConverseToolUse = z.strictObject({
+  toolUseId: z.string().min(1).max(64),
+  name: z.string().min(1).max(64),
+  input: Json,
+  type: z.literal('server_tool_use').optional(),
+});
 export const ConverseToolResult = z.strictObject({
   toolUseId: z.string().min(1).max(64),
   content: z.array(ToolResultContent),
   status: z.enum(['success', 'error']).optional(),
+  type: z.string().optional(),
 });
 export const ConverseReasoning = exactlyOne({
   reasoningText: z.strictObject({ text: z.string(), signature: z.string().optional() }).optional(),
@@ -57,6 +65,7 @@ const ToolSpec = z.strictObject({
   name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'expected a tool name of letters, digits, _ and -'),
   description: z.string().min(1).optional(),
   inputSchema: exactlyOne({ json: z.record(z.string(), z.unknown()).optional() }),
+  strict: z.boolean().optional(),
 });
 export const ConverseTool = exactlyOne({ toolSpec: ToolSpec.optional(), cachePoint: CachePoint.optional() });
 
@@ -80,6 +89,28 @@ export const ClaudeRequestFields = z.strictObject({
   anthropic_beta: z.array(z.string()).optional(),
 });
 
+const JsonSchemaText = z.string().refine((text) => {
+  try {
+    const value: unknown = JSON.parse(text);
+    return value !== null && typeof value === 'object' && !Array.isArray(value);
+  } catch {
+    return false;
+  }
+}, 'expected a JSON Schema object as JSON text');
+
+/** Structured output: the answer's text is an instance of the schema, given as JSON text. */
+export const ConverseOutputConfig = z.strictObject({
+  textFormat: z
+    .strictObject({
+      type: z.literal('json_schema'),
+      structure: exactlyOne({
+        jsonSchema: z.strictObject({ schema: JsonSchemaText, name: z.string().min(1).optional(), description: z.string().optional() }).optional(),
+      }),
+    })
+    .optional(),
+  effort: z.enum(['low', 'medium', 'high', 'xhigh', 'max']).optional(),
+});
+
 export const ConverseRequest = z
   .strictObject({
     messages: z.array(ConverseMessage).min(1),
@@ -97,6 +128,8 @@ export const ConverseRequest = z
     additionalModelResponseFieldPaths: z.array(z.string()).optional(),
     requestMetadata: z.record(z.string(), z.string()).optional(),
     performanceConfig: z.strictObject({ latency: z.enum(['standard', 'optimized']) }).optional(),
+    serviceTier: z.strictObject({ type: z.enum(['default', 'flex', 'priority', 'reserved']) }).optional(),
+    outputConfig: ConverseOutputConfig.optional(),
   })
   .superRefine((request, ctx) => {
     request.messages.forEach((message, i) => {
