@@ -117,6 +117,26 @@ describe('bedrock codec against the sandbox', () => {
     expect(second.inputTokens).toBe(first.inputTokens);
   });
 
+  it('answers structured output through the answer tool, and through outputConfig while reasoning', async () => {
+    const format = {
+      type: 'json_schema',
+      json_schema: { name: 'trip', schema: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] } },
+    };
+    const answerOf = async (ir: ChatIrRequest) => {
+      const response = await send(bedrockChat.toRequest(ir, channel()));
+      if (response.status !== 200) throw new Error(await readBodyText(response.body));
+      return bedrockChat.fromResponse(await readBodyJson(response.body), { ...context, structuredOutputTool: bedrockChat.structuredOutputTool!(ir) });
+    };
+    const byTool = await answerOf(oaic({ messages: [{ role: 'user', content: 'Paris' }], response_format: format }));
+    expect(byTool.stopReason).toBe('end_turn');
+    expect(JSON.parse((byTool.parts[0] as { text: string }).text)).toEqual({ city: expect.any(String) });
+    const thinking = await answerOf(
+      oaic({ messages: [{ role: 'user', content: 'Paris' }], response_format: format, reasoning_effort: 'low', max_completion_tokens: 4096 }),
+    );
+    expect(thinking.parts.map((part) => part.type)).toEqual(['reasoning', 'text']);
+    expect(JSON.parse((thinking.parts[1] as { text: string }).text)).toEqual({ city: expect.any(String) });
+  });
+
   it('throws a mid-stream exception as the gateway error it stands for', async () => {
     const ir = oaic({ messages: [{ role: 'user', content: 'Tell me the plan.' }], stream: true });
     await expect(streamEvents(ir, 'anthropic.claude-v2@bedrock=stream-error')).rejects.toMatchObject({ code: 'upstream_error', upstreamStatus: 502 });

@@ -109,6 +109,23 @@ describe('bedrock codec: requests', () => {
     expect(bedrockChat.structuredOutputTool!(ir)).toBe('structured_answer');
   });
 
+  it("holds a thinking model's structured output to Converse's own outputConfig", () => {
+    const ir = decode('msgc', { max_tokens: 4096, thinking: { type: 'enabled', budget_tokens: 2048 } });
+    ir.responseFormat = {
+      type: 'json_schema',
+      name: 'trip',
+      description: null,
+      schema: { type: 'object', properties: { city: { type: 'string' } } },
+      strict: true,
+    };
+    const body = converseBody(ir);
+    expect(body.outputConfig).toEqual({
+      textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: '{"type":"object","properties":{"city":{"type":"string"}}}', name: 'trip' } } },
+    });
+    expect(body.toolConfig.tools.map((tool: Json) => tool.toolSpec.name)).toEqual(['get_weather']);
+    expect(bedrockChat.structuredOutputTool!(ir)).toBeNull();
+  });
+
   it('refuses what Converse cannot express, naming the client field', () => {
     const refusal = (run: () => unknown) => {
       try {

@@ -73,13 +73,28 @@ function turnsOf(ir: ChatIrRequest): Turn[] {
   return turns;
 }
 
-/** Structured output is answered through a tool unless the model thinks (a forced tool call and thinking exclude each other). */
+/**
+ * Structured output is answered through a tool, which every Converse model can call; a model that thinks
+ * cannot be forced to a tool, so it gets Converse's own `outputConfig` instead, whose answer is the JSON text.
+ */
+function answersByTool(ir: ChatIrRequest): boolean {
+  return ir.responseFormat != null && !ir.reasoning;
+}
+
 export function bedrockStructuredOutputTool(ir: ChatIrRequest): string | null {
-  return ir.responseFormat != null ? BEDROCK_STRUCTURED_OUTPUT_TOOL : null;
+  return answersByTool(ir) ? BEDROCK_STRUCTURED_OUTPUT_TOOL : null;
+}
+
+function outputConfig(ir: ChatIrRequest): Block | undefined {
+  const format = ir.responseFormat;
+  if (!format || answersByTool(ir)) return undefined;
+  const schema = format.type === 'json_schema' ? format.schema : { type: 'object' };
+  const named = format.type === 'json_schema' ? { name: format.name, ...(format.description !== null ? { description: format.description } : {}) } : {};
+  return { textFormat: { type: 'json_schema', structure: { jsonSchema: { schema: JSON.stringify(schema), ...named } } } };
 }
 
 function toolChoice(ir: ChatIrRequest, hasClientTools: boolean): Block | undefined {
-  if (ir.responseFormat != null && ir.toolChoice?.type !== 'tool') {
+  if (answersByTool(ir) && ir.toolChoice?.type !== 'tool') {
     return !hasClientTools || ir.toolChoice?.type === 'none' ? { tool: { name: BEDROCK_STRUCTURED_OUTPUT_TOOL } } : { any: {} };
   }
   const choice = ir.toolChoice;
@@ -94,7 +109,7 @@ function usesTools(turns: Turn[]): boolean {
 
 /** Converse wants a toolConfig whenever the conversation holds tool blocks; `none` otherwise leaves the tools out. */
 function toolConfig(ir: ChatIrRequest, turns: Turn[]): Block | undefined {
-  const offered = ir.toolChoice?.type === 'none' && !usesTools(turns) && ir.responseFormat == null ? [] : ir.tools;
+  const offered = ir.toolChoice?.type === 'none' && !usesTools(turns) && !answersByTool(ir) ? [] : ir.tools;
   const tools: Block[] = [];
   for (const tool of offered) {
     tools.push({
@@ -107,7 +122,7 @@ function toolConfig(ir: ChatIrRequest, turns: Turn[]): Block | undefined {
     if (tool.cache) tools.push(CACHE_POINT);
   }
   const format = ir.responseFormat;
-  if (format) {
+  if (format && answersByTool(ir)) {
     const schema = format.type === 'json_schema' ? format.schema : { type: 'object' };
     const description = format.type === 'json_schema' && format.description !== null ? format.description : 'Give the answer as this tool input.';
     tools.push({ toolSpec: { name: BEDROCK_STRUCTURED_OUTPUT_TOOL, description, inputSchema: { json: { type: 'object', ...schema } } } });
@@ -126,8 +141,6 @@ function checkExpressible(ir: ChatIrRequest): void {
   if (ir.stop.length > BEDROCK_MAX_STOP_SEQUENCES)
     throw unsupported(ir.family, 'stop', `this upstream takes at most ${BEDROCK_MAX_STOP_SEQUENCES} stop sequences`);
   if (ir.parallelToolCalls === false && ir.tools.length > 0) throw unsupported(ir.family, 'parallelToolCalls', 'this upstream cannot be held to one tool call');
-  if (ir.responseFormat != null && ir.reasoning)
-    throw unsupported(ir.family, 'responseFormat', 'this upstream answers structured output through a tool call, which reasoning excludes');
 }
 
 function additionalFields(ir: ChatIrRequest): Block | undefined {
@@ -164,6 +177,8 @@ export function toConverseBody(ir: ChatIrRequest): Record<string, unknown> {
   if (tools) body.toolConfig = tools;
   const fields = additionalFields(ir);
   if (fields) body.additionalModelRequestFields = fields;
+  const output = outputConfig(ir);
+  if (output) body.outputConfig = output;
   return body;
 }
 
