@@ -71,6 +71,7 @@ describe('sandbox Bedrock Converse via @aws-sdk/client-bedrock-runtime', () => {
     expect(answer.stopReason).toBe('end_turn');
     expect(answer.usage).toEqual({ inputTokens: 8, outputTokens: 8, totalTokens: 16 });
     expect(typeof answer.metrics?.latencyMs).toBe('number');
+    expect(answer.$metadata.requestId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('calls a tool and answers its result', async () => {

@@ -29,6 +29,7 @@ interface Signing {
   region?: string;
   date?: Date;
   sentBody?: string;
+  extraHeaders?: Record<string, string>;
 }
 
 async function call({
@@ -37,6 +38,7 @@ async function call({
   region = BEDROCK_SANDBOX_REGION,
   date,
   sentBody,
+  extraHeaders = {},
 }: Signing = {}) {
   const signer = new SignatureV4({ credentials: { accessKeyId, secretAccessKey: secret }, region, service: 'bedrock', sha256: Sha256 });
   const signed = await signer.sign(
@@ -47,7 +49,7 @@ async function call({
       port: Number(base.port),
       path: PATH,
       query: {},
-      headers: { host: base.host, 'content-type': 'application/json' },
+      headers: { host: base.host, 'content-type': 'application/json', ...extraHeaders },
       body: BODY,
     },
     date ? { signingDate: date } : {},
@@ -101,6 +103,12 @@ describe('sandbox Bedrock SigV4 verification', () => {
     const answer = await call({ sentBody: BODY.replace('Hi.', 'Ho.') });
     expect(answer.status).toBe(403);
     expect(answer.type).toMatch(/^InvalidSignatureException:/);
+  });
+
+  it("refuses a declared payload hash that is not the body's", async () => {
+    const answer = await call({ extraHeaders: { 'x-amz-content-sha256': 'UNSIGNED-PAYLOAD' } });
+    expect(answer.status).toBe(403);
+    expect(answer.body.message).toContain('x-amz-content-sha256');
   });
 
   it('refuses an unsigned request', async () => {

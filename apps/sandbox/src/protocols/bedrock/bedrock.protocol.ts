@@ -27,7 +27,10 @@ async function verify(request: FastifyRequest): Promise<void> {
 }
 
 const plugin: FastifyPluginAsync<ProtocolDeps> = async (app, { exchange, files, holds }) => {
-  app.addHook('onRequest', async (request, reply) => exchange.track(request, reply));
+  app.addHook('onRequest', async (request, reply) => {
+    exchange.track(request, reply);
+    reply.header('x-amzn-requestid', request.id);
+  });
   // The signature covers the body's bytes as sent, so they stay raw until it is checked.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));

@@ -86,7 +86,8 @@ export async function verifySigV4(request: ReceivedRequest, now: Date = new Date
       `Date in Credential scope does not match YYYYMMDD from ISO-8601 version of date from HTTP: '${day}' != '${amzDate!.slice(0, 8)}', from '${amzDate}'.`,
     );
   const declaredHash = header(request.headers, 'x-amz-content-sha256');
-  if (declaredHash !== undefined && declaredHash !== 'UNSIGNED-PAYLOAD' && declaredHash !== createHash('sha256').update(request.body).digest('hex'))
+  // Bedrock signs every payload: UNSIGNED-PAYLOAD (an S3 allowance) is a mismatch like any other hash.
+  if (declaredHash !== undefined && declaredHash !== createHash('sha256').update(request.body).digest('hex'))
     throw invalid('The provided x-amz-content-sha256 header does not match what was computed.');
 
   const names = signedHeaderList.split(';');
