@@ -5,6 +5,7 @@ import { ChatCompletionRequest, EmbeddingRequest, GatewayError, parseOrThrow } f
 import { BEDROCK_SANDBOX_REGION, BEDROCK_TEST_ACCESS_KEY_ID, BEDROCK_TEST_SECRET_ACCESS_KEY, buildSandboxApp } from '@gateway/sandbox';
 import type { FastifyInstance } from 'fastify';
 import {
+  anthropicChat,
   bedrockChat,
   type ChannelTarget,
   type ChatIrRequest,
@@ -19,6 +20,7 @@ import {
   signBedrockRequest,
   toTitanEmbedRequests,
   type UpstreamRequest,
+  unwrapInvokeChunk,
 } from '../src';
 
 let app: FastifyInstance;
@@ -167,6 +169,25 @@ describe('bedrock codec against the sandbox', () => {
     expect(refused.code).toBe('upstream_error');
     expect(refused.message).toContain('InvalidSignatureException');
     expect(refused.message).not.toContain(BEDROCK_TEST_SECRET_ACCESS_KEY);
+  });
+
+  it("streams Claude's Messages events through InvokeModel, read by the Anthropic decoder", async () => {
+    const url = `${base}/bedrock/model/${encodeURIComponent('anthropic.claude-sonnet-4-20250514-v1:0')}/invoke-with-response-stream`;
+    const body = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 64, messages: [{ role: 'user', content: 'Tell me the plan.' }] });
+    const response = await send({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/json', accept: 'application/vnd.amazon.eventstream' },
+      body,
+      stream: true,
+    });
+    expect(response.status).toBe(200);
+    const decoder = anthropicChat.streamDecoder(context);
+    const events: IrStreamEvent[] = [];
+    for await (const message of readBedrockEventStream(response.body)) events.push(...decoder.push(unwrapInvokeChunk(message)));
+    const text = events.filter((event) => event.type === 'text_delta').map((event) => (event as { text: string }).text);
+    expect(text.join('')).toBe('You said: Tell me the plan.');
+    expect(events.at(-1)).toEqual({ type: 'finish', stopReason: 'end_turn', stopSequence: null, usage: { inputTokens: 5, outputTokens: 8 } });
   });
 
   it('embeds through Titan and answers an oaic list', async () => {

@@ -3,7 +3,7 @@ import { EventStreamCodec, type MessageHeaders } from '@smithy/eventstream-codec
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { Readable } from 'node:stream';
 import type { SseMessage } from '../../ir/chat-ir.schema';
-import { readBedrockEventStream } from './bedrock-event-stream.reader';
+import { readBedrockEventStream, unwrapInvokeChunk } from './bedrock-event-stream.reader';
 
 const codec = new EventStreamCodec(toUtf8, fromUtf8);
 const text = (value: string) => ({ type: 'string' as const, value });
@@ -59,5 +59,14 @@ describe('readBedrockEventStream', () => {
     const broken = Buffer.from(frames[0]!);
     broken[broken.length - 6] ^= 0xff;
     await expect(read(Readable.from([broken]))).rejects.toThrow(/checksum/i);
+  });
+});
+
+describe('unwrapInvokeChunk', () => {
+  it("hands on the model's own event, named by its type", () => {
+    const inner = { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'Hi' } };
+    const chunk = { event: 'chunk', data: JSON.stringify({ bytes: Buffer.from(JSON.stringify(inner)).toString('base64') }) };
+    expect(unwrapInvokeChunk(chunk)).toEqual({ event: 'content_block_delta', data: JSON.stringify(inner) });
+    expect(() => unwrapInvokeChunk({ event: 'chunk', data: '{"bytes":"bm90IGpzb24="}' })).toThrow(expect.objectContaining({ code: 'upstream_error' }));
   });
 });

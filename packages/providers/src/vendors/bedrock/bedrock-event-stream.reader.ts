@@ -4,8 +4,11 @@
 import { getChunkedStream } from '@smithy/core/event-streams';
 import { EventStreamCodec, type Message } from '@smithy/eventstream-codec';
 import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
+import { parseOrThrow } from '@gateway/contracts';
 import type { Readable } from 'node:stream';
+import { z } from 'zod';
 import type { SseMessage } from '../../ir/chat-ir.schema';
+import { parseUpstreamBody } from '../../ir/upstream-error';
 import { bedrockStreamException } from './bedrock-error.transform';
 
 function headerText(message: Message, name: string): string | null {
@@ -34,4 +37,18 @@ function toSse(message: Message): SseMessage {
 export async function* readBedrockEventStream(body: Readable): AsyncIterable<SseMessage> {
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   for await (const message of getChunkedStream(body as AsyncIterable<Uint8Array>)) yield toSse(codec.decode(message));
+}
+
+const InvokeChunk = z.object({ bytes: z.string() }).loose();
+const TypedEvent = z.object({ type: z.string() }).loose();
+
+/**
+ * InvokeModelWithResponseStream wraps each of the model's own stream events in a `chunk` event as base64
+ * bytes: for Claude, the Messages stream event the Anthropic decoder reads, named by its `type`.
+ */
+export function unwrapInvokeChunk(message: SseMessage): SseMessage {
+  const chunk = parseUpstreamBody(() => parseOrThrow(InvokeChunk, JSON.parse(message.data)));
+  const data = Buffer.from(chunk.bytes, 'base64').toString('utf8');
+  const event = parseUpstreamBody(() => parseOrThrow(TypedEvent, JSON.parse(data)));
+  return { event: event.type, data };
 }
