@@ -109,18 +109,29 @@ export class Exchange {
    * `cut` closes the connection after two frames.
    */
   async sendSse(request: FastifyRequest, reply: FastifyReply, frames: readonly (string | SsePause)[], controls: SandboxControls): Promise<void> {
+    await this.sendStream(request, reply, frames, controls, 'text/event-stream; charset=utf-8');
+  }
+
+  /** As sendSse, for any framing: binary frames (an AWS event stream) under their own content type. */
+  async sendStream(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    frames: readonly (string | Uint8Array | SsePause)[],
+    controls: SandboxControls,
+    contentType: string,
+  ): Promise<void> {
     const signal = this.signal(request);
     reply.hijack();
     const res = reply.raw;
     res.writeHead(200, {
-      'content-type': 'text/event-stream; charset=utf-8',
+      'content-type': contentType,
       'cache-control': 'no-cache',
       connection: 'keep-alive',
       'x-request-id': request.id,
     });
     for (let i = 0; i < frames.length; i++) {
       const frame = frames[i]!;
-      if (typeof frame !== 'string') {
+      if (typeof frame !== 'string' && !(frame instanceof Uint8Array)) {
         await sleep(frame.pauseMs, signal);
         continue;
       }

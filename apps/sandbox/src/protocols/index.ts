@@ -9,11 +9,13 @@ import { dashscopeProtocol } from './dashscope/dashscope.protocol';
 import { klingProtocol } from './kling/kling.protocol';
 import { mediaResultsProtocol } from './media-results/media-results.protocol';
 import { vertexProtocol } from './vertex/vertex.protocol';
+import { bedrockProtocol } from './bedrock/bedrock.protocol';
 
 export const PROTOCOLS: readonly SandboxProtocol[] = [
   openaiProtocol,
   anthropicProtocol,
   geminiProtocol,
+  bedrockProtocol,
   dashscopeProtocol,
   klingProtocol,
   mediaResultsProtocol,

@@ -5,3 +5,4 @@ export * from './dashscope';
 export * from './kling';
 export * from './music';
 export * from './vertex';
+export * from './bedrock';
