@@ -33,13 +33,13 @@ export const ProviderConfig = z
     apiKey: z.string().min(1).optional(),
     apiKeyEnv: EnvVarName.optional(),
     /** Non-secret settings of the protocol (see provider-settings.schema.ts). */
-    settings: StoredProviderSettings.optional(),
+    settings: StoredProviderSettings.nullish(),
   })
   .strict()
   .transform((provider, ctx) => {
     const { settings, ...rest } = provider;
     if (!takesSettings(provider.protocol)) {
-      if (settings !== undefined) ctx.addIssue({ code: 'custom', path: ['settings'], message: `the ${provider.protocol} protocol takes no settings` });
+      if (settings != null) ctx.addIssue({ code: 'custom', path: ['settings'], message: `the ${provider.protocol} protocol takes no settings` });
       return { ...rest, settings: null };
     }
     const parsed = PROVIDER_SETTINGS[provider.protocol].safeParse(settings ?? {});

@@ -19,6 +19,18 @@ describe('provider settings', () => {
     expect(result.success && result.data.providers[0]!.settings).toEqual({ paths: 'v1', entra });
   });
 
+  it('parses its own output again unchanged, as the CLI and the accounts service both parse a file', () => {
+    const file = {
+      providers: [
+        { id: 'o', protocol: 'openai', baseUrl: 'https://api.openai.com/v1', apiKeyEnv: 'OPENAI_API_KEY' },
+        { id: 'a', protocol: 'azure-openai', baseUrl: 'https://res.openai.azure.com', apiKey: 'k', settings: { apiVersion: '2024-10-21' } },
+      ],
+    };
+    const once = GatewayConfig.parse(file);
+    expect(GatewayConfig.parse(once)).toEqual(once);
+    expect(once.providers.map((provider) => provider.settings)).toEqual([null, { apiVersion: '2024-10-21', paths: 'deployments' }]);
+  });
+
   it('refuses what does not fit the protocol, naming the field', () => {
     expect(issues(azure({ apiKey: 'k', settings: {} }))).toEqual([
       'providers.0.settings.apiVersion: azure-openai: the deployment paths need an api-version (or set paths: v1)',
