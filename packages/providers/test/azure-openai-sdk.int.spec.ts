@@ -1,7 +1,7 @@
 // The sandbox's Azure OpenAI judged by the vendor's own client: openai's AzureOpenAI on the deployment
 // paths with an api-version, keyed by `api-key` and by an Entra ID token from @azure/identity.
 import { ClientSecretCredential, getBearerTokenProvider } from '@azure/identity';
-import { AzureOpenAI, AuthenticationError, BadRequestError } from 'openai';
+import OpenAI, { AzureOpenAI, AuthenticationError, BadRequestError } from 'openai';
 import { azureSandbox } from './support/azure-sandbox';
 
 const sandbox = azureSandbox();
@@ -38,6 +38,36 @@ describe('sandbox Azure OpenAI via the AzureOpenAI client', () => {
     expect(result.data).toHaveLength(2);
     expect(result.data[0]!.embedding.length).toBeGreaterThan(0);
     expect(result.usage.prompt_tokens).toBeGreaterThan(0);
+  });
+
+  it('generates an image on the deployment path', async () => {
+    const image = await keyed().images.generate({ model: 'sandbox-image', prompt: 'a red square', n: 1 });
+    expect(Buffer.from(image.data![0]!.b64_json!, 'base64').subarray(1, 4).toString('latin1')).toBe('PNG');
+  });
+
+  it('answers a response beside the deployments, whole and streamed alike', async () => {
+    const whole = await keyed().responses.create({ model: 'sandbox-gpt', input: 'What is the plan?' });
+    expect(whole.output_text).toBe('You said: What is the plan?');
+    const stream = await keyed().responses.create({ model: 'sandbox-gpt', input: 'What is the plan?', stream: true });
+    let text = '';
+    let completed = false;
+    for await (const event of stream) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+      if (event.type === 'response.completed') completed = true;
+    }
+    expect(text).toBe(whole.output_text);
+    expect(completed).toBe(true);
+  });
+
+  it('serves the v1 paths with the model in the body and no api-version', async () => {
+    const v1 = new OpenAI({
+      baseURL: `${sandbox.base}/azure/openai/v1`,
+      apiKey: 'unused',
+      defaultHeaders: { 'api-key': 'sandbox-azure-key', authorization: null },
+      maxRetries: 0,
+    });
+    const completion = await v1.chat.completions.create({ model: 'sandbox-gpt', messages });
+    expect(completion.choices[0]!.message.content).toBe('You said: Tell me, what is the plan?');
   });
 
   it('refuses a prompt that trips the content filter with Azure error and inner error', async () => {
