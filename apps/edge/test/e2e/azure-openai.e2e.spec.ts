@@ -1,6 +1,7 @@
 /**
- * Azure OpenAI's content filter as each family's client sees it, through the gateway to the sandbox's Azure
- * protocol: a filtered answer ends with the family's filter stop, a refused prompt is the family's 400.
+ * Azure OpenAI through the gateway to the sandbox's Azure protocol: the oaic routes that go out as their own
+ * (responses beside the deployments, embeddings on one), and the content filter as each family's client
+ * sees it: a filtered answer ends with the family's filter stop, a refused prompt is the family's 400.
  */
 import { ask, familyClients, type ChatFamily, type FamilyClients } from './support/chat-matrix';
 import { createTenantWithKey } from './support/gateway';
@@ -14,6 +15,20 @@ describe('Azure OpenAI content filter through each family', () => {
 
   beforeAll(async () => {
     clients = familyClients((await createTenantWithKey({ label: 'azure' })).key);
+  });
+
+  it('answers an oaic response whole and streamed, and embeddings, from Azure deployments', async () => {
+    const whole = await clients.oaic.responses.create({ model: MODEL, input: 'What is the plan?' });
+    expect(whole.output_text).toBe('You said: What is the plan?');
+    expect(whole.model).toBe(MODEL);
+    let text = '';
+    for await (const event of await clients.oaic.responses.create({ model: MODEL, input: 'What is the plan?', stream: true })) {
+      if (event.type === 'response.output_text.delta') text += event.delta;
+    }
+    expect(text).toBe(whole.output_text);
+    const embedded = await clients.oaic.embeddings.create({ model: 'sandbox-azure-embedding', input: ['one', 'two'] });
+    expect(embedded.data).toHaveLength(2);
+    expect(embedded.model).toBe('sandbox-azure-embedding');
   });
 
   describe.each(FAMILIES)('%s client', (family) => {
