@@ -10,3 +10,4 @@ export * from './families';
 export * from './vendors';
 export * from './translation';
 export * from './media';
+export * from './auth';

@@ -8,6 +8,8 @@ export interface ChannelTarget {
   protocol: ProviderProtocol;
   baseUrl: string;
   apiKey: string | null;
+  /** The provider's non-secret settings for its protocol; null for protocols that take none. */
+  settings?: Readonly<Record<string, unknown>> | null;
   upstreamModel: string;
   priority: number;
   weight: number;

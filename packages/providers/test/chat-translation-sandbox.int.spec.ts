@@ -35,8 +35,10 @@ afterAll(async () => {
   await app.close();
 });
 
-const PREFIX: Record<ChatProtocol, string> = { openai: '/openai/v1', anthropic: '/anthropic/v1', gemini: '/gemini/v1beta' };
-const MODEL: Record<ChatProtocol, string> = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini' };
+const PREFIX: Record<ChatProtocol, string> = { openai: '/openai/v1', anthropic: '/anthropic/v1', gemini: '/gemini/v1beta', 'azure-openai': '/azure' };
+const MODEL: Record<ChatProtocol, string> = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini', 'azure-openai': 'sandbox-gpt' };
+/** Azure's sandbox takes its own key, on the deployment paths. */
+const AZURE = { apiKey: 'sandbox-azure-key', settings: { apiVersion: '2024-10-21', paths: 'deployments' } };
 
 function channel(protocol: ChatProtocol, upstreamModel = MODEL[protocol]): ChannelTarget {
   return {
@@ -48,6 +50,7 @@ function channel(protocol: ChatProtocol, upstreamModel = MODEL[protocol]): Chann
     upstreamModel,
     priority: 0,
     weight: 1,
+    ...(protocol === 'azure-openai' ? AZURE : {}),
   };
 }
 
@@ -142,7 +145,7 @@ function reassemble(family: IrFamily, sse: string): { text: string; args: string
 }
 
 const PAIRS = (['oaic', 'msgc', 'genc'] as const).flatMap((family) =>
-  (['openai', 'anthropic', 'gemini'] as const).map((protocol) => [family, protocol] as const),
+  (['openai', 'anthropic', 'gemini', 'azure-openai'] as const).map((protocol) => [family, protocol] as const),
 );
 
 describe.each(PAIRS)('%s client → %s sandbox', (family, protocol) => {

@@ -34,8 +34,10 @@ afterAll(async () => {
   await app.close();
 });
 
-const PREFIX: Record<ChatProtocol, string> = { openai: '/openai/v1', anthropic: '/anthropic/v1', gemini: '/gemini/v1beta' };
-const MODEL: Record<ChatProtocol, string> = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini' };
+const PREFIX: Record<ChatProtocol, string> = { openai: '/openai/v1', anthropic: '/anthropic/v1', gemini: '/gemini/v1beta', 'azure-openai': '/azure' };
+const MODEL: Record<ChatProtocol, string> = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini', 'azure-openai': 'sandbox-gpt' };
+/** Azure's sandbox takes its own key, on the deployment paths. */
+const AZURE = { apiKey: 'sandbox-azure-key', settings: { apiVersion: '2024-10-21', paths: 'deployments' } };
 const channel = (protocol: ChatProtocol) => ({
   id: `ch-${protocol}`,
   providerId: `sandbox-${protocol}`,
@@ -45,6 +47,7 @@ const channel = (protocol: ChatProtocol) => ({
   upstreamModel: MODEL[protocol],
   priority: 0,
   weight: 1,
+  ...(protocol === 'azure-openai' ? AZURE : {}),
 });
 
 const PERSON = {
@@ -158,7 +161,7 @@ function streamedText(family: IrFamily, frames: Json[]): string {
 }
 
 const PAIRS = (['oaic', 'msgc', 'genc'] as const).flatMap((family) =>
-  (['openai', 'anthropic', 'gemini'] as const).map((protocol) => [family, protocol] as const),
+  (['openai', 'anthropic', 'gemini', 'azure-openai'] as const).map((protocol) => [family, protocol] as const),
 );
 
 describe.each(PAIRS)('%s client → %s sandbox', (family, protocol) => {
@@ -170,8 +173,8 @@ describe.each(PAIRS)('%s client → %s sandbox', (family, protocol) => {
 
   it('returns reasoning in the family shape, its tokens in the family usage field', async () => {
     const answer = await whole(family, protocol, reasoning(family, false));
-    // The OpenAI protocol keeps its reasoning text to itself: only its token count crosses.
-    const shown = protocol !== 'openai';
+    // The OpenAI protocol (Azure's too) keeps its reasoning text to itself: only its token count crosses.
+    const shown = protocol !== 'openai' && protocol !== 'azure-openai';
     if (family === 'oaic') {
       expect(answer.usage.completion_tokens_details.reasoning_tokens).toBeGreaterThan(0);
       expect(answer.usage.completion_tokens).toBeGreaterThan(answer.usage.completion_tokens_details.reasoning_tokens);

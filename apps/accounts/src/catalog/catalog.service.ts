@@ -89,6 +89,7 @@ export class CatalogService {
         protocol: channel.provider.protocol,
         baseUrl: channel.provider.baseUrl,
         apiKey: resolveProviderKey(channel.provider),
+        settings: channel.provider.settings ?? null,
         upstreamModel: channel.upstreamModel,
         priority: channel.priority,
         weight: channel.weight,

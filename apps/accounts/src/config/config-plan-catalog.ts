@@ -4,7 +4,7 @@ import type { ApplyPlan, ChannelRow, CurrentState, ModelRow, ProviderRow } from 
 
 type ModelConfig = GatewayConfig['models'][number];
 
-const PROVIDER_FIELDS = ['protocol', 'baseUrl', 'apiKey', 'apiKeyEnv'] as const;
+const PROVIDER_FIELDS = ['protocol', 'baseUrl', 'apiKey', 'apiKeyEnv', 'settings'] as const;
 const MODEL_FIELDS = [
   'displayName',
   'capability',
@@ -35,6 +35,7 @@ export function planProviders(config: GatewayConfig, state: CurrentState, plan: 
       baseUrl: provider.baseUrl,
       apiKey: provider.apiKey ?? null,
       apiKeyEnv: provider.apiKeyEnv ?? null,
+      settings: provider.settings,
     };
     const current = state.providers.get(provider.id);
     if (!current) {

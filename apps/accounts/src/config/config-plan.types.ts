@@ -1,5 +1,5 @@
 import type { StoredModelPrices } from '../catalog/stored-prices';
-import type { ApplyResult, BillingMode, CacheSettings, TenantLimitsConfig } from '@gateway/contracts';
+import type { ApplyResult, BillingMode, CacheSettings, StoredProviderSettings, TenantLimitsConfig } from '@gateway/contracts';
 
 /** Plain rows the apply planner compares; the repository maps them to and from Prisma. */
 export interface ProviderRow {
@@ -8,6 +8,7 @@ export interface ProviderRow {
   baseUrl: string;
   apiKey: string | null;
   apiKeyEnv: string | null;
+  settings: StoredProviderSettings | null;
 }
 
 export interface ModelRow extends StoredModelPrices {

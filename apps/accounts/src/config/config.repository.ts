@@ -1,4 +1,4 @@
-import { CacheSettings, TenantLimitsConfig } from '@gateway/contracts';
+import { CacheSettings, StoredProviderSettings, TenantLimitsConfig } from '@gateway/contracts';
 import { Prisma, PrismaClient } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { storedFeatureControls } from '../tenants/feature-controls';
@@ -10,6 +10,16 @@ type Tx = Prisma.TransactionClient;
 const APPLY_TIMEOUT_MS = 60_000;
 /** Any fixed 64-bit number; only config applies take this lock. */
 const APPLY_LOCK_KEY = 4_242_001n;
+
+/** Settings as stored: a row written before settings existed, or holding anything else, has none. */
+function storedSettings(value: Prisma.JsonValue): StoredProviderSettings | null {
+  const parsed = StoredProviderSettings.safeParse(value);
+  return parsed.success ? parsed.data : null;
+}
+
+function toJson(settings: StoredProviderSettings | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return settings === null ? Prisma.DbNull : (settings as Prisma.InputJsonValue);
+}
 
 @Injectable()
 export class ConfigRepository {
@@ -45,7 +55,7 @@ export class ConfigRepository {
     const channelsByModel = new Map<string, ChannelRow[]>();
     for (const channel of channels) channelsByModel.set(channel.modelId, [...(channelsByModel.get(channel.modelId) ?? []), channel]);
     return {
-      providers: new Map(providers.map((p) => [p.id, p])),
+      providers: new Map(providers.map((p) => [p.id, { ...p, settings: storedSettings(p.settings) }])),
       models: new Map(models.map((m) => [m.id, m])),
       channelsByModel,
       plans: new Map(plans.map((p) => [p.name, p])),
@@ -74,8 +84,10 @@ export class ConfigRepository {
   }
 
   private async writeCatalog(tx: Tx, plan: ApplyPlan): Promise<void> {
-    if (plan.providers.create.length) await tx.provider.createMany({ data: plan.providers.create });
-    for (const { id, ...data } of plan.providers.update) await tx.provider.update({ where: { id }, data });
+    // A JSON column takes DbNull, not null, for "no settings".
+    const withSettings = <T extends { settings: StoredProviderSettings | null }>(row: T) => ({ ...row, settings: toJson(row.settings) });
+    if (plan.providers.create.length) await tx.provider.createMany({ data: plan.providers.create.map(withSettings) });
+    for (const { id, ...data } of plan.providers.update) await tx.provider.update({ where: { id }, data: withSettings(data) });
     if (plan.models.create.length) await tx.model.createMany({ data: plan.models.create });
     for (const { id, ...data } of plan.models.update) await tx.model.update({ where: { id }, data });
     if (plan.channels.delete.length) await tx.channel.deleteMany({ where: { id: { in: plan.channels.delete } } });

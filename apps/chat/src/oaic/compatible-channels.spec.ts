@@ -32,6 +32,13 @@ describe('channelsFor', () => {
     expect(channelsFor('embeddings', 'm', [openai, gemini])).toEqual([openai]);
   });
 
+  it('counts Azure OpenAI as OpenAI-compatible, for every operation and against a media task', () => {
+    const azure = channel('z', 'azure-openai');
+    expect(channelsFor('embeddings', 'm', [anthropic, azure, openai])).toEqual([azure, openai]);
+    expect(channelsFor('speech', 'm', [azure])).toEqual([azure]);
+    expect(servedAsMediaTask('images', [channel('k', 'kling'), azure])).toBe(false);
+  });
+
   it('refuses the other operations for a model with no compatible channel, naming the route', () => {
     let thrown: unknown;
     try {

@@ -2,7 +2,7 @@ import { BillingClient } from '@gateway/billing';
 import { GatewayError, TranscriptionFields, TranslationFields, parseOrThrow, type OaicAudioPayload, type TranscriptionReply } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
 import { OBJECT_STORE } from '@gateway/platform/infra';
-import { fromUpstream, orderChannels, readBodyText, toUpstream } from '@gateway/providers';
+import { fromUpstream, orderChannels, readBodyText, toCompatibleUpstream } from '@gateway/providers';
 import { isObjectKey, objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { Readable } from 'node:stream';
@@ -54,7 +54,10 @@ export class OaicAudioService {
       orderChannels(channels),
       // Each attempt reads the upload afresh, so a retry on another channel sends the whole file again.
       (ch) =>
-        toUpstream(op, payload.fields, ch, { stream: false, file: { filename: file.filename, contentType: file.contentType, data: this.lazyRead(file.key) } }),
+        toCompatibleUpstream(op, payload.fields, ch, {
+          stream: false,
+          file: { filename: file.filename, contentType: file.contentType, data: this.lazyRead(file.key) },
+        }),
       signal,
     );
     meter.channelId = channel.id;

@@ -11,7 +11,7 @@ import {
   type Capability,
   type CatalogChannel,
 } from '@gateway/contracts';
-import type { OaicOperation } from '@gateway/providers';
+import { isOpenaiCompatible, type OaicOperation } from '@gateway/providers';
 import type { z } from 'zod';
 
 /*
@@ -87,7 +87,7 @@ function crossesProtocols(op: OaicOperation): op is AcrossProtocols {
  */
 export function channelsFor(op: OaicOperation, modelId: string, channels: readonly CatalogChannel[]): CatalogChannel[] {
   if (crossesProtocols(op)) return [...channels];
-  const compatible = channels.filter((channel) => channel.protocol === 'openai');
+  const compatible = channels.filter((channel) => isOpenaiCompatible(channel.protocol));
   if (compatible.length > 0) return compatible;
   const protocols = [...new Set(channels.map((channel) => channel.protocol))].join(' and ');
   throw GatewayError.invalid(
@@ -102,5 +102,5 @@ export function channelsFor(op: OaicOperation, modelId: string, channels: readon
  * catalog lookup already brought.
  */
 export function servedAsMediaTask(op: OaicOperation, channels: readonly CatalogChannel[]): boolean {
-  return op === 'images' && !channels.some((channel) => channel.protocol === 'openai') && channels.some((channel) => channel.protocol === 'kling');
+  return op === 'images' && !channels.some((channel) => isOpenaiCompatible(channel.protocol)) && channels.some((channel) => channel.protocol === 'kling');
 }

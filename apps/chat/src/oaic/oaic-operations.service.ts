@@ -1,4 +1,4 @@
-import { extractUsage, fromUpstream, readBodyJson, toUpstream } from '@gateway/providers';
+import { extractUsage, fromUpstream, readBodyJson, toCompatibleUpstream } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { UpstreamCallService } from '../pipeline/upstream-call.service';
 import { estimateTokens } from '../pipeline/stream-delta';
@@ -11,7 +11,7 @@ export class OaicOperationsService {
 
   async execute(call: PreparedCall<'embeddings' | 'moderations' | 'images'>, signal: AbortSignal): Promise<Record<string, unknown>> {
     const { op } = call;
-    const { channel, response } = await this.upstream.open(call.channels, (ch) => toUpstream(op, call.body, ch, { stream: false }), signal);
+    const { channel, response } = await this.upstream.open(call.channels, (ch) => toCompatibleUpstream(op, call.body, ch, { stream: false }), signal);
     call.metered.meter.channelId = channel.id;
     const answer = fromUpstream(op, await readBodyJson(response.body), call.modelId);
     const usage = extractUsage(answer);

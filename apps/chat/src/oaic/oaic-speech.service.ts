@@ -1,6 +1,6 @@
 import { type SpeechReply } from '@gateway/contracts';
 import { OBJECT_STORE } from '@gateway/platform/infra';
-import { toUpstream } from '@gateway/providers';
+import { toCompatibleUpstream } from '@gateway/providers';
 import { objectKey, type ObjectStore } from '@gateway/storage';
 import { Inject, Injectable } from '@nestjs/common';
 import { responseHeader, UpstreamCallService } from '../pipeline/upstream-call.service';
@@ -16,7 +16,7 @@ export class OaicSpeechService {
   ) {}
 
   async create(call: PreparedCall<'speech'>, signal: AbortSignal): Promise<SpeechReply> {
-    const { channel, response } = await this.upstream.open(call.channels, (ch) => toUpstream('speech', call.body, ch, { stream: false }), signal);
+    const { channel, response } = await this.upstream.open(call.channels, (ch) => toCompatibleUpstream('speech', call.body, ch, { stream: false }), signal);
     call.metered.meter.channelId = channel.id;
     const contentType = responseHeader(response, 'content-type') ?? 'audio/mpeg';
     const key = objectKey('speech', call.caller.tenantId, call.caller.requestId);

@@ -6,7 +6,7 @@ import {
   type CompletionRequest,
   type ResponseCreateRequest,
 } from '@gateway/contracts';
-import { extractUsage, fromUpstream, toUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
+import { extractUsage, fromUpstream, toCompatibleUpstream, type SseEvent, type TokenUsage } from '@gateway/providers';
 import type { ResponsesService } from '../responses/responses.service';
 import type { MeteredStream } from '../usage/metered-stream';
 import { eventError } from './stream-error';
@@ -111,7 +111,7 @@ async function oaicAnswer(call: OaicRouteCall, json: unknown, channel: CatalogCh
 /** An oaic chat, completions or responses request on OpenAI-protocol channels: its own route upstream, the body as sent. */
 export function openaiRouteCodec(responses: ResponsesService): CodecOf<OaicRouteCall> {
   return (call) => ({
-    request: (channel) => toUpstream(call.op, call.body, channel, { stream: call.stream === true }),
+    request: (channel) => toCompatibleUpstream(call.op, call.body, channel, { stream: call.stream === true }),
     refusal: openaiRefusal,
     answer: (json, channel) => oaicAnswer(call, json, channel, responses),
     frames: (channel) => oaicStreamFrames(call, channel, responses),

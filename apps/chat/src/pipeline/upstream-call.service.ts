@@ -1,13 +1,13 @@
 import { GatewayError, type CatalogChannel } from '@gateway/contracts';
 import {
   assertIrUrls,
+  compatibleErrorOf,
   crossedUpstreamError,
   executeWithFailover,
-  fromUpstreamError,
   isRetryableError,
   NATIVE_FAMILY,
   parseSse,
-  sendUpstream,
+  sendAuthorized,
   UPSTREAM_CHAT,
   type SseEvent,
   type UpstreamRequest,
@@ -22,7 +22,7 @@ import { passThroughRequest } from './passthrough-request';
 import { streamError } from './stream-error';
 
 /** The GenAI semantic conventions' names for the upstream protocols. */
-const GEN_AI_SYSTEM: Record<string, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gcp.gemini' };
+const GEN_AI_SYSTEM: Record<string, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gcp.gemini', 'azure-openai': 'az.ai.openai' };
 
 function systemOf(channel: CatalogChannel): string {
   return GEN_AI_SYSTEM[channel.protocol] ?? channel.protocol;
@@ -101,8 +101,9 @@ export function responseHeader(response: UpstreamResponse, name: string): string
 type Build = (channel: CatalogChannel) => UpstreamRequest;
 export type Refusal = (status: number, text: string, channel: CatalogChannel, headers?: Record<string, string | string[] | undefined>) => GatewayError;
 
-/** An OpenAI-protocol refusal in our terms, without the channel's key. */
-export const openaiRefusal: Refusal = (status, text, channel, headers) => fromUpstreamError(status, text, { headers, secrets: [channel.apiKey] });
+/** An OpenAI-compatible refusal in our terms (in the dialect of the channel's protocol), without the channel's key. */
+export const openaiRefusal: Refusal = (status, text, channel, headers) =>
+  compatibleErrorOf(channel.protocol)(status, text, { headers, secrets: [channel.apiKey] });
 
 /**
  * The one way the chat service calls an upstream: channels in order, the providers' failover (connection
@@ -117,7 +118,7 @@ export class UpstreamCallService {
     const attempts = new UpstreamAttempts();
     const { channel, response } = await executeWithFailover(
       channels,
-      (ch) => attempts.send(ch, () => sendUpstream(build(ch), { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS })),
+      (ch) => attempts.send(ch, () => sendAuthorized(build(ch), ch, { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS })),
       { signal, toError: refusal },
     );
     return { channel, response };

@@ -1,6 +1,7 @@
 /**
  * Any chat model through any family: each public family (with its official SDK) against a model on each
- * upstream protocol, unary and streamed, plain answers and a tool-call round trip.
+ * upstream protocol (Azure OpenAI among them), unary and streamed: plain answers, structured output and a
+ * tool-call round trip.
  */
 import { getGlobalDispatcher } from 'undici';
 import { ask, familyClients, MODEL_OF_PROTOCOL, STOP_WORDS, type ChatFamily, type FamilyClients, type UpstreamProtocol } from './support/chat-matrix';
@@ -37,6 +38,12 @@ describe('chat matrix: family × upstream protocol', () => {
         expect(streamed.events[0]).toBe('message_start');
         expect(streamed.events.slice(-2)).toEqual(['message_delta', 'message_stop']);
       }
+    });
+
+    it.each([false, true])('answers with an instance of a JSON schema (stream: %s)', async (stream) => {
+      const answer = await ask(clients, family, model, { user: 'Ada Lovelace', structured: true, stream });
+      expect(JSON.parse(answer.text)).toEqual({ name: 'Ada Lovelace', age: 1 });
+      expect(answer.stop).toBe(STOP_WORDS[family].end);
     });
 
     it.each([false, true])('round-trips a tool call (stream: %s), arguments whole', async (stream) => {

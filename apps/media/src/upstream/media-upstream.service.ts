@@ -13,6 +13,7 @@ import {
   orderChannels,
   readBodyJson,
   readBodyText,
+  sendAuthorized,
   sendUpstream,
 } from '@gateway/providers';
 import { Inject, Injectable } from '@nestjs/common';
@@ -54,7 +55,7 @@ export class MediaUpstreamService {
     try {
       outcome = await executeWithFailover(
         usable,
-        (c) => sendUpstream(vendorOf(c).submitRequest(c, job, c.callbacks ? callbackUrl() : undefined), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }),
+        (c) => sendAuthorized(vendorOf(c).submitRequest(c, job, c.callbacks ? callbackUrl() : undefined), c, { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS }),
         { toError: (status, bodyText, c) => vendorOf(c).toError(status, bodyText, c) },
       );
     } catch (error) {
@@ -70,7 +71,7 @@ export class MediaUpstreamService {
     const vendor = vendorOf(channel);
     let response;
     try {
-      response = await sendUpstream(vendor.pollRequest(channel, upstreamTaskId, job), { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS });
+      response = await sendAuthorized(vendor.pollRequest(channel, upstreamTaskId, job), channel, { timeoutMs: this.env.MEDIA_UPSTREAM_TIMEOUT_MS });
     } catch (error) {
       return { state: 'deferred', reason: (error as Error).message, retryAfterSeconds: null };
     }

@@ -4,7 +4,7 @@ import {
   parseMusicRecordInfo,
   parseUpstreamBody,
   readBodyJson,
-  sendUpstream,
+  sendAuthorized,
   toMusicCreateRequest,
   toMusicRecordInfoRequest,
   type MusicProgress,
@@ -38,7 +38,7 @@ export class MusicUpstreamClient {
     const systemOf = () => channel.protocol;
     let response;
     try {
-      response = await sendUpstream(request, { timeoutMs: this.env.UPSTREAM_TIMEOUT_MS });
+      response = await sendAuthorized(request, channel, { timeoutMs: this.env.UPSTREAM_TIMEOUT_MS });
     } catch (error) {
       recordUpstreamAttempts([{ channelId: channel.id, error: 'upstream_error', ms: ms() }], systemOf);
       throw error;
@@ -49,7 +49,7 @@ export class MusicUpstreamClient {
   }
 
   async recordInfo(verb: MusicVerb, upstreamTaskId: string, channel: CatalogChannel): Promise<MusicProgress> {
-    const response = await sendUpstream(toMusicRecordInfoRequest(verb, upstreamTaskId, channel.baseUrl, channel.apiKey), {
+    const response = await sendAuthorized(toMusicRecordInfoRequest(verb, upstreamTaskId, channel.baseUrl, channel.apiKey), channel, {
       timeoutMs: this.env.UPSTREAM_TIMEOUT_MS,
     });
     const json = await readBodyJson(response.body, 10_000_000);

@@ -1,6 +1,7 @@
 // Every protocol the sandbox speaks, each mounted under its own prefix. A new vendor is one more folder
 // and one more line here.
 import type { SandboxProtocol } from '../core/protocol';
+import { azureOpenaiProtocol } from './azure-openai/azure-openai.protocol';
 import { anthropicProtocol } from './anthropic/anthropic.protocol';
 import { geminiProtocol } from './gemini/gemini.protocol';
 import { musicProtocol } from './music/music.protocol';
@@ -21,4 +22,5 @@ export const PROTOCOLS: readonly SandboxProtocol[] = [
   mediaResultsProtocol,
   musicProtocol,
   vertexProtocol,
+  azureOpenaiProtocol,
 ];

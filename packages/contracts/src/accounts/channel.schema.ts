@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ProviderProtocol } from '../admin/config.schema';
+import { StoredProviderSettings } from '../admin/provider-settings.schema';
 import { MicrosString } from '../money';
 import { Capability } from './catalog.schema';
 
@@ -38,6 +39,8 @@ export const CatalogChannel = z.object({
   protocol: ProviderProtocol,
   baseUrl: z.string(),
   apiKey: z.string().nullable(),
+  /** The provider's non-secret settings for its protocol (parsed by the protocol's vendor). */
+  settings: StoredProviderSettings.nullish(),
   upstreamModel: z.string(),
   priority: z.number().int(),
   weight: z.number().int().positive(),

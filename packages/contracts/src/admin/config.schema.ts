@@ -4,9 +4,10 @@ import { BillingMode } from '../accounts/key.schema';
 import { Capability } from '../accounts/catalog.schema';
 import { MoneyAmount } from '../money';
 import { TenantLimitsConfig } from '../billing/limits.schema';
+import { EnvVarName, PROVIDER_SETTINGS, StoredProviderSettings, takesSettings } from './provider-settings.schema';
 
 /** Upstream protocols a provider may speak. */
-export const ProviderProtocol = z.enum(['openai', 'anthropic', 'gemini', 'dashscope', 'kling', 'music']);
+export const ProviderProtocol = z.enum(['openai', 'anthropic', 'gemini', 'dashscope', 'kling', 'music', 'azure-openai']);
 export type ProviderProtocol = z.infer<typeof ProviderProtocol>;
 
 const Slug = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lowercase letters, digits, ".", "_" or "-"');
@@ -30,12 +31,33 @@ export const ProviderConfig = z
     protocol: ProviderProtocol,
     baseUrl: z.url(),
     apiKey: z.string().min(1).optional(),
-    apiKeyEnv: z
-      .string()
-      .regex(/^[A-Z_][A-Z0-9_]*$/)
-      .optional(),
+    apiKeyEnv: EnvVarName.optional(),
+    /** Non-secret settings of the protocol (see provider-settings.schema.ts). */
+    settings: StoredProviderSettings.nullish(),
   })
-  .strict();
+  .strict()
+  .transform((provider, ctx) => {
+    const { settings, ...rest } = provider;
+    if (!takesSettings(provider.protocol)) {
+      if (settings != null) ctx.addIssue({ code: 'custom', path: ['settings'], message: `the ${provider.protocol} protocol takes no settings` });
+      return { ...rest, settings: null };
+    }
+    const parsed = PROVIDER_SETTINGS[provider.protocol].safeParse(settings ?? {});
+    if (!parsed.success) {
+      for (const issue of parsed.error.issues) {
+        ctx.addIssue({ code: 'custom', path: ['settings', ...issue.path.map(String)], message: `${provider.protocol}: ${issue.message}` });
+      }
+      return z.NEVER;
+    }
+    const keyed = provider.apiKey !== undefined || provider.apiKeyEnv !== undefined;
+    if (provider.protocol !== 'azure-openai') return { ...rest, settings: parsed.data as StoredProviderSettings };
+    if (parsed.data.entra && keyed) {
+      ctx.addIssue({ code: 'custom', path: ['settings', 'entra'], message: 'authenticate by apiKey/apiKeyEnv or by settings.entra, not both' });
+    } else if (!parsed.data.entra && !keyed) {
+      ctx.addIssue({ code: 'custom', path: ['apiKeyEnv'], message: `an ${provider.protocol} provider needs apiKey, apiKeyEnv or settings.entra` });
+    }
+    return { ...rest, settings: parsed.data as StoredProviderSettings };
+  });
 
 export const ChannelConfig = z
   .object({

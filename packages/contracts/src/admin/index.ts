@@ -1,4 +1,5 @@
 export * from './config.schema';
+export * from './provider-settings.schema';
 export * from './admin.schema';
 export * from './lookup.schema';
 export * from './admin-routes';

@@ -7,16 +7,18 @@ import type { IrFamily } from '../ir/chat-ir.schema';
 import { gencChat } from '../families/genc/genc-chat.codec';
 import { msgcChat } from '../families/msgc/msgc-chat.codec';
 import { oaicChat } from '../families/oaic/oaic-chat.codec';
+import { azureOpenaiChat } from '../vendors/azure-openai/azure-openai-chat.codec';
 import { anthropicChat } from '../vendors/anthropic/anthropic-chat.codec';
 import { geminiChat } from '../vendors/gemini/gemini-chat.codec';
 import { openaiChat } from '../vendors/openai/openai-chat.codec';
 
-export type ChatProtocol = Extract<ProviderProtocol, 'openai' | 'anthropic' | 'gemini'>;
+export type ChatProtocol = Extract<ProviderProtocol, 'openai' | 'anthropic' | 'gemini' | 'azure-openai'>;
 
 export const UPSTREAM_CHAT: Record<ChatProtocol, UpstreamChatCodec> = {
   openai: openaiChat,
   anthropic: anthropicChat,
   gemini: geminiChat,
+  'azure-openai': azureOpenaiChat,
 };
 
 export const FAMILY_CHAT: Record<IrFamily, FamilyChatCodec> = { oaic: oaicChat, msgc: msgcChat, genc: gencChat };

@@ -1,4 +1,6 @@
 export * from './openai';
+export * from './azure-openai';
+export * from './openai-compatible';
 export * from './anthropic';
 export * from './gemini';
 export * from './dashscope';

@@ -10,7 +10,7 @@ import { anthropicClient, googleClient, openaiClient } from './gateway';
 export type ChatFamily = 'oaic' | 'msgc' | 'genc';
 
 /** A public model on each upstream protocol of the sandbox catalog. */
-export const MODEL_OF_PROTOCOL = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini' } as const;
+export const MODEL_OF_PROTOCOL = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini', 'azure-openai': 'sandbox-azure-gpt' } as const;
 export type UpstreamProtocol = keyof typeof MODEL_OF_PROTOCOL;
 
 export const STOP_WORDS: Record<ChatFamily, { end: string; tool: string; length: string }> = {
@@ -43,7 +43,17 @@ export interface Question {
   stream: boolean;
   /** A tool call of an earlier answer, and what the tool returned: the question then continues that turn. */
   toolResult?: { call: ToolCall; result: string };
+  /** Ask for an answer that is an instance of PERSON, in the family's structured-output field. */
+  structured?: boolean;
 }
+
+/** The structured-output schema the matrix asks for. */
+export const PERSON = {
+  type: 'object',
+  properties: { name: { type: 'string' }, age: { type: 'integer', minimum: 1 } },
+  required: ['name', 'age'],
+  additionalProperties: false,
+};
 
 const WEATHER = {
   name: 'get_weather',
@@ -74,7 +84,13 @@ async function askOaic(client: OpenAI, model: string, q: Question): Promise<Answ
     });
     messages.push({ role: 'tool', tool_call_id: call.id!, content: result });
   }
-  const body = { model, messages, max_tokens: q.maxTokens ?? 200, ...(q.tools ? { tools: [{ type: 'function' as const, function: WEATHER }] } : {}) };
+  const body = {
+    model,
+    messages,
+    max_tokens: q.maxTokens ?? 200,
+    ...(q.tools ? { tools: [{ type: 'function' as const, function: WEATHER }] } : {}),
+    ...(q.structured ? { response_format: { type: 'json_schema' as const, json_schema: { name: 'person', schema: PERSON, strict: true } } } : {}),
+  };
   if (!q.stream) {
     const completion = await client.chat.completions.create(body);
     const choice = completion.choices[0]!;
@@ -132,6 +148,7 @@ async function askMsgc(client: Anthropic, model: string, q: Question): Promise<A
     messages,
     ...(q.system ? { system: [{ type: 'text' as const, text: q.system }] } : {}),
     ...(q.tools ? { tools: [{ name: WEATHER.name, description: WEATHER.description, input_schema: WEATHER.parameters as Anthropic.Tool.InputSchema }] } : {}),
+    ...(q.structured ? { output_config: { format: { type: 'json_schema' as const, schema: PERSON } } } : {}),
   };
   if (!q.stream) return fromMessage(await client.messages.create(body), []);
   const events: string[] = [];
@@ -162,6 +179,7 @@ async function askGenc(client: GoogleGenAI, model: string, q: Question): Promise
   const config = {
     maxOutputTokens: q.maxTokens ?? 200,
     ...(q.system ? { systemInstruction: q.system } : {}),
+    ...(q.structured ? { responseMimeType: 'application/json', responseJsonSchema: PERSON } : {}),
     ...(q.tools
       ? {
           tools: [

@@ -5,7 +5,7 @@ import {
   parseBatchApiReply,
   readBodyJson,
   readBodyText,
-  sendUpstream,
+  sendAuthorized,
   UpstreamBatchObject,
   UpstreamFileObject,
   type UpstreamRequest,
@@ -70,7 +70,7 @@ export class NativeBatchUpstream {
   ): Promise<Readable> {
     let response;
     try {
-      response = await sendUpstream(request, options);
+      response = await sendAuthorized(request, channel, options);
     } catch (error) {
       throw new UpstreamBusy((error as Error).message, null);
     }
