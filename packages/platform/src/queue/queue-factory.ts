@@ -1,8 +1,9 @@
 import { Queue, Worker, type Job, type JobsOptions, type WorkerOptions } from 'bullmq';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { watchRedis } from '../redis/create-redis';
 import { redisOptions, type RedisTarget } from '../redis/redis-env';
 import { redisState, type RedisStateLog } from '../redis/redis-state-log';
+import { RevivingRedis } from '../redis/reviving-redis';
 import type { z } from 'zod';
 import { gatewayMetrics, onScrape } from '../observability/metrics';
 import { contextOfFields, endSpanWithError, SpanKind, trace, traceContext, traceFields, tracer, tracingOn } from '../observability/tracing';
@@ -91,7 +92,7 @@ export class QueueFactory {
   constructor(private readonly options: QueueFactoryOptions) {
     // BullMQ's blocking commands need no per-request retry limit.
     this.connection = watchRedis(
-      new Redis({
+      new RevivingRedis({
         ...redisOptions(options.redis),
         maxRetriesPerRequest: null,
         enableReadyCheck: false,
