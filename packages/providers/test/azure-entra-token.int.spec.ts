@@ -62,18 +62,18 @@ describe('Entra ID tokens through the auth seam', () => {
   });
 
   it('renews a token before it expires, while calls keep the one still valid', async () => {
-    await sandbox.identity({ expiresIn: 4 });
+    await sandbox.identity({ expiresIn: 8 });
     const target = channel('azure-renew');
     const entraAuth = auth(target.providerId);
     const before = await sandbox.issued();
     const first = bearerOf(await entraAuth.authorize(chatCall(target)));
-    // Past half the four-second lifetime: still valid, so the call goes at once with it and one renewal starts.
-    await sleep(2300);
+    // Past half the eight-second lifetime: still valid, so the call goes at once with it and one renewal starts.
+    await sleep(4300);
     const during = entraAuth.authorize(chatCall(target));
     expect(during).not.toBeInstanceOf(Promise);
     expect(bearerOf(during as UpstreamRequest)).toBe(first);
     expect((await sendUpstream(during as UpstreamRequest)).status).toBe(200);
-    for (let waited = 0; (await sandbox.issued()) - before < 2 && waited < 1500; waited += 50) await sleep(50);
+    for (let waited = 0; (await sandbox.issued()) - before < 2 && waited < 3000; waited += 50) await sleep(50);
     const renewed = entraAuth.authorize(chatCall(target));
     expect(renewed).not.toBeInstanceOf(Promise);
     expect(bearerOf(renewed as UpstreamRequest)).not.toBe(first);
@@ -85,7 +85,10 @@ describe('Entra ID tokens through the auth seam', () => {
     const target = channel('azure-burst');
     const entraAuth = auth(target.providerId);
     await entraAuth.authorize(chatCall(target));
-    await sleep(2100);
+    // Well past the two-second lifetime (the identity library keeps expiry times in whole seconds), so every call waits.
+    await sleep(3200);
+    // The renewed token lives long, so the 200 calls it carries are not judged by how fast this machine sends them.
+    await sandbox.identity({ expiresIn: 3600 });
     const before = await sandbox.issued();
     const requests = await Promise.all(Array.from({ length: 200 }, () => entraAuth.authorize(chatCall(target))));
     expect(new Set(requests.map(bearerOf)).size).toBe(1);
@@ -96,7 +99,7 @@ describe('Entra ID tokens through the auth seam', () => {
         return response.status;
       }),
     );
-    expect(statuses.every((status) => status === 200)).toBe(true);
+    expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect((await sandbox.issued()) - before).toBe(1);
   });
 
