@@ -82,6 +82,8 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  */
 export class NatsRpcTransport extends Server implements CustomTransportStrategy {
   private readonly subscriptions: Subscription[] = [];
+  /** Kept while in-flight work drains on close: stream cancels still reach it, and probes still find it held. */
+  private readonly drainSubscriptions: Subscription[] = [];
   private outgoing: OutgoingFrame[] = [];
   /** Streams being written, by reply subject: a cancel names one. */
   private readonly streams = new Map<string, AbortController>();
@@ -190,13 +192,13 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
     );
     // One subscription for every stream's cancel (a broadcast: the replica writing that stream acts on it),
     // rather than a subscription per stream, which would cost a write before the stream's upstream call.
-    this.subscriptions.push(
+    this.drainSubscriptions.push(
       this.connection.subscribe(this.prefix + SUBJECTS.streamCancel(this.service), {
         callback: (_e, msg) => this.streams.get(decodeText(msg.data))?.abort(),
       }),
     );
     // Asked when a server of the cluster leaves: which of the requests its callers still wait for are here.
-    this.subscriptions.push(
+    this.drainSubscriptions.push(
       this.connection.subscribe(this.prefix + SUBJECTS.ops.requestProbe, {
         callback: (_e, msg) => {
           const held = heldOf(msg.data, this.holds());
@@ -340,7 +342,8 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
 
   /**
    * Stops taking requests, then lets the ones in flight finish (streams included) for up to `graceMs`
-   * before the last replies are written.
+   * before the last replies are written. Meanwhile their callers can still cancel a stream, and a
+   * lost-request probe still finds them here, so a long answer is not given up for lost while it drains.
    */
   async close(graceMs = this.graceMs): Promise<void> {
     for (const stop of this.unwatch) stop();
@@ -352,5 +355,6 @@ export class NatsRpcTransport extends Server implements CustomTransportStrategy 
       clearTimeout(timer);
     }
     if (this.outgoing.length) this.barrier.flushNow();
+    for (const sub of this.drainSubscriptions) sub.unsubscribe();
   }
 }

@@ -68,19 +68,22 @@ describe('NatsRpcTransport: reply notes and draining', () => {
     ]);
   });
 
-  it('on close, takes no new request but answers those in flight', async () => {
+  it('on close, takes no new request but answers those in flight, however long they drain', async () => {
     const inFlight = bus.request('ops.slow', { ms: 300 }, z.object({ slept: z.number() }));
+    // Longer than the lost-request probe waits for a claim (two missed rounds): the draining transport still claims it.
+    const long = bus.request('ops.slow', { ms: 7_000 }, z.object({ slept: z.number() }));
     const stream = (async () => {
       let data = 0;
       for await (const frame of bus.stream('chat.ops.stream', { frames: 10 })) if (frame.kind === 'data') data++;
       return data;
     })();
     await sleep(50);
-    const closed = transport.close();
+    const closed = transport.close(10_000);
     await sleep(20);
     await expect(bus.request('ops.slow', { ms: 1 }, z.unknown(), { timeoutMs: 500 })).rejects.toMatchObject({ code: 'unavailable' });
     await expect(inFlight).resolves.toEqual({ slept: 300 });
     await expect(stream).resolves.toBe(10);
+    await expect(long).resolves.toEqual({ slept: 7_000 });
     await closed;
-  });
+  }, 20_000);
 });
