@@ -39,9 +39,8 @@ afterAll(async () => {
 const signing = { region: BEDROCK_SANDBOX_REGION, credentials: { accessKeyId: BEDROCK_TEST_ACCESS_KEY_ID, secretAccessKey: BEDROCK_TEST_SECRET_ACCESS_KEY } };
 const context = { model: 'public-claude', fallbackId: 'fallback-id', estimatedInputTokens: 0 };
 
-/** The protocol enum gains `bedrock` with the wiring; the codec reads only the base URL and the upstream model. */
 function channel(upstreamModel = 'us.anthropic.claude-sonnet-4-20250514-v1:0'): ChannelTarget {
-  return { id: 'ch-bedrock', providerId: 'p-bedrock', protocol: 'anthropic', baseUrl: `${base}/bedrock`, apiKey: null, upstreamModel, priority: 0, weight: 1 };
+  return { id: 'ch-bedrock', providerId: 'p-bedrock', protocol: 'bedrock', baseUrl: `${base}/bedrock`, apiKey: null, upstreamModel, priority: 0, weight: 1 };
 }
 
 function oaic(body: Record<string, unknown>): ChatIrRequest {

@@ -6,7 +6,7 @@ import { buildSandboxApp } from '@gateway/sandbox';
 import type { FastifyInstance } from 'fastify';
 import {
   type ChatIrRequest,
-  type ChatProtocol,
+  type ChatUpstream,
   closeUpstreamConnections,
   countTokens,
   FAMILY_CHAT,
@@ -33,6 +33,8 @@ afterAll(async () => {
   await closeUpstreamConnections();
   await app.close();
 });
+
+type ChatProtocol = Extract<ChatUpstream, 'openai' | 'anthropic' | 'gemini' | 'azure-openai'>;
 
 const PREFIX: Record<ChatProtocol, string> = { openai: '/openai/v1', anthropic: '/anthropic/v1', gemini: '/gemini/v1beta', 'azure-openai': '/azure' };
 const MODEL: Record<ChatProtocol, string> = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini', 'azure-openai': 'sandbox-gpt' };

@@ -23,7 +23,6 @@ import {
   vertexAuthStep,
   vertexClaudeChat,
   vertexGeminiChat,
-  vertexLocationUrl,
 } from '../src';
 
 let app: FastifyInstance;
@@ -49,12 +48,13 @@ async function issuedTokens(): Promise<number> {
 const tokenSource = (providerId: string, query = '', credentialsFile = VERTEX_TEST_SERVICE_ACCOUNT_FILE, renewBeforeMs?: number) =>
   vertexAccessToken({ providerId, credentialsFile, tokenUrl: `${base}/vertex/token${query}`, renewBeforeMs });
 
-function channel(protocol: 'gemini' | 'anthropic', upstreamModel: string): ChannelTarget {
+function channel(publisher: 'gemini' | 'anthropic', upstreamModel: string): ChannelTarget {
   return {
-    id: `ch-vertex-${protocol}`,
+    id: `ch-vertex-${publisher}`,
     providerId: 'sandbox-vertex',
-    protocol,
-    baseUrl: vertexLocationUrl({ project: VERTEX_TEST_SERVICE_ACCOUNT.project_id, location: 'us-east5' }, `${base}/vertex`),
+    protocol: 'vertex',
+    baseUrl: `${base}/vertex`,
+    settings: { project: VERTEX_TEST_SERVICE_ACCOUNT.project_id, location: 'us-east5', credentials: 'workload' },
     apiKey: null,
     upstreamModel,
     priority: 0,

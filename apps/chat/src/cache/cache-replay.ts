@@ -4,7 +4,7 @@ import {
   parseSse,
   UPSTREAM_CHAT,
   type ChatIrResponse,
-  type ChatProtocol,
+  type ChatUpstream,
   type IrFamily,
   type IrOutputPart,
   type IrReasoningPart,
@@ -13,7 +13,7 @@ import {
 } from '@gateway/providers';
 
 /** The protocol whose answers are each family's own shape: a stored family answer decodes through it. */
-const OWN_PROTOCOL: Record<IrFamily, ChatProtocol> = { oaic: 'openai', msgc: 'anthropic', genc: 'gemini' };
+const OWN_PROTOCOL: Record<IrFamily, ChatUpstream> = { oaic: 'openai', msgc: 'anthropic', genc: 'gemini' };
 
 /** A whole answer as the events a live stream of it gives, in order, ending with its finish and usage. */
 export function eventsOf(answer: ChatIrResponse): IrStreamEvent[] {

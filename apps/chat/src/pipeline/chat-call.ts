@@ -1,5 +1,16 @@
 import { GatewayError, type CatalogChannel, type TenantCaller } from '@gateway/contracts';
-import { countTokens, NATIVE_FAMILY, UPSTREAM_CHAT, type ChatIrRequest, type ChatProtocol, type IrFamily } from '@gateway/providers';
+import {
+  chatUpstreamOf as upstreamOf,
+  countTokens,
+  NATIVE_FAMILY,
+  parseSse,
+  UPSTREAM_CHAT,
+  type ChatIrRequest,
+  type ChatUpstream,
+  type IrFamily,
+  type SseEvent,
+  type UpstreamResponse,
+} from '@gateway/providers';
 import { randomBytes } from 'node:crypto';
 import type { MeteredStream } from '../usage/metered-stream';
 
@@ -19,15 +30,22 @@ export interface ChatCall {
   metered: MeteredStream;
 }
 
-/** The chat protocol a channel speaks; a channel of a non-chat protocol cannot serve a chat call. */
-export function chatProtocolOf(channel: CatalogChannel): ChatProtocol {
-  if (channel.protocol in UPSTREAM_CHAT) return channel.protocol as ChatProtocol;
+/** The chat codec a channel is served by; a channel of a non-chat protocol cannot serve a chat call. */
+export function chatUpstreamOf(channel: CatalogChannel): ChatUpstream {
+  const upstream = upstreamOf(channel);
+  if (upstream) return upstream;
   throw new GatewayError('unavailable', `The channel's upstream protocol "${channel.protocol}" cannot serve chat.`);
 }
 
 /** Same wire format on both sides: the body goes through as sent, only the model name changes. */
-export function isPassThrough(family: IrFamily, protocol: ChatProtocol): boolean {
-  return NATIVE_FAMILY[protocol] === family;
+export function isPassThrough(family: IrFamily, upstream: ChatUpstream): boolean {
+  return NATIVE_FAMILY[upstream] === family;
+}
+
+/** An answer stream's events, read in the framing of the channel's protocol. */
+export function eventsOf(channel: CatalogChannel, response: UpstreamResponse): AsyncGenerator<SseEvent> {
+  const read = UPSTREAM_CHAT[chatUpstreamOf(channel)].readEvents;
+  return read ? read(response.body) : parseSse(response.body);
 }
 
 /** The input estimate for upstreams that report no usage; a request the IR cannot hold counts as zero. */

@@ -1,13 +1,12 @@
 import type { CatalogChannel, ChatCompletionRequest } from '@gateway/contracts';
 import {
+  chatUpstreamOf,
   completionAsChatRequest,
   fromOaicRequest,
   NATIVE_FAMILY,
   readBodyJson,
   responseAsChatRequest,
-  UPSTREAM_CHAT,
   type ChatIrRequest,
-  type ChatProtocol,
   type IrFamily,
 } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
@@ -39,7 +38,10 @@ export function oaicChatCall(prepared: Pick<ChatCall, 'caller' | 'modelId' | 'ch
 
 /** Whether any of the channels speaks a protocol other than the family's own. */
 export function needsTranslation(family: IrFamily, channels: readonly CatalogChannel[]): boolean {
-  return channels.some((channel) => !(channel.protocol in UPSTREAM_CHAT) || NATIVE_FAMILY[channel.protocol as ChatProtocol] !== family);
+  return channels.some((channel) => {
+    const upstream = chatUpstreamOf(channel);
+    return upstream === null || NATIVE_FAMILY[upstream] !== family;
+  });
 }
 
 type ChatAnswer = Record<string, unknown> | AsyncGenerator<Uint8Array>;

@@ -4,19 +4,19 @@ import {
   FAMILY_CHAT,
   SSE_DONE,
   UPSTREAM_CHAT,
-  type ChatProtocol,
+  type ChatUpstream,
   type DecodeContext,
   type IrStreamEvent,
   type IrUsage,
   type SseEvent,
 } from '@gateway/providers';
 import type { Tokens } from '../usage/usage-meter';
-import { chatProtocolOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
+import { chatUpstreamOf, estimatedInputTokens, fallbackId, isPassThrough, type ChatCall } from './chat-call';
 import { passThroughAnswer, streamModelRewriter } from './passthrough-request';
 import type { CodecOf, StreamFrames } from './chat-codec';
 import type { UpstreamCallService } from './upstream-call.service';
 
-function decodeContext(call: ChatCall, protocol: ChatProtocol): DecodeContext {
+function decodeContext(call: ChatCall, protocol: ChatUpstream): DecodeContext {
   let estimate: number | undefined;
   let id: string | undefined;
   const codec = UPSTREAM_CHAT[protocol];
@@ -56,7 +56,7 @@ function frame(message: SseEvent, data: string): string {
  * written for the family, or, on the family's own protocol, the upstream's answer with the public model.
  */
 function chatAnswer(call: ChatCall, channel: CatalogChannel, json: unknown): Record<string, unknown> {
-  const protocol = chatProtocolOf(channel);
+  const protocol = chatUpstreamOf(channel);
   const ir = UPSTREAM_CHAT[protocol].fromResponse(json, decodeContext(call, protocol));
   const answer = isPassThrough(call.family, protocol)
     ? passThroughAnswer(call.family, json, call.modelId)
@@ -71,7 +71,7 @@ function chatAnswer(call: ChatCall, channel: CatalogChannel, json: unknown): Rec
  * is recorded as soon as the upstream reports it, before the frames that end the answer.
  */
 function chatStreamFrames(call: ChatCall, channel: CatalogChannel): StreamFrames {
-  const protocol = chatProtocolOf(channel);
+  const protocol = chatUpstreamOf(channel);
   const passThrough = isPassThrough(call.family, protocol);
   const context = decodeContext(call, protocol);
   const decoder = UPSTREAM_CHAT[protocol].streamDecoder(context);

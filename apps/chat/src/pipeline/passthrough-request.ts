@@ -1,10 +1,12 @@
 // Same-protocol calls: the client's body goes to the upstream as sent (fields we do not name included),
 // with only the model swapped for the channel's upstream name; answers get the public model id back.
-import { type CatalogChannel } from '@gateway/contracts';
-import { fromUpstream, UPSTREAM_CHAT, type ChatProtocol, type IrFamily, type UpstreamRequest } from '@gateway/providers';
+import { GatewayError, type CatalogChannel } from '@gateway/contracts';
+import { fromUpstream, UPSTREAM_CHAT, type ChatUpstream, type IrFamily, type UpstreamRequest } from '@gateway/providers';
 
-export function passThroughRequest(protocol: ChatProtocol, body: Record<string, unknown>, channel: CatalogChannel, stream: boolean): UpstreamRequest {
-  return UPSTREAM_CHAT[protocol].passThrough(body, channel, stream);
+export function passThroughRequest(upstream: ChatUpstream, body: Record<string, unknown>, channel: CatalogChannel, stream: boolean): UpstreamRequest {
+  const passThrough = UPSTREAM_CHAT[upstream].passThrough;
+  if (!passThrough) throw new GatewayError('internal', `The ${upstream} upstream speaks no client family's wire format.`);
+  return passThrough(body, channel, stream);
 }
 
 /** Where each family's answers name the model. */

@@ -5,8 +5,7 @@ import {
   crossedUpstreamError,
   executeWithFailover,
   isRetryableError,
-  NATIVE_FAMILY,
-  parseSse,
+  FIELD_FAMILY,
   sendAuthorized,
   UPSTREAM_CHAT,
   type SseEvent,
@@ -16,13 +15,20 @@ import {
 import { endSpanWithError, gatewayMetrics, SpanKind, trace, traceContext, tracer, tracingOn } from '@gateway/platform';
 import { Inject, Injectable } from '@nestjs/common';
 import { CHAT_ENV, type ChatEnv } from '../config/chat-env';
-import { chatProtocolOf, isPassThrough, type ChatCall } from './chat-call';
+import { chatUpstreamOf, eventsOf, isPassThrough, type ChatCall } from './chat-call';
 import type { StreamFrames } from './chat-codec';
 import { passThroughRequest } from './passthrough-request';
 import { streamError } from './stream-error';
 
 /** The GenAI semantic conventions' names for the upstream protocols. */
-const GEN_AI_SYSTEM: Record<string, string> = { openai: 'openai', anthropic: 'anthropic', gemini: 'gcp.gemini', 'azure-openai': 'az.ai.openai' };
+const GEN_AI_SYSTEM: Record<string, string> = {
+  openai: 'openai',
+  anthropic: 'anthropic',
+  gemini: 'gcp.gemini',
+  'azure-openai': 'az.ai.openai',
+  bedrock: 'aws.bedrock',
+  vertex: 'gcp.vertex_ai',
+};
 
 function systemOf(channel: CatalogChannel): string {
   return GEN_AI_SYSTEM[channel.protocol] ?? channel.protocol;
@@ -89,7 +95,7 @@ export interface StreamLifecycle {
 
 /** An upstream answer's event stream as it comes, nothing read ahead (a pass-through without first-event failover). */
 export function eventStreamOf(channel: CatalogChannel, response: UpstreamResponse): OpenedStream {
-  return { channel, events: parseSse(response.body), destroy: () => response.body.destroy() };
+  return { channel, events: eventsOf(channel, response), destroy: () => response.body.destroy() };
 }
 
 /** One header of an upstream answer (the first, when it came more than once). */
@@ -103,7 +109,7 @@ export type Refusal = (status: number, text: string, channel: CatalogChannel, he
 
 /** An OpenAI-compatible refusal in our terms (in the dialect of the channel's protocol), without the channel's key. */
 export const openaiRefusal: Refusal = (status, text, channel, headers) =>
-  compatibleErrorOf(channel.protocol)(status, text, { headers, secrets: [channel.apiKey] });
+  compatibleErrorOf(channel.protocol)(status, text, { headers, secrets: [channel.apiKey], provider: channel.providerId });
 
 /**
  * The one way the chat service calls an upstream: channels in order, the providers' failover (connection
@@ -133,7 +139,7 @@ export class UpstreamCallService {
     let remaining = channels;
     for (;;) {
       const { channel, response } = await this.open(remaining, build, signal, refusal);
-      const events = parseSse(response.body);
+      const events = eventsOf(channel, response);
       const rest = remaining.slice(remaining.indexOf(channel) + 1);
       let failure: GatewayError;
       try {
@@ -153,18 +159,18 @@ export class UpstreamCallService {
 
   /** A chat call's request: the client's body untouched on its family's own protocol, the IR encoded for any other. */
   request(call: ChatCall, channel: CatalogChannel): UpstreamRequest {
-    const protocol = chatProtocolOf(channel);
-    if (isPassThrough(call.family, protocol)) return passThroughRequest(protocol, call.body, channel, call.stream);
+    const upstream = chatUpstreamOf(channel);
+    if (isPassThrough(call.family, upstream)) return passThroughRequest(upstream, call.body, channel, call.stream);
     const ir = call.ir();
     assertIrUrls(ir);
-    return UPSTREAM_CHAT[protocol].toRequest({ ...ir, stream: call.stream }, channel);
+    return UPSTREAM_CHAT[upstream].toRequest({ ...ir, stream: call.stream }, channel);
   }
 
   /** An upstream's refusal in its protocol's dialect; on a crossed path, told in the client's field names. */
   upstreamError(call: ChatCall, channel: CatalogChannel, status: number, text: string, headers?: Record<string, string | string[] | undefined>): GatewayError {
-    const protocol = chatProtocolOf(channel);
-    const error = UPSTREAM_CHAT[protocol].fromError(status, text, { headers, secrets: [channel.apiKey] });
-    return isPassThrough(call.family, protocol) ? error : crossedUpstreamError(error, call.family, NATIVE_FAMILY[protocol]);
+    const upstream = chatUpstreamOf(channel);
+    const error = UPSTREAM_CHAT[upstream].fromError(status, text, { headers, secrets: [channel.apiKey], provider: channel.providerId });
+    return isPassThrough(call.family, upstream) ? error : crossedUpstreamError(error, call.family, FIELD_FAMILY[upstream]);
   }
 }
 

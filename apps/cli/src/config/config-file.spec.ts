@@ -1,5 +1,5 @@
 import { CliError, EXIT } from '../cli-error';
-import { parseConfigText } from './config-file';
+import { parseConfigText, withCredentialFilesFrom } from './config-file';
 
 const VALID = `
 providers:
@@ -68,5 +68,64 @@ describe('parseConfigText', () => {
 
   it('refuses a document that is not a mapping', () => {
     expect(failure('- just\n- a list\n').message).toMatch(/expected a mapping/);
+  });
+});
+
+describe('cloud providers in a config file', () => {
+  const cloud = (provider: string) => `
+providers:
+${provider}
+models: []
+`;
+
+  it('makes a relative credentialsFile absolute against the config file, and keeps an absolute one', () => {
+    const text = cloud(`  - id: vertex
+    protocol: vertex
+    baseUrl: https://us-central1-aiplatform.googleapis.com
+    settings: { project: acme-prod, location: us-central1, credentialsFile: keys/vertex.json }
+  - id: bedrock
+    protocol: bedrock
+    baseUrl: https://bedrock-runtime.us-east-1.amazonaws.com
+    settings: { region: us-east-1, credentialsFile: /var/run/secrets/aws/credentials }`);
+    const config = withCredentialFilesFrom('/etc/gateway', parseConfigText(text, 'test.yaml', {}));
+    expect(config.providers?.map((p) => (p.settings as { credentialsFile: string }).credentialsFile)).toEqual([
+      '/etc/gateway/keys/vertex.json',
+      '/var/run/secrets/aws/credentials',
+    ]);
+  });
+
+  it.each([
+    [
+      'a Bedrock access key id without its secret',
+      `  - { id: b, protocol: bedrock, baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", settings: { region: us-east-1, accessKeyId: AKIAEXAMPLEEXAMPLE01 } }`,
+      /providers\[0\]\.apiKeyEnv: settings\.accessKeyId needs its secret access key/,
+    ],
+    [
+      'a Bedrock provider naming two credential sources',
+      `  - { id: b, protocol: bedrock, baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", settings: { region: us-east-1, credentials: workload, credentialsFile: /k } }`,
+      /providers\[0\]\.settings\.credentials: bedrock: name one credential source, not credentialsFile and credentials/,
+    ],
+    [
+      'a Bedrock provider naming none',
+      `  - { id: b, protocol: bedrock, baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", settings: { region: us-east-1 } }`,
+      /providers\[0\]\.settings\.credentials: bedrock: name accessKeyId/,
+    ],
+    [
+      'a Bedrock region that is no region',
+      `  - { id: b, protocol: bedrock, baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", settings: { region: Virginia, credentials: workload } }`,
+      /providers\[0\]\.settings\.region: bedrock: an AWS region/,
+    ],
+    [
+      'a Vertex provider with an api key',
+      `  - { id: v, protocol: vertex, baseUrl: "https://aiplatform.googleapis.com", apiKey: k, settings: { project: acme-prod, location: global, credentials: workload } }`,
+      /providers\[0\]\.apiKeyEnv: a vertex provider authenticates by settings\.credentialsFile or settings\.credentials/,
+    ],
+    [
+      'a Vertex provider without a project',
+      `  - { id: v, protocol: vertex, baseUrl: "https://aiplatform.googleapis.com", settings: { location: global, credentials: workload } }`,
+      /providers\[0\]\.settings\.project/,
+    ],
+  ])('refuses %s, naming the field', (_name, provider, message) => {
+    expect(failure(cloud(provider)).message).toMatch(message);
   });
 });

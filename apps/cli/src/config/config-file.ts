@@ -1,5 +1,6 @@
 /** Reads a `gatewayctl apply` file: YAML → env expansion → GatewayConfig validation, each failure one clear line. */
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { GatewayConfig, issuePath, type GatewayConfigInput } from '@gateway/contracts';
 import { parseDocument } from 'yaml';
 import { CliError } from '../cli-error';
@@ -39,7 +40,22 @@ export async function loadConfigFile(file: string, env: NodeJS.ProcessEnv = proc
   } catch (error) {
     throw CliError.usage(`cannot read config file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  return parseConfigText(text, file, env);
+  return withCredentialFilesFrom(path.dirname(path.resolve(file)), parseConfigText(text, file, env));
+}
+
+/**
+ * A provider's `settings.credentialsFile` written relative to the config file, made absolute: the processes
+ * that read it run elsewhere. A path that is absolute already (a mounted Secret) is kept as written.
+ */
+export function withCredentialFilesFrom(dir: string, config: GatewayConfigInput): GatewayConfigInput {
+  if (!config.providers) return config;
+  const providers = config.providers.map((provider) => {
+    const settings = provider.settings as Record<string, unknown> | null | undefined;
+    const file = settings?.credentialsFile;
+    if (typeof file !== 'string' || path.isAbsolute(file)) return provider;
+    return { ...provider, settings: { ...settings, credentialsFile: path.resolve(dir, file) } };
+  });
+  return { ...config, providers };
 }
 
 function describeIssue(issue: { code: string; message: string; keys?: string[] }): string {

@@ -4,10 +4,19 @@ import { BillingMode } from '../accounts/key.schema';
 import { Capability } from '../accounts/catalog.schema';
 import { MoneyAmount } from '../money';
 import { TenantLimitsConfig } from '../billing/limits.schema';
-import { EnvVarName, PROVIDER_SETTINGS, StoredProviderSettings, takesSettings } from './provider-settings.schema';
+import {
+  type AzureOpenaiSettings,
+  type BedrockSettings,
+  EnvVarName,
+  PROVIDER_SETTINGS,
+  type ProviderSettings,
+  type SettingsProtocol,
+  StoredProviderSettings,
+  takesSettings,
+} from './provider-settings.schema';
 
 /** Upstream protocols a provider may speak. */
-export const ProviderProtocol = z.enum(['openai', 'anthropic', 'gemini', 'dashscope', 'kling', 'music', 'azure-openai']);
+export const ProviderProtocol = z.enum(['openai', 'anthropic', 'gemini', 'dashscope', 'kling', 'music', 'azure-openai', 'bedrock', 'vertex']);
 export type ProviderProtocol = z.infer<typeof ProviderProtocol>;
 
 const Slug = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lowercase letters, digits, ".", "_" or "-"');
@@ -24,6 +33,23 @@ export const Duration = z.union([z.number().int().positive(), z.string()]).trans
   const unit = { s: 1, m: 60, h: 3600, d: 86400 }[match[2] as 's' | 'm' | 'h' | 'd'];
   return Number(match[1]) * unit;
 });
+
+/** Whether a cloud provider's key (apiKey/apiKeyEnv) agrees with the credential source its settings name. */
+function cloudSecretIssue(protocol: SettingsProtocol, settings: ProviderSettings, keyed: boolean): { path: string[]; message: string } | null {
+  if (protocol === 'azure-openai') {
+    const { entra } = settings as AzureOpenaiSettings;
+    if (entra && keyed) return { path: ['settings', 'entra'], message: 'authenticate by apiKey/apiKeyEnv or by settings.entra, not both' };
+    if (!entra && !keyed) return { path: ['apiKeyEnv'], message: `an ${protocol} provider needs apiKey, apiKeyEnv or settings.entra` };
+    return null;
+  }
+  if (protocol === 'bedrock') {
+    const { accessKeyId } = settings as BedrockSettings;
+    if (accessKeyId && !keyed) return { path: ['apiKeyEnv'], message: 'settings.accessKeyId needs its secret access key in apiKey or apiKeyEnv' };
+    if (!accessKeyId && keyed) return { path: ['apiKeyEnv'], message: 'a bedrock apiKey/apiKeyEnv is the secret of settings.accessKeyId, which is not set' };
+    return null;
+  }
+  return keyed ? { path: ['apiKeyEnv'], message: 'a vertex provider authenticates by settings.credentialsFile or settings.credentials, not an api key' } : null;
+}
 
 export const ProviderConfig = z
   .object({
@@ -50,12 +76,8 @@ export const ProviderConfig = z
       return z.NEVER;
     }
     const keyed = provider.apiKey !== undefined || provider.apiKeyEnv !== undefined;
-    if (provider.protocol !== 'azure-openai') return { ...rest, settings: parsed.data as StoredProviderSettings };
-    if (parsed.data.entra && keyed) {
-      ctx.addIssue({ code: 'custom', path: ['settings', 'entra'], message: 'authenticate by apiKey/apiKeyEnv or by settings.entra, not both' });
-    } else if (!parsed.data.entra && !keyed) {
-      ctx.addIssue({ code: 'custom', path: ['apiKeyEnv'], message: `an ${provider.protocol} provider needs apiKey, apiKeyEnv or settings.entra` });
-    }
+    const secretIssue = cloudSecretIssue(provider.protocol, parsed.data, keyed);
+    if (secretIssue) ctx.addIssue({ code: 'custom', ...secretIssue });
     return { ...rest, settings: parsed.data as StoredProviderSettings };
   });
 

@@ -4,10 +4,14 @@
 import type { ProviderProtocol } from '@gateway/contracts';
 import type { ChannelTarget, UpstreamRequest } from '../provider.types';
 import { azureOpenaiAuth } from '../vendors/azure-openai/azure-openai.auth';
+import { bedrockAuth } from '../vendors/bedrock/bedrock.auth';
+import { vertexAuth } from '../vendors/vertex/vertex-auth.step';
 import type { UpstreamAuth, UpstreamAuthFactory } from './upstream-auth.types';
 
 const AUTH_FACTORIES: Partial<Record<ProviderProtocol, UpstreamAuthFactory>> = {
   'azure-openai': azureOpenaiAuth,
+  bedrock: bedrockAuth,
+  vertex: vertexAuth,
 };
 
 interface BuiltAuth {

@@ -9,6 +9,8 @@ export interface UpstreamErrorOptions {
   headers?: Record<string, string | string[] | undefined>;
   /** Values that must never appear in the message (the channel's key). */
   secrets?: readonly (string | null | undefined)[];
+  /** The provider called, named when it refuses the gateway's credentials so an operator knows whose to mend. */
+  provider?: string;
 }
 
 /** What a vendor's error transform is: the upstream's status and error body in, one GatewayError out. */
@@ -30,7 +32,8 @@ function retryAfter(headers: UpstreamErrorOptions['headers']): number | null {
 export function upstreamError(status: number, message: string, options: UpstreamErrorOptions = {}, param: string | null = null): GatewayError {
   const text = clip(redactSecrets(message, options.secrets ?? [])) || `Upstream answered HTTP ${status}.`;
   if (status === 401 || status === 403) {
-    return new GatewayError('upstream_error', `The upstream provider refused the gateway's credentials (HTTP ${status}): ${text}`);
+    const who = options.provider ? `The provider "${options.provider}"` : 'The upstream provider';
+    return new GatewayError('upstream_error', `${who} refused the gateway's credentials (HTTP ${status}): ${text}`);
   }
   if (status === 400 || status === 422) return new GatewayError('invalid_request', text, param, status);
   if (status === 413) return new GatewayError('payload_too_large', text, param, status);

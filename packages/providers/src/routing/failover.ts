@@ -81,7 +81,8 @@ export async function executeWithFailover<C extends ChannelTarget>(
     const bodyText = await readBodyText(response.body).catch(() => '');
     attempts.push({ channelId: channel.id, status: response.status, ms: elapsed() });
     const failure = options.toError?.(response.status, bodyText, channel, response.headers) ?? defaultError(response.status);
-    if (!isRetryableStatus(response.status)) throw new FailoverError(failure, attempts);
+    // A vendor may answer a channel fault with another status (Bedrock's spent quota is a 400): what it stands for counts too.
+    if (!isRetryableStatus(response.status) && !isRetryableStatus(failure.upstreamStatus ?? response.status)) throw new FailoverError(failure, attempts);
     last = failure;
   }
   throw new FailoverError(last ?? new GatewayError('unavailable', 'No upstream channel is configured for this model.'), attempts);

@@ -25,10 +25,10 @@ import type { ChatIrRequest, IrFamily } from '../ir/chat-ir.schema';
 import { fromGencRequest } from '../families/genc/genc-request.decoder';
 import { fromMsgcRequest } from '../families/msgc/msgc-request.decoder';
 import { fromOaicRequest } from '../families/oaic/oaic-request.decoder';
-import { type ChatProtocol as RegistryProtocol, FAMILY_CHAT, UPSTREAM_CHAT } from './translation.registry';
+import { type ChatUpstream, FAMILY_CHAT, UPSTREAM_CHAT } from './translation.registry';
 
 /** Azure OpenAI sends OpenAI's bodies (azure-openai-chat.codec.spec.ts holds it to that): the matrix covers the three dialects. */
-type ChatProtocol = Exclude<RegistryProtocol, 'azure-openai'>;
+type ChatProtocol = Extract<ChatUpstream, 'openai' | 'anthropic' | 'gemini'>;
 
 const FAMILIES: IrFamily[] = ['oaic', 'msgc', 'genc'];
 const PROTOCOLS: ChatProtocol[] = ['openai', 'anthropic', 'gemini'];

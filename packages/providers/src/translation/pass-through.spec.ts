@@ -5,7 +5,7 @@ const body = { model: 'public-name', messages: [], vendor_only_field: { kept: tr
 
 describe('each vendor passes its native family through', () => {
   it('openai: the body as sent with the upstream model, bearer auth, usage asked for on a stream', () => {
-    const request = UPSTREAM_CHAT.openai.passThrough(body, channel('openai'), true);
+    const request = UPSTREAM_CHAT.openai.passThrough!(body, channel('openai'), true);
     expect(request).toMatchObject({ url: 'https://upstream.example/v1/chat/completions', stream: true });
     expect(request.headers.authorization).toMatch(/^Bearer /);
     expect(JSON.parse(String(request.body))).toMatchObject({ vendor_only_field: { kept: true }, stream: true, stream_options: { include_usage: true } });
@@ -13,7 +13,7 @@ describe('each vendor passes its native family through', () => {
   });
 
   it('anthropic: the body as sent with the upstream model and the version header', () => {
-    const request = UPSTREAM_CHAT.anthropic.passThrough(body, channel('anthropic'), false);
+    const request = UPSTREAM_CHAT.anthropic.passThrough!(body, channel('anthropic'), false);
     expect(request).toMatchObject({ url: 'https://upstream.example/v1/messages', stream: false });
     expect(request.headers['anthropic-version']).toBeDefined();
     const sent = JSON.parse(String(request.body));
@@ -23,7 +23,7 @@ describe('each vendor passes its native family through', () => {
 
   it('gemini: the body untouched, the upstream model and the stream mode in the URL', () => {
     const target = channel('gemini');
-    const request = UPSTREAM_CHAT.gemini.passThrough(body, target, true);
+    const request = UPSTREAM_CHAT.gemini.passThrough!(body, target, true);
     expect(request.url).toBe(`https://upstream.example/v1/models/${encodeURIComponent(target.upstreamModel)}:streamGenerateContent?alt=sse`);
     expect(JSON.parse(String(request.body))).toEqual(body);
   });

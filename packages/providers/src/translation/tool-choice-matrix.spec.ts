@@ -7,10 +7,10 @@ import type { ChatIrRequest, IrFamily, IrToolChoice } from '../ir/chat-ir.schema
 import { fromGencRequest } from '../families/genc/genc-request.decoder';
 import { fromMsgcRequest } from '../families/msgc/msgc-request.decoder';
 import { fromOaicRequest } from '../families/oaic/oaic-request.decoder';
-import { type ChatProtocol as RegistryProtocol, UPSTREAM_CHAT } from './translation.registry';
+import { type ChatUpstream, UPSTREAM_CHAT } from './translation.registry';
 
 /** Azure OpenAI sends OpenAI's bodies (azure-openai-chat.codec.spec.ts holds it to that): the matrix covers the three dialects. */
-type ChatProtocol = Exclude<RegistryProtocol, 'azure-openai'>;
+type ChatProtocol = Extract<ChatUpstream, 'openai' | 'anthropic' | 'gemini'>;
 
 type Form = 'auto' | 'none' | 'required' | 'named';
 const FORMS: Form[] = ['auto', 'none', 'required', 'named'];

@@ -8,3 +8,4 @@ export * from './kling';
 export * from './music';
 export * from './vertex';
 export * from './bedrock';
+export * from './provider-settings';

@@ -1,6 +1,6 @@
 /**
  * One chat question asked in any public family with its official SDK, and the answer normalized (text,
- * tool call, stop reason, usage), so the 3×3 family × upstream-protocol matrix is one table of cases.
+ * tool call, stop reason, usage), so the family × upstream-protocol matrix is one table of cases.
  */
 import type Anthropic from '@anthropic-ai/sdk';
 import { Type, type GenerateContentResponse, type GoogleGenAI } from '@google/genai';
@@ -10,7 +10,16 @@ import { anthropicClient, googleClient, openaiClient } from './gateway';
 export type ChatFamily = 'oaic' | 'msgc' | 'genc';
 
 /** A public model on each upstream protocol of the sandbox catalog. */
-export const MODEL_OF_PROTOCOL = { openai: 'sandbox-gpt', anthropic: 'sandbox-claude', gemini: 'sandbox-gemini', 'azure-openai': 'sandbox-azure-gpt' } as const;
+export const MODEL_OF_PROTOCOL = {
+  openai: 'sandbox-gpt',
+  anthropic: 'sandbox-claude',
+  gemini: 'sandbox-gemini',
+  'azure-openai': 'sandbox-azure-gpt',
+  'bedrock (Claude)': 'sandbox-bedrock-claude',
+  'bedrock (Llama)': 'sandbox-bedrock-llama',
+  'vertex (Gemini)': 'sandbox-vertex-gemini',
+  'vertex (Claude)': 'sandbox-vertex-claude',
+} as const;
 export type UpstreamProtocol = keyof typeof MODEL_OF_PROTOCOL;
 
 export const STOP_WORDS: Record<ChatFamily, { end: string; tool: string; length: string }> = {

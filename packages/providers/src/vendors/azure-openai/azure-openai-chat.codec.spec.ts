@@ -35,7 +35,7 @@ describe('Azure OpenAI codec', () => {
   });
 
   it('passes an oaic body through with only the model swapped', () => {
-    const request = azureOpenaiChat.passThrough(
+    const request = azureOpenaiChat.passThrough!(
       { model: 'public', messages: [{ role: 'user', content: 'hi' }], seed: 7 },
       azure({ apiVersion: '2024-10-21' }),
       true,

@@ -6,7 +6,7 @@ import type { ChatIrRequest, DecodeContext, IrFamily, IrStreamEvent, SseMessage 
 import { fromGencRequest } from '../../families/genc/genc-request.decoder';
 import { fromMsgcRequest } from '../../families/msgc/msgc-request.decoder';
 import { fromOaicRequest } from '../../families/oaic/oaic-request.decoder';
-import { FAMILY_CHAT } from '../../translation/translation.registry';
+import { FAMILY_CHAT, NATIVE_FAMILY } from '../../translation/translation.registry';
 import { isRetryableStatus } from '../../routing/failover';
 import type { ChannelTarget } from '../../provider.types';
 import { bedrockChat } from './bedrock-chat.codec';
@@ -16,9 +16,8 @@ const MODEL = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 const BASE = 'https://bedrock-runtime.us-east-1.amazonaws.com';
 const context: DecodeContext = { model: 'any-chat', fallbackId: 'fallback-id', estimatedInputTokens: 5 };
 
-/** The codec reads only the base URL and the upstream model; the protocol enum gains `bedrock` with the wiring. */
 function bedrockChannel(): ChannelTarget {
-  return { id: 'ch-bedrock', providerId: 'p-bedrock', protocol: 'anthropic', baseUrl: `${BASE}/`, apiKey: null, upstreamModel: MODEL, priority: 0, weight: 1 };
+  return { id: 'ch-bedrock', providerId: 'p-bedrock', protocol: 'bedrock', baseUrl: `${BASE}/`, apiKey: null, upstreamModel: MODEL, priority: 0, weight: 1 };
 }
 
 function decode(family: IrFamily, extra: Record<string, unknown> = {}): ChatIrRequest {
@@ -145,7 +144,9 @@ describe('bedrock codec: requests', () => {
   });
 
   it('never passes a Messages body through: it is translated into Converse', () => {
-    const request = bedrockChat.passThrough(msgcToolRequest(), bedrockChannel(), true);
+    expect(bedrockChat.passThrough).toBeUndefined();
+    expect(NATIVE_FAMILY.bedrock).toBeUndefined();
+    const request = bedrockChat.toRequest({ ...decode('msgc'), stream: true }, bedrockChannel());
     const body = JSON.parse(request.body as string) as Json;
     expect(request.url.endsWith('/converse-stream')).toBe(true);
     expect(body).not.toHaveProperty('model');

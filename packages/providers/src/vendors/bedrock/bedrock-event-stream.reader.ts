@@ -7,6 +7,7 @@ import { fromUtf8, toUtf8 } from '@smithy/util-utf8';
 import { parseOrThrow } from '@gateway/contracts';
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
+import type { SseEvent } from '../../http/sse-stream.parser';
 import type { SseMessage } from '../../ir/chat-ir.schema';
 import { parseUpstreamBody } from '../../ir/upstream-error';
 import { bedrockStreamException } from './bedrock-error.transform';
@@ -26,7 +27,7 @@ function messageOf(body: string): string {
   return body;
 }
 
-function toSse(message: Message): SseMessage {
+function toSse(message: Message): SseEvent {
   const body = toUtf8(message.body);
   const kind = headerText(message, ':message-type');
   if (kind === 'event') return { event: headerText(message, ':event-type') ?? '', data: body };
@@ -34,7 +35,7 @@ function toSse(message: Message): SseMessage {
   throw bedrockStreamException(headerText(message, ':error-code') ?? 'internalServerException', headerText(message, ':error-message') ?? messageOf(body));
 }
 
-export async function* readBedrockEventStream(body: Readable): AsyncIterable<SseMessage> {
+export async function* readBedrockEventStream(body: Readable): AsyncGenerator<SseEvent> {
   const codec = new EventStreamCodec(toUtf8, fromUtf8);
   for await (const message of getChunkedStream(body as AsyncIterable<Uint8Array>)) yield toSse(codec.decode(message));
 }

@@ -5,3 +5,4 @@ export * from './bedrock-event-stream.reader';
 export * from './bedrock-embeddings.transform';
 export * from './bedrock-request.signer';
 export * from './bedrock-chat.codec';
+export * from './bedrock.auth';

@@ -5,3 +5,4 @@ export * from './vertex-chat.codec';
 export * from './vertex-embeddings.transform';
 export * from './vertex-token.source';
 export * from './vertex-auth.step';
+export * from './vertex.settings';

@@ -1,21 +1,15 @@
 import { MessagesRequest, parseOrThrow } from '@gateway/contracts';
-import { channel, msgcToolRequest, WEATHER_ARGS } from '../../../test/fixtures/chat-fixtures';
+import { vertexChannel, msgcToolRequest, WEATHER_ARGS } from '../../../test/fixtures/chat-fixtures';
 import { fromMsgcRequest } from '../../families/msgc/msgc-request.decoder';
 import { fromVertexClaudeError, toVertexClaudeRequest, VERTEX_ANTHROPIC_VERSION, vertexClaudeCall } from './vertex-claude.transform';
-import { vertexLocationUrl } from './vertex-urls';
 
-const vertexChannel = () => ({
-  ...channel('anthropic', vertexLocationUrl({ project: 'acme', location: 'us-east5' })),
-  apiKey: null,
-  upstreamModel: 'claude-sonnet-4@20250514',
-});
 
 describe('Claude on Vertex', () => {
   it('sends the Messages body without model, with Vertex anthropic_version, to rawPredict', () => {
     const ir = fromMsgcRequest(parseOrThrow(MessagesRequest, msgcToolRequest()));
-    const request = toVertexClaudeRequest(ir, vertexChannel());
+    const request = toVertexClaudeRequest(ir, vertexChannel('us-east5', 'claude-sonnet-4@20250514'));
     expect(request.url).toBe(
-      'https://us-east5-aiplatform.googleapis.com/v1/projects/acme/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict',
+      'https://us-east5-aiplatform.googleapis.com/v1/projects/acme-prod/locations/us-east5/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict',
     );
     expect(request.headers).toEqual({ 'content-type': 'application/json' });
     const body = JSON.parse(request.body as string) as Record<string, unknown>;
@@ -28,12 +22,12 @@ describe('Claude on Vertex', () => {
 
   it('streams through streamRawPredict and passes a msgc body through with its fields, model and version replaced', () => {
     const ir = fromMsgcRequest(parseOrThrow(MessagesRequest, msgcToolRequest({ stream: true })));
-    const streamed = toVertexClaudeRequest(ir, vertexChannel());
+    const streamed = toVertexClaudeRequest(ir, vertexChannel('us-east5', 'claude-sonnet-4@20250514'));
     expect(streamed.url.endsWith(':streamRawPredict')).toBe(true);
     expect(streamed.headers.accept).toBe('text/event-stream');
     expect(JSON.parse(streamed.body as string)).toMatchObject({ stream: true, anthropic_version: VERTEX_ANTHROPIC_VERSION });
 
-    const passed = vertexClaudeCall({ model: 'public-claude', anthropic_version: '2023-06-01', max_tokens: 5, messages: [], top_k: 3 }, vertexChannel(), false);
+    const passed = vertexClaudeCall({ model: 'public-claude', anthropic_version: '2023-06-01', max_tokens: 5, messages: [], top_k: 3 }, vertexChannel('us-east5', 'claude-sonnet-4@20250514'), false);
     expect(JSON.parse(passed.body as string)).toEqual({ anthropic_version: VERTEX_ANTHROPIC_VERSION, max_tokens: 5, messages: [], top_k: 3 });
   });
 

@@ -9,6 +9,7 @@ import { STRUCTURED_OUTPUTS_BETA, toAnthropicBody } from '../anthropic/anthropic
 import { fromAnthropicError } from '../anthropic/anthropic-error.transform';
 import { fromGeminiError } from '../gemini/gemini-error.transform';
 import { vertexClaudeMethodUrl } from './vertex-urls';
+import { vertexLocationOf } from './vertex.settings';
 
 export const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 
@@ -24,7 +25,7 @@ export function vertexClaudeCall(body: Record<string, unknown>, channel: Channel
   if (stream) headers.accept = 'text/event-stream';
   return {
     method: 'POST',
-    url: vertexClaudeMethodUrl(channel.baseUrl, channel.upstreamModel, stream),
+    url: vertexClaudeMethodUrl(vertexLocationOf(channel), channel.upstreamModel, stream),
     headers,
     body: JSON.stringify({ anthropic_version: VERTEX_ANTHROPIC_VERSION, ...rest }),
     stream,

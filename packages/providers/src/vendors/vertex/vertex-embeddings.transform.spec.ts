@@ -1,15 +1,13 @@
 import { GatewayError } from '@gateway/contracts';
-import { channel } from '../../../test/fixtures/chat-fixtures';
+import { vertexChannel } from '../../../test/fixtures/chat-fixtures';
 import { fromVertexEmbeddings, toVertexEmbeddingsRequest } from './vertex-embeddings.transform';
-import { vertexLocationUrl } from './vertex-urls';
 
-const vertexChannel = () => ({ ...channel('gemini', vertexLocationUrl({ project: 'acme', location: 'us-central1' })), upstreamModel: 'text-embedding-005' });
 
 describe('embeddings on Vertex', () => {
   it('sends the texts as predict instances with the dimensions asked for', () => {
-    const request = toVertexEmbeddingsRequest({ texts: ['a', 'b'], dimensions: 256, taskType: 'RETRIEVAL_QUERY' }, vertexChannel());
+    const request = toVertexEmbeddingsRequest({ texts: ['a', 'b'], dimensions: 256, taskType: 'RETRIEVAL_QUERY' }, vertexChannel('us-central1', 'text-embedding-005'));
     expect(request.url).toBe(
-      'https://us-central1-aiplatform.googleapis.com/v1/projects/acme/locations/us-central1/publishers/google/models/text-embedding-005:predict',
+      'https://us-central1-aiplatform.googleapis.com/v1/projects/acme-prod/locations/us-central1/publishers/google/models/text-embedding-005:predict',
     );
     expect(JSON.parse(request.body as string)).toEqual({
       instances: [

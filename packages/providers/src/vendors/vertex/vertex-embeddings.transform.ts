@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { parseUpstreamBody } from '../../ir/upstream-error';
 import type { ChannelTarget, UpstreamRequest } from '../../provider.types';
 import { vertexModelUrl } from './vertex-urls';
+import { vertexLocationOf } from './vertex.settings';
 
 export interface VertexEmbeddingsInput {
   texts: readonly string[];
@@ -34,7 +35,7 @@ export function toVertexEmbeddingsRequest(input: VertexEmbeddingsInput, channel:
   const body = { instances, ...(input.dimensions ? { parameters: { outputDimensionality: input.dimensions } } : {}) };
   return {
     method: 'POST',
-    url: vertexModelUrl(channel.baseUrl, 'google', channel.upstreamModel, 'predict'),
+    url: vertexModelUrl(vertexLocationOf(channel), 'google', channel.upstreamModel, 'predict'),
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(body),
     stream: false,
