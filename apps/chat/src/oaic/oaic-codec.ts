@@ -11,7 +11,7 @@ import {
   type Capability,
   type CatalogChannel,
 } from '@gateway/contracts';
-import { isOpenaiCompatible, type OaicOperation } from '@gateway/providers';
+import { embedsNatively, isOpenaiCompatible, type OaicOperation } from '@gateway/providers';
 import type { z } from 'zod';
 
 /*
@@ -81,13 +81,14 @@ function crossesProtocols(op: OaicOperation): op is AcrossProtocols {
 }
 
 /**
- * The channels an oaic operation can use. Chat, completions and responses cross protocols; every other
- * operation is sent as the OpenAI protocol has it, so only OpenAI-compatible channels serve it. A model
- * with none is refused before any upstream call or billing hold.
+ * The channels an oaic operation can use. Chat, completions and responses cross protocols; embeddings reach
+ * the clouds with a dialect of their own (Bedrock, Vertex) too; every other operation is sent as the OpenAI
+ * protocol has it, so only OpenAI-compatible channels serve it. A model with none is refused before any
+ * upstream call or billing hold.
  */
 export function channelsFor(op: OaicOperation, modelId: string, channels: readonly CatalogChannel[]): CatalogChannel[] {
   if (crossesProtocols(op)) return [...channels];
-  const compatible = channels.filter((channel) => isOpenaiCompatible(channel.protocol));
+  const compatible = channels.filter((channel) => isOpenaiCompatible(channel.protocol) || (op === 'embeddings' && embedsNatively(channel.protocol)));
   if (compatible.length > 0) return compatible;
   const protocols = [...new Set(channels.map((channel) => channel.protocol))].join(' and ');
   throw GatewayError.invalid(

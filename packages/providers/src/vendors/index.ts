@@ -9,3 +9,4 @@ export * from './music';
 export * from './vertex';
 export * from './bedrock';
 export * from './provider-settings';
+export * from './cloud-embeddings';

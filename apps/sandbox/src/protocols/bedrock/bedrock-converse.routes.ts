@@ -6,7 +6,7 @@ import type { ProtocolDeps } from '../../core/protocol';
 import { planMessage } from '../anthropic/messages.builder';
 import { parseBody } from './bedrock.body';
 import { resolveBedrockControls, type BedrockControls } from './bedrock.controls';
-import { BedrockError, renderBedrockError } from './bedrock.errors';
+import { BedrockError, QUOTA_MESSAGE, renderBedrockError } from './bedrock.errors';
 import { modelKindOf } from './bedrock-model';
 import { asMessagesRequest, converseBody, converseEvents, lengthen, stopReasonOf, type ConverseAnswer } from './converse.builder';
 import { ConverseRequest } from './converse.schema';
@@ -33,6 +33,7 @@ function answerOf(modelId: string, request: ConverseRequest, controls: BedrockCo
       'ModelNotReadyException',
       'Model is not ready to serve inference requests. The AWS SDK will automatically retry the operation.',
     );
+  if (controls.mode === 'quota') throw new BedrockError(400, 'ServiceQuotaExceededException', QUOTA_MESSAGE);
   const messages = asMessagesRequest(modelId, request);
   let plan = planMessage(messages);
   if (controls.longTokens !== null) plan = lengthen(plan, controls.longTokens, messages.max_tokens);

@@ -6,7 +6,7 @@ import type { ProtocolDeps } from '../../core/protocol';
 import { messageBody, messageEvents, planMessage, type MessagePlan } from '../anthropic/messages.builder';
 import { parseBody } from './bedrock.body';
 import { resolveBedrockControls } from './bedrock.controls';
-import { BedrockError, renderBedrockError } from './bedrock.errors';
+import { BedrockError, QUOTA_MESSAGE, renderBedrockError } from './bedrock.errors';
 import { modelKindOf } from './bedrock-model';
 import { EVENT_STREAM_CONTENT_TYPE, eventMessage, exceptionMessage } from './event-stream.frames';
 import { BedrockClaudeRequest, CohereEmbedRequest, TitanEmbedRequest, cohereEmbeddings, titanEmbedding, type InvokeAnswer } from './invoke.builder';
@@ -49,6 +49,7 @@ export const bedrockInvokeRoutes: FastifyPluginAsync<ProtocolDeps> = async (app,
     const controls = await exchange.gate(request, reply, modelId, render, { stream: false });
     if (!controls) return reply;
     if (bedrock.mode === 'not-ready') throw new BedrockError(429, 'ModelNotReadyException', 'Model is not ready to serve inference requests.');
+    if (bedrock.mode === 'quota') throw new BedrockError(400, 'ServiceQuotaExceededException', QUOTA_MESSAGE);
     exchange.stats.addTokens(answer.inputTokens, answer.outputTokens);
     return reply
       .header('content-type', 'application/json')

@@ -3,11 +3,11 @@
 import { z } from 'zod';
 import { ControlError, splitModelName } from '../../core/controls';
 
-export const BedrockMode = z.enum(['not-ready', 'guardrail', 'filtered', 'stream-error', 'drift']);
+export const BedrockMode = z.enum(['not-ready', 'quota', 'guardrail', 'filtered', 'stream-error', 'drift']);
 export type BedrockMode = z.infer<typeof BedrockMode>;
 
 export interface BedrockControls {
-  /** not-ready: ModelNotReadyException; guardrail / filtered: the stop reason says the answer was blocked; stream-error: an exception message mid-stream; drift: an answer the SDK must refuse. */
+  /** not-ready: ModelNotReadyException; quota: ServiceQuotaExceededException (a 400, as AWS sends it); guardrail / filtered: the stop reason says the answer was blocked; stream-error: an exception message mid-stream; drift: an answer the SDK must refuse. */
   mode: BedrockMode | null;
   /** Pad a text answer to this many tokens. */
   longTokens: number | null;

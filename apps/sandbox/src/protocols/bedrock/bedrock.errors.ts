@@ -7,6 +7,7 @@ export type BedrockErrorType =
   | 'MissingAuthenticationTokenException'
   | 'ResourceNotFoundException'
   | 'ThrottlingException'
+  | 'ServiceQuotaExceededException'
   | 'ModelNotReadyException'
   | 'ServiceUnavailableException'
   | 'InternalServerException'
@@ -21,6 +22,9 @@ export class BedrockError extends Error {
     super(message);
   }
 }
+
+/** What Bedrock says when an account's quota for the model is spent: a 400, though the next channel may well serve. */
+export const QUOTA_MESSAGE = 'Your request exceeded the quota for this model. Request a quota increase or try again later.';
 
 /** The exception AWS names for a status when the sandbox only knows the status (the shared failure controls). */
 export function bedrockErrorTypeOf(status: number): BedrockErrorType {

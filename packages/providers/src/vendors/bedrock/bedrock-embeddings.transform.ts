@@ -14,7 +14,8 @@ export type TitanEmbedAnswer = z.infer<typeof TitanEmbedAnswer>;
 export const CohereEmbedAnswer = z.looseObject({ embeddings: z.array(z.array(z.number())), id: z.string(), texts: z.array(z.string()).optional() });
 export type CohereEmbedAnswer = z.infer<typeof CohereEmbedAnswer>;
 
-function textsOf(request: EmbeddingRequest): string[] {
+/** The texts of an embeddings request; token arrays have no text to send a cloud embedding model. */
+export function embeddingTexts(request: EmbeddingRequest): string[] {
   const input = request.input;
   if (typeof input === 'string') return [input];
   if (input.every((item) => typeof item === 'string')) return input as string[];
@@ -36,13 +37,13 @@ export function toTitanEmbedRequests(request: EmbeddingRequest, channel: Channel
   const dimensions = request.dimensions;
   if (dimensions !== undefined && !(TITAN_DIMENSIONS as readonly number[]).includes(dimensions))
     throw GatewayError.invalid(`this model embeds in ${TITAN_DIMENSIONS.join(', ')} dimensions`, 'dimensions');
-  return textsOf(request).map((inputText) => invokeCall(channel, { inputText, ...(dimensions !== undefined ? { dimensions } : {}), normalize: true }));
+  return embeddingTexts(request).map((inputText) => invokeCall(channel, { inputText, ...(dimensions !== undefined ? { dimensions } : {}), normalize: true }));
 }
 
 /** One InvokeModel call for the whole batch, embedded as documents to search. */
 export function toCohereEmbedRequest(request: EmbeddingRequest, channel: ChannelTarget): UpstreamRequest {
   if (request.dimensions !== undefined) throw GatewayError.invalid('this model embeds in a fixed number of dimensions', 'dimensions');
-  const texts = textsOf(request);
+  const texts = embeddingTexts(request);
   if (texts.length > COHERE_MAX_TEXTS) throw GatewayError.invalid(`this model embeds at most ${COHERE_MAX_TEXTS} texts per request`, 'input');
   return invokeCall(channel, { texts, input_type: 'search_document' });
 }
@@ -51,7 +52,7 @@ function encode(vector: number[], format: EmbeddingRequest['encoding_format']): 
   return format === 'base64' ? Buffer.from(new Float32Array(vector).buffer).toString('base64') : vector;
 }
 
-function embeddingList(vectors: number[][], request: EmbeddingRequest, model: string, tokens: number): EmbeddingResponse {
+export function embeddingList(vectors: number[][], request: EmbeddingRequest, model: string, tokens: number): EmbeddingResponse {
   return {
     object: 'list',
     data: vectors.map((vector, index) => ({ object: 'embedding', index, embedding: encode(vector, request.encoding_format) })),
