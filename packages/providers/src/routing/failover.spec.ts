@@ -101,6 +101,29 @@ describe('executeWithFailover', () => {
     expect(tried).toEqual(['a']);
   });
 
+  it('moves on past a channel whose vendor says a 400 stands for a rate limit (a spent Bedrock quota)', async () => {
+    const tried: string[] = [];
+    const quota = (_status: number, body: string) => new GatewayError('rate_limited', body, null, 429);
+    const { channel: served } = await executeWithFailover(
+      [channel('a'), channel('b')],
+      async (c) => {
+        tried.push(c.id);
+        return c.id === 'a' ? answer(400, 'ServiceQuotaExceededException') : answer(200, '{}');
+      },
+      { toError: quota },
+    );
+    expect(served.id).toBe('b');
+    expect(tried).toEqual(['a', 'b']);
+  });
+
+  it('moves on past a rate limit thrown by the attempt (a stream whose first event is a throttle)', async () => {
+    const { channel: served } = await executeWithFailover([channel('a'), channel('b')], async (c) => {
+      if (c.id === 'a') throw new GatewayError('rate_limited', 'throttlingException: slow down', null, 429);
+      return answer(200, '{}');
+    });
+    expect(served.id).toBe('b');
+  });
+
   it("does not retry an error that is not the upstream's fault", async () => {
     const run = executeWithFailover([channel('a'), channel('b')], async () => {
       throw GatewayError.invalid('bad file', 'file');

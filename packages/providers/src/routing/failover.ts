@@ -36,7 +36,7 @@ export function isRetryableStatus(status: number): boolean {
 }
 
 export function isRetryableError(error: GatewayError): boolean {
-  return error.code === 'upstream_error' || error.code === 'upstream_timeout' || error.code === 'unavailable';
+  return error.code === 'upstream_error' || error.code === 'upstream_timeout' || error.code === 'unavailable' || error.code === 'rate_limited';
 }
 
 /** Thrown when every channel failed, carrying what each attempt saw. */
