@@ -104,6 +104,12 @@ export function responseHeader(response: UpstreamResponse, name: string): string
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** A refusal that stands for a rate limit or a spent quota, whatever status the vendor sent, counted against its channel. */
+function countThrottle(channel: CatalogChannel, error: GatewayError): GatewayError {
+  if (error.code === 'rate_limited') gatewayMetrics.upstreamThrottles.inc({ channel: channel.id });
+  return error;
+}
+
 type Build = (channel: CatalogChannel) => UpstreamRequest;
 export type Refusal = (status: number, text: string, channel: CatalogChannel, headers?: Record<string, string | string[] | undefined>) => GatewayError;
 
@@ -125,7 +131,7 @@ export class UpstreamCallService {
     const { channel, response } = await executeWithFailover(
       channels,
       (ch) => attempts.send(ch, () => sendAuthorized(build(ch), ch, { signal, firstByteTimeoutMs: this.env.UPSTREAM_TIMEOUT_MS })),
-      { signal, toError: refusal },
+      { signal, toError: (status, text, ch, headers) => countThrottle(ch, refusal(status, text, ch, headers)) },
     );
     return { channel, response };
   }
@@ -146,10 +152,10 @@ export class UpstreamCallService {
         const first = await events.next();
         const error = first.done ? null : streamError(first.value.data);
         if (!first.done && !error) return { channel, events, first: first.value, destroy: () => response.body.destroy() };
-        failure = error ?? new GatewayError('upstream_error', 'The upstream stream ended before sending anything.');
+        failure = error ? countThrottle(channel, error) : new GatewayError('upstream_error', 'The upstream stream ended before sending anything.');
       } catch (error) {
         if (signal.aborted || !(error instanceof GatewayError)) throw error;
-        failure = error;
+        failure = countThrottle(channel, error);
       }
       response.body.destroy();
       if (rest.length === 0 || !isRetryableError(failure)) throw failure;

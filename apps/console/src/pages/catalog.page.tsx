@@ -30,7 +30,8 @@ export function CatalogPage() {
       <Title order={1}>Catalog</Title>
       <Text>
         Every model with its channels in the order requests try them. Health counts each channel's upstream calls since its services started: errors (non-2xx or
-        no answer), latency to response headers, and failovers away from it. Refreshed every 15 s.
+        no answer), latency to response headers, rate limits and spent quotas (whatever status the vendor used), and failovers away from it. Refreshed every 15
+        s.
       </Text>
       <TextInput
         label="Search"
@@ -62,6 +63,7 @@ export function CatalogPage() {
                   <Table.Th scope="col">Calls</Table.Th>
                   <Table.Th scope="col">Error rate</Table.Th>
                   <Table.Th scope="col">Latency mean / p95</Table.Th>
+                  <Table.Th scope="col">Throttled</Table.Th>
                   <Table.Th scope="col">Failovers</Table.Th>
                 </Table.Tr>
               </Table.Thead>
@@ -73,7 +75,7 @@ export function CatalogPage() {
                         <Table.Th scope="row">
                           <ModelCell id={model.id} displayName={model.displayName} capability={model.capability} isPublic={model.isPublic} />
                         </Table.Th>
-                        <Table.Td colSpan={6}>No channel: requests for this model fail until one is configured.</Table.Td>
+                        <Table.Td colSpan={7}>No channel: requests for this model fail until one is configured.</Table.Td>
                       </Table.Tr>
                     )}
                     {model.channels.map((channel, index) => (
@@ -99,6 +101,7 @@ export function CatalogPage() {
                         <Table.Td>
                           {ms(channel.health.latencyMeanMs)} / {ms(channel.health.latencyP95Ms)}
                         </Table.Td>
+                        <Table.Td data-testid="channel-throttled">{channel.health.throttled}</Table.Td>
                         <Table.Td>{channel.health.failovers}</Table.Td>
                       </Table.Tr>
                     ))}

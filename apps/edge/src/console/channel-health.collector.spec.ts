@@ -12,6 +12,7 @@ describe('channel health summed over processes', () => {
           answered: 8,
           errors: 1,
           unanswered: 0,
+          throttled: 1,
           failovers: 1,
           latencySumSeconds: 0.8,
           buckets: [
@@ -27,6 +28,7 @@ describe('channel health summed over processes', () => {
           answered: 10,
           errors: 2,
           unanswered: 2,
+          throttled: 0,
           failovers: 2,
           latencySumSeconds: 1.0,
           buckets: [
@@ -35,12 +37,12 @@ describe('channel health summed over processes', () => {
             { le: 1, count: 10 },
           ],
         },
-        { channel: 'b', answered: 0, errors: 0, unanswered: 0, failovers: 0, latencySumSeconds: 0, buckets: [] },
+        { channel: 'b', answered: 0, errors: 0, unanswered: 0, throttled: 0, failovers: 0, latencySumSeconds: 0, buckets: [] },
       ]),
     ]);
     // 18 answered + 2 with no answer; 3 errors.
-    expect(health.get('a')).toEqual({ calls: 20, errors: 3, errorRate: 0.15, failovers: 3, latencyMeanMs: 100, latencyP95Ms: 1000 });
-    expect(health.get('b')).toEqual({ calls: 0, errors: 0, errorRate: null, failovers: 0, latencyMeanMs: null, latencyP95Ms: null });
+    expect(health.get('a')).toEqual({ calls: 20, errors: 3, errorRate: 0.15, throttled: 1, failovers: 3, latencyMeanMs: 100, latencyP95Ms: 1000 });
+    expect(health.get('b')).toEqual({ calls: 0, errors: 0, errorRate: null, throttled: 0, failovers: 0, latencyMeanMs: null, latencyP95Ms: null });
   });
 
   it('puts the 95th percentile in the first bucket holding 95 % of the answers', () => {
@@ -51,6 +53,7 @@ describe('channel health summed over processes', () => {
           answered: 100,
           errors: 0,
           unanswered: 0,
+          throttled: 0,
           failovers: 0,
           latencySumSeconds: 10,
           buckets: [

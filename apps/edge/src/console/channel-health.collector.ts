@@ -45,6 +45,7 @@ export function summarizeChannels(readings: readonly ChannelHealthReading[]): Ma
       into.answered += counters.answered;
       into.errors += counters.errors;
       into.unanswered += counters.unanswered;
+      into.throttled += counters.throttled;
       into.failovers += counters.failovers;
       into.latencySumSeconds += counters.latencySumSeconds;
       for (const bucket of counters.buckets) {
@@ -62,6 +63,7 @@ export function summarizeChannels(readings: readonly ChannelHealthReading[]): Ma
       calls,
       errors: Math.round(c.errors),
       errorRate: calls === 0 ? null : Math.min(1, c.errors / calls),
+      throttled: Math.round(c.throttled),
       failovers: Math.round(c.failovers),
       latencyMeanMs: c.answered === 0 ? null : (c.latencySumSeconds / c.answered) * 1000,
       latencyP95Ms: quantileMs(c.buckets, c.answered, 0.95),
@@ -70,4 +72,4 @@ export function summarizeChannels(readings: readonly ChannelHealthReading[]): Ma
   return health;
 }
 
-export const NO_CALLS: ChannelHealth = { calls: 0, errors: 0, errorRate: null, failovers: 0, latencyMeanMs: null, latencyP95Ms: null };
+export const NO_CALLS: ChannelHealth = { calls: 0, errors: 0, errorRate: null, throttled: 0, failovers: 0, latencyMeanMs: null, latencyP95Ms: null };

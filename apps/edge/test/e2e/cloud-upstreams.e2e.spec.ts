@@ -5,11 +5,12 @@
  * to the model's next channel.
  */
 import { REPO_ROOT } from '@gateway/cli';
+import { ConsoleCatalogHealthPage } from '@gateway/contracts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type OpenAI from 'openai';
 import { e2eEnv } from './support/e2e-env';
-import { createTenantWithKey, openaiClient, uniqueSlug } from './support/gateway';
+import { createTenantWithKey, http, openaiClient, uniqueSlug } from './support/gateway';
 
 const CLAUDE = 'us.anthropic.claude-sonnet-4-20250514-v1:0';
 const WRONG_SECRET = 'wrong/secret/access/key/for/the/sandbox0000';
@@ -112,10 +113,19 @@ describe('cloud upstreams through the gateway', () => {
     expect(refused).toMatchObject({ status: 400, param: 'input' });
   });
 
-  it('moves on to the next channel when Bedrock says the quota is spent (HTTP 400)', async () => {
+  it("moves on to the next channel when Bedrock says the quota is spent (HTTP 400), counted on the console's catalog as throttled", async () => {
     const answer = await client.chat.completions.create({ model: names.quota, messages: [{ role: 'user', content: 'Hello there' }] });
     expect(answer.choices[0]!.message.content).toContain('Hello there');
     expect(answer.model).toBe(names.quota);
+
+    const admin = e2eEnv().GW_E2E_ADMIN_URL;
+    const signedIn = await http('POST', `${admin}/console/api/session`, { headers: { origin: admin }, json: { token: e2eEnv().GW_E2E_ADMIN_TOKEN } });
+    expect(signedIn.status).toBe(200);
+    const cookie = String(signedIn.headers['set-cookie']).split(';')[0]!;
+    const page = ConsoleCatalogHealthPage.parse((await http('GET', `${admin}/console/api/catalog?search=${names.quota}`, { headers: { cookie } })).body);
+    const [spent, served] = page.data.find((model) => model.id === names.quota)!.channels;
+    expect(spent!.health).toMatchObject({ calls: 1, errors: 1, throttled: 1, failovers: 1 });
+    expect(served!.health).toMatchObject({ calls: 1, errors: 0, throttled: 0 });
   });
 
   it('answers a request signed with a wrong secret with a 502 naming the provider, never the secret', async () => {

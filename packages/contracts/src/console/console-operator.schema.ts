@@ -78,6 +78,8 @@ export const ChannelCounters = z.object({
   errors: z.number().nonnegative(),
   /** Calls that got no answer (connection error, timeout): counted in errors, not in answered. */
   unanswered: z.number().nonnegative(),
+  /** Refusals that stand for a rate limit or a spent quota, whatever status the vendor sent: counted in errors. */
+  throttled: z.number().nonnegative().default(0),
   failovers: z.number().nonnegative(),
   latencySumSeconds: z.number().nonnegative(),
   buckets: z.array(LatencyBucket),
@@ -94,6 +96,8 @@ export const ChannelHealth = z.object({
   errors: z.number().int().nonnegative(),
   /** errors / calls, 0 to 1; null before the first call. */
   errorRate: z.number().min(0).max(1).nullable(),
+  /** Rate limits and spent quotas among the errors (429s, Bedrock's throttling and quota exceptions). */
+  throttled: z.number().int().nonnegative(),
   failovers: z.number().int().nonnegative(),
   latencyMeanMs: z.number().nonnegative().nullable(),
   /** Upper bound of the histogram bucket the 95th percentile falls in; null before the first answer. */

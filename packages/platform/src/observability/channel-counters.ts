@@ -8,20 +8,21 @@ interface Sample {
 }
 
 /**
- * This process's upstream series (gateway_upstream_duration_seconds, _errors_total, _failovers_total)
+ * This process's upstream series (gateway_upstream_duration_seconds, _errors_total, _throttled_total, _failovers_total)
  * read from its own registry and grouped by channel: what the channel-health broadcast answers.
  */
 export async function readChannelCounters(): Promise<ChannelCounters[]> {
-  const [duration, errors, failovers] = await Promise.all([
+  const [duration, errors, failovers, throttles] = await Promise.all([
     gatewayMetrics.upstreamDuration.get(),
     gatewayMetrics.upstreamErrors.get(),
     gatewayMetrics.upstreamFailovers.get(),
+    gatewayMetrics.upstreamThrottles.get(),
   ]);
   const byChannel = new Map<string, ChannelCounters>();
   const of = (channel: string): ChannelCounters => {
     let counters = byChannel.get(channel);
     if (!counters) {
-      counters = { channel, answered: 0, errors: 0, unanswered: 0, failovers: 0, latencySumSeconds: 0, buckets: [] };
+      counters = { channel, answered: 0, errors: 0, unanswered: 0, throttled: 0, failovers: 0, latencySumSeconds: 0, buckets: [] };
       byChannel.set(channel, counters);
     }
     return counters;
@@ -44,6 +45,7 @@ export async function readChannelCounters(): Promise<ChannelCounters[]> {
     if (sample.labels.status === 'error') counters.unanswered += sample.value;
   }
   for (const sample of failovers.values as Sample[]) of(String(sample.labels.channel ?? '')).failovers += sample.value;
+  for (const sample of throttles.values as Sample[]) of(String(sample.labels.channel ?? '')).throttled += sample.value;
   // JSON has no Infinity: the +Inf bucket equals the count, which the reader has already.
   for (const counters of byChannel.values()) counters.buckets = counters.buckets.filter((b) => Number.isFinite(b.le)).sort((a, b) => a.le - b.le);
   return [...byChannel.values()];

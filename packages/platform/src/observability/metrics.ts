@@ -43,6 +43,12 @@ export const gatewayMetrics = {
     labelNames: ['channel', 'status'] as const,
     registers,
   }),
+  upstreamThrottles: new Counter({
+    name: 'gateway_upstream_throttled_total',
+    help: "Upstream refusals that stand for a rate limit or a spent quota (a 429, Bedrock's ThrottlingException or ServiceQuotaExceededException), by channel",
+    labelNames: ['channel'] as const,
+    registers,
+  }),
   upstreamFailovers: new Counter({
     name: 'gateway_upstream_failovers_total',
     help: 'Requests moved on from a channel to the next one, by the channel that failed',
