@@ -1,7 +1,7 @@
 /**
  * `npm run bench:cpu`: CPU per request of every process on the chat path, beside the sandbox upstream's
- * own CPU per request in the same run. For each scenario (non-streamed and streamed chat passed through,
- * msgc crossed to an OpenAI upstream) it offers a fixed rate, then saturates with 64 connections, and reads
+ * own CPU per request in the same run. For each scenario (non-streamed and streamed chat passed through, the
+ * same stream from Bedrock's ConverseStream, msgc crossed to an OpenAI upstream) it offers a fixed rate, then saturates with 64 connections, and reads
  * utime+stime from /proc of each app, NATS, Redis and every Postgres backend before and after. The ratio
  * of the gateway's total to the upstream's own is the figure: it holds across machines where µs do not.
  *
@@ -28,6 +28,8 @@ const RATE = Number(process.env.BENCH_CPU_RATE ?? 300);
 const CONNECTIONS = Number(process.env.BENCH_CPU_CONNECTIONS ?? 64);
 const LOG_LEVEL = (process.env.BENCH_LOG_LEVEL ?? 'info') as 'info' | 'warn';
 const QUESTION = 'Benchmark the gateway with a short question.';
+/** `BENCH_CPU_ONLY=Bedrock`: only the scenarios whose names match (and those they are compared to). */
+const ONLY = process.env.BENCH_CPU_ONLY ? new RegExp(process.env.BENCH_CPU_ONLY) : undefined;
 
 interface Scenario {
   name: string;
@@ -35,6 +37,8 @@ interface Scenario {
   headers: Record<string, string>;
   body: string;
   streamed: boolean;
+  /** An earlier scenario with the same answer from another protocol: the gateway's CPU is also shown as a ratio to its. */
+  comparedTo?: string;
 }
 
 interface Phase {
@@ -88,9 +92,12 @@ async function chunksOf(scenario: Scenario): Promise<number> {
   return text.split('\n').filter((line) => line.startsWith('data:')).length;
 }
 
-function report(scenario: Scenario, offered: Phase, saturated: Phase, chunks: number): string {
+function gatewayTotal(p: Phase): number {
+  return [...p.perRequest.entries()].filter(([name]) => name !== 'sandbox').reduce((sum, [, us]) => sum + us, 0);
+}
+
+function report(scenario: Scenario, offered: Phase, saturated: Phase, chunks: number, baseline?: { offered: Phase; saturated: Phase }): string {
   const names = [...offered.perRequest.keys()];
-  const gatewayTotal = (p: Phase) => names.filter((n) => n !== 'sandbox').reduce((sum, n) => sum + p.perRequest.get(n)!, 0);
   const us = (value: number) => `${value.toFixed(0)} µs`;
   const rows: string[][] = [['process', `at ${RATE} req/s offered`, `at ${CONNECTIONS} connections`]];
   for (const name of names.filter((n) => n !== 'sandbox')) rows.push([name, us(offered.perRequest.get(name)!), us(saturated.perRequest.get(name)!)]);
@@ -100,6 +107,10 @@ function report(scenario: Scenario, offered: Phase, saturated: Phase, chunks: nu
   rows.push(['gateway ÷ upstream', ratio(offered), ratio(saturated)]);
   if (scenario.streamed && chunks > 0) {
     rows.push([`gateway per chunk (${chunks} events)`, us(gatewayTotal(offered) / chunks), us(gatewayTotal(saturated) / chunks)]);
+  }
+  if (baseline) {
+    const times = (p: Phase, b: Phase) => `${(gatewayTotal(p) / gatewayTotal(b)).toFixed(2)}×`;
+    rows.push([`gateway ÷ that of "${scenario.comparedTo}"`, times(offered, baseline.offered), times(saturated, baseline.saturated)]);
   }
   rows.push(['answered req/s / errors', `${offered.rps.toFixed(0)} / ${offered.errors}`, `${saturated.rps.toFixed(0)} / ${saturated.errors}`]);
   return `\n${scenario.name}\n${formatTable(rows)}\n`;
@@ -149,10 +160,19 @@ async function main(): Promise<void> {
     await admin.topup({ tenant: slug, amount: '1000000.00' });
     const key = (await admin.createKey({ tenant: slug, name: 'bench' })).key;
     const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
-    const chat = (stream: boolean) => JSON.stringify({ model: 'sandbox-gpt', stream, messages: [{ role: 'user', content: QUESTION }] });
+    const chat = (stream: boolean, model = 'sandbox-gpt') => JSON.stringify({ model, stream, messages: [{ role: 'user', content: QUESTION }] });
+    const STREAMED = 'oaic chat, streamed, passed through';
     const scenarios: Scenario[] = [
       { name: 'oaic chat, non-streamed, passed through', url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(false), streamed: false },
-      { name: 'oaic chat, streamed, passed through', url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(true), streamed: true },
+      { name: STREAMED, url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(true), streamed: true },
+      {
+        name: 'oaic chat, streamed from Bedrock ConverseStream (signed, event-stream framed, translated)',
+        url: `${stack.baseUrl}/oaic/v1/chat/completions`,
+        headers: json,
+        body: chat(true, 'sandbox-bedrock-claude'),
+        streamed: true,
+        comparedTo: STREAMED,
+      },
       {
         name: 'msgc messages crossed to an OpenAI upstream, non-streamed',
         url: `${stack.baseUrl}/msgc/v1/messages`,
@@ -162,24 +182,29 @@ async function main(): Promise<void> {
       },
     ];
     let yardstick: { offered: number; saturated: number } | undefined;
+    const measured = new Map<string, { offered: Phase; saturated: Phase }>();
     process.stdout.write(`each scenario: ${RATE} req/s offered, then ${CONNECTIONS} connections, ${SECONDS} s each (log level ${LOG_LEVEL})\n`);
     for (const scenario of scenarios) {
+      if (ONLY && !ONLY.test(scenario.name) && !scenarios.some((s) => s.comparedTo === scenario.name && ONLY.test(s.name))) continue;
       process.stdout.write(`${scenario.name}...\n`);
       const chunks = scenario.streamed ? await chunksOf(scenario) : 0;
       const offered = await phase(groupsOf(stack), scenario, RATE);
       const saturated = await phase(groupsOf(stack), scenario, undefined);
-      process.stdout.write(report(scenario, offered, saturated, chunks));
+      measured.set(scenario.name, { offered, saturated });
+      process.stdout.write(report(scenario, offered, saturated, chunks, scenario.comparedTo ? measured.get(scenario.comparedTo) : undefined));
       yardstick ??= { offered: offered.perRequest.get('sandbox')!, saturated: saturated.perRequest.get('sandbox')! };
     }
-    process.stdout.write(`${FLOOR_NAME}...\n`);
-    const floor = await startFloor(`bench${stamp}.floor.echo`, stack.natsUrl);
-    try {
-      const scenario: Scenario = { name: FLOOR_NAME, url: floor.url, headers: json, body: chat(false), streamed: false };
-      const offered = await phase(floor.groups, scenario, RATE);
-      const saturated = await phase(floor.groups, scenario, undefined);
-      process.stdout.write(floorReport(offered, saturated, yardstick!));
-    } finally {
-      floor.stop();
+    if (!ONLY) {
+      process.stdout.write(`${FLOOR_NAME}...\n`);
+      const floor = await startFloor(`bench${stamp}.floor.echo`, stack.natsUrl);
+      try {
+        const scenario: Scenario = { name: FLOOR_NAME, url: floor.url, headers: json, body: chat(false), streamed: false };
+        const offered = await phase(floor.groups, scenario, RATE);
+        const saturated = await phase(floor.groups, scenario, undefined);
+        process.stdout.write(floorReport(offered, saturated, yardstick!));
+      } finally {
+        floor.stop();
+      }
     }
   } finally {
     await stack.stop();

@@ -1,7 +1,8 @@
 // Checks a request's SigV4 signature the way AWS does: the key, the credential scope (region, service),
 // the signing date within five minutes, the body's hash, and the signature itself, re-computed with the
 // SDK's own signer over the request as received.
-import { Sha256 } from '@aws-crypto/sha256-js';
+import { Hash } from '@smithy/hash-node';
+import type { SourceData } from '@smithy/types';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -68,6 +69,27 @@ function queryOf(rawQuery: string): Record<string, string | string[]> {
 }
 
 /** Throws the BedrockError AWS would answer when the request is not signed by the sandbox's test key for its region. */
+/** SHA-256 from Node's crypto, through the SDK's adapter. */
+class NodeSha256 extends Hash {
+  constructor(secret?: SourceData) {
+    super('sha256', secret);
+  }
+}
+
+const signers = new Map<string, SignatureV4>();
+
+/** One signer per key, region and service: the SDK's signer keeps each day's signing key. */
+function signerFor(accessKeyId: string, region: string, service: string): SignatureV4 {
+  const key = `${accessKeyId}\n${region}\n${service}`;
+  let signer = signers.get(key);
+  if (!signer) {
+    signer = new SignatureV4({ credentials: { accessKeyId, secretAccessKey: BEDROCK_TEST_SECRET_ACCESS_KEY }, region, service, sha256: NodeSha256 });
+    if (signers.size > 64) signers.clear();
+    signers.set(key, signer);
+  }
+  return signer;
+}
+
 export async function verifySigV4(request: ReceivedRequest, now: Date = new Date()): Promise<void> {
   const authorization = header(request.headers, 'authorization');
   if (!authorization) throw new BedrockError(403, 'MissingAuthenticationTokenException', 'Missing Authentication Token');
@@ -100,12 +122,7 @@ export async function verifySigV4(request: ReceivedRequest, now: Date = new Date
   const [path, rawQuery = ''] = request.rawUrl.split('?', 2) as [string, string?];
   const host = headers.host ?? header(request.headers, 'host') ?? '';
   const [hostname = '', port] = host.split(':');
-  const signer = new SignatureV4({
-    credentials: { accessKeyId, secretAccessKey: BEDROCK_TEST_SECRET_ACCESS_KEY },
-    region,
-    service,
-    sha256: Sha256,
-  });
+  const signer = signerFor(accessKeyId, region, service);
   const signed = await signer.sign(
     { method: request.method, protocol: 'http:', hostname, port: port ? Number(port) : undefined, path, query: queryOf(rawQuery), headers, body: request.body },
     { signingDate, signableHeaders: new Set(names) },

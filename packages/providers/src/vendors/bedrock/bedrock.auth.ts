@@ -9,7 +9,7 @@ import { stat } from 'node:fs/promises';
 import type { UpstreamAuth } from '../../auth/upstream-auth.types';
 import type { ChannelTarget, UpstreamRequest } from '../../provider.types';
 import { providerSettingsOf } from '../provider-settings';
-import { bedrockCredentials, signBedrockRequest } from './bedrock-request.signer';
+import { bedrockCredentials, bedrockSigner, type BedrockSigner } from './bedrock-request.signer';
 
 /** How often a credentials file is looked at for a change. */
 export const CREDENTIALS_FILE_CHECK_MS = 10_000;
@@ -48,24 +48,45 @@ function keyPair(channel: ChannelTarget, accessKeyId: string): AwsCredentialIden
 }
 
 export class BedrockAuth implements UpstreamAuth {
-  private readonly shared: AwsCredentialIdentityProvider | null;
+  /** The signer of a shared credential source (a file, the workload's identity); null when the channel's key is the secret. */
+  private readonly shared: BedrockSigner | null;
+  private keyed: { secret: string; sign: BedrockSigner } | null = null;
 
   constructor(
     private readonly providerId: string,
     private readonly settings: BedrockSettings,
   ) {
-    if (settings.credentialsFile) this.shared = fileCredentials(settings.credentialsFile, settings.profile);
-    else this.shared = settings.credentials === 'workload' ? bedrockCredentials() : null;
+    const region = settings.region;
+    if (settings.credentialsFile)
+      this.shared = bedrockSigner({ region, credentials: this.failingNamed(fileCredentials(settings.credentialsFile, settings.profile)) });
+    else this.shared = settings.credentials === 'workload' ? bedrockSigner({ region, credentials: this.failingNamed(bedrockCredentials()) }) : null;
   }
 
-  async authorize(request: UpstreamRequest, channel: ChannelTarget): Promise<UpstreamRequest> {
-    let credentials: AwsCredentialIdentity;
+  authorize(request: UpstreamRequest, channel: ChannelTarget): Promise<UpstreamRequest> {
+    if (this.shared) return this.shared(request);
     try {
-      credentials = this.shared ? await this.shared() : keyPair(channel, this.settings.accessKeyId!);
+      return this.signerOf(channel)(request);
     } catch (cause) {
-      throw credentialsFailure(this.providerId, cause);
+      return Promise.reject(credentialsFailure(this.providerId, cause));
     }
-    return signBedrockRequest(request, { region: this.settings.region, credentials });
+  }
+
+  /** The signer for the channel's key as the secret of settings.accessKeyId, made again when the key changes. */
+  private signerOf(channel: ChannelTarget): BedrockSigner {
+    const { accessKeyId } = keyPair(channel, this.settings.accessKeyId!);
+    if (this.keyed?.secret !== channel.apiKey) {
+      const secretAccessKey = channel.apiKey!;
+      this.keyed = { secret: secretAccessKey, sign: bedrockSigner({ region: this.settings.region, credentials: { accessKeyId, secretAccessKey } }) };
+    }
+    return this.keyed.sign;
+  }
+
+  /** A credential source whose failure is the provider's 502, naming it and nothing secret. */
+  private failingNamed(provider: AwsCredentialIdentityProvider): AwsCredentialIdentityProvider {
+    return (options) =>
+      provider(options).catch((cause: unknown) => {
+        throw credentialsFailure(this.providerId, cause);
+      });
   }
 }
 

@@ -3,7 +3,6 @@ import { vertexChannel, msgcToolRequest, WEATHER_ARGS } from '../../../test/fixt
 import { fromMsgcRequest } from '../../families/msgc/msgc-request.decoder';
 import { fromVertexClaudeError, toVertexClaudeRequest, VERTEX_ANTHROPIC_VERSION, vertexClaudeCall } from './vertex-claude.transform';
 
-
 describe('Claude on Vertex', () => {
   it('sends the Messages body without model, with Vertex anthropic_version, to rawPredict', () => {
     const ir = fromMsgcRequest(parseOrThrow(MessagesRequest, msgcToolRequest()));
@@ -27,7 +26,11 @@ describe('Claude on Vertex', () => {
     expect(streamed.headers.accept).toBe('text/event-stream');
     expect(JSON.parse(streamed.body as string)).toMatchObject({ stream: true, anthropic_version: VERTEX_ANTHROPIC_VERSION });
 
-    const passed = vertexClaudeCall({ model: 'public-claude', anthropic_version: '2023-06-01', max_tokens: 5, messages: [], top_k: 3 }, vertexChannel('us-east5', 'claude-sonnet-4@20250514'), false);
+    const passed = vertexClaudeCall(
+      { model: 'public-claude', anthropic_version: '2023-06-01', max_tokens: 5, messages: [], top_k: 3 },
+      vertexChannel('us-east5', 'claude-sonnet-4@20250514'),
+      false,
+    );
     expect(JSON.parse(passed.body as string)).toEqual({ anthropic_version: VERTEX_ANTHROPIC_VERSION, max_tokens: 5, messages: [], top_k: 3 });
   });
 

@@ -2,10 +2,12 @@ import { GatewayError } from '@gateway/contracts';
 import { vertexChannel } from '../../../test/fixtures/chat-fixtures';
 import { fromVertexEmbeddings, toVertexEmbeddingsRequest } from './vertex-embeddings.transform';
 
-
 describe('embeddings on Vertex', () => {
   it('sends the texts as predict instances with the dimensions asked for', () => {
-    const request = toVertexEmbeddingsRequest({ texts: ['a', 'b'], dimensions: 256, taskType: 'RETRIEVAL_QUERY' }, vertexChannel('us-central1', 'text-embedding-005'));
+    const request = toVertexEmbeddingsRequest(
+      { texts: ['a', 'b'], dimensions: 256, taskType: 'RETRIEVAL_QUERY' },
+      vertexChannel('us-central1', 'text-embedding-005'),
+    );
     expect(request.url).toBe(
       'https://us-central1-aiplatform.googleapis.com/v1/projects/acme-prod/locations/us-central1/publishers/google/models/text-embedding-005:predict',
     );

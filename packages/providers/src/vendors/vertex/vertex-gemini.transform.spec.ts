@@ -4,12 +4,13 @@ import { fromGencRequest } from '../../families/genc/genc-request.decoder';
 import { toGeminiBody } from '../gemini/gemini-request.transform';
 import { toVertexGeminiRequest, vertexGeminiCall } from './vertex-gemini.transform';
 
-
 describe('Gemini on Vertex', () => {
   it("sends the gemini vendor's body to the publisher model, with no API key header", () => {
     const ir = fromGencRequest(parseOrThrow(GenerateContentRequest, gencToolRequest()), 'any-chat', false);
     const request = toVertexGeminiRequest(ir, vertexChannel('global', 'gemini-2.5-flash'));
-    expect(request.url).toBe('https://aiplatform.googleapis.com/v1/projects/acme-prod/locations/global/publishers/google/models/gemini-2.5-flash:generateContent');
+    expect(request.url).toBe(
+      'https://aiplatform.googleapis.com/v1/projects/acme-prod/locations/global/publishers/google/models/gemini-2.5-flash:generateContent',
+    );
     expect(request.headers).toEqual({ 'content-type': 'application/json' });
     expect(JSON.parse(request.body as string)).toEqual(toGeminiBody(ir));
   });
