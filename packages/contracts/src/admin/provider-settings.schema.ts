@@ -55,7 +55,10 @@ function oneCredentialSource(sources: readonly (readonly [string, unknown])[], c
 export const BedrockSettings = z
   .object({
     region: z.string().regex(/^[a-z]{2}(-[a-z]+)+-\d+$/, 'an AWS region such as us-east-1'),
-    accessKeyId: z.string().regex(/^[A-Z0-9]{16,128}$/, 'an AWS access key id (A-Z, 0-9)').optional(),
+    accessKeyId: z
+      .string()
+      .regex(/^[A-Z0-9]{16,128}$/, 'an AWS access key id (A-Z, 0-9)')
+      .optional(),
     credentialsFile: CredentialsFile.optional(),
     profile: z.string().min(1).optional(),
     credentials: Workload.optional(),
