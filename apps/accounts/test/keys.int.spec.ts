@@ -13,6 +13,7 @@ import {
   DEFAULT_FEATURE_CONTROLS,
 } from '@gateway/contracts';
 import { createHash } from 'node:crypto';
+import { createPrismaClient } from '@gateway/db';
 import { catalogConfig, startAccountsHarness, type AccountsHarness } from './accounts.harness';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -83,6 +84,34 @@ describe('accounts keys, tenants and subscriptions over NATS', () => {
     expect(await failure(h.bus.request(S.keys.regenerate, { id: created.id }, KeyCreated))).toMatchObject({ code: 'invalid_request', param: 'id' });
   });
 
+  it("keeps a key's model list and its own expiry, and resolves an expired key saying what ended it", async () => {
+    const soon = new Date(Date.now() + 60_000).toISOString();
+    const created = await h.bus.request(
+      S.keys.create,
+      { tenant: 'acme', name: 'embeddings', models: ['sandbox-embedding', 'sandbox-*-embed'], expiresAt: soon },
+      KeyCreated,
+    );
+    const context = await resolve(created.key);
+    expect(context).toMatchObject({ models: ['sandbox-embedding', 'sandbox-*-embed'], expiresAt: soon, expiredBy: 'key' });
+    const listed = await h.bus.request(S.keys.list, { tenant: 'acme' }, KeyListReply);
+    expect(listed.find((key) => key.id === created.id)).toMatchObject({ models: ['sandbox-embedding', 'sandbox-*-embed'], expires_at: soon });
+
+    const past = await failure(h.bus.request(S.keys.create, { tenant: 'acme', expiresAt: '2020-01-01T00:00:00Z' }, KeyCreated));
+    expect(past).toMatchObject({ code: 'invalid_request', param: 'expiresAt' });
+    const pattern = await failure(h.bus.request(S.keys.create, { tenant: 'acme', models: ['no spaces'] }, KeyCreated));
+    expect(pattern).toMatchObject({ code: 'invalid_request', param: 'models[0]' });
+
+    // A key whose own end has passed still resolves, so the edge can tell the client which rule ended it.
+    const prisma = createPrismaClient(h.db.url, 1);
+    try {
+      const ended = new Date(Date.now() - 1000);
+      await prisma.apiKey.update({ where: { id: created.id }, data: { expiresAt: ended } });
+      await expect(resolve(created.key)).resolves.toMatchObject({ keyId: created.id, expiresAt: ended.toISOString(), expiredBy: 'key' });
+    } finally {
+      await prisma.$disconnect();
+    }
+  });
+
   it('answers not_found naming an unknown tenant or key', async () => {
     const noTenant = await failure(h.bus.request(S.keys.create, { tenant: 'ghost' }, KeyCreated));
     expect(noTenant).toMatchObject({ code: 'not_found', param: 'tenant' });
@@ -105,7 +134,8 @@ describe('accounts keys, tenants and subscriptions over NATS', () => {
     const view = await h.bus.request(S.subscriptions.set, { tenant: 'initech', expires: past }, SubscriptionView);
     expect(view).toEqual({ tenant: 'initech', kind: 'plan', plan: 'starter', expires: past });
     await h.nextEvent((e) => e.tenantIds.includes(tenant.id));
-    await expect(resolve(key.key)).resolves.toBeNull();
+    // Past its end the key still resolves, so the edge can say the subscription ended it.
+    await expect(resolve(key.key)).resolves.toMatchObject({ expiresAt: past, expiredBy: 'subscription' });
 
     const renewed = new Date(Date.now() + 7 * 86400_000).toISOString();
     await h.bus.request(S.subscriptions.set, { tenant: 'initech', expires: renewed }, SubscriptionView);
@@ -125,7 +155,7 @@ describe('accounts keys, tenants and subscriptions over NATS', () => {
       expires: past,
     });
     await h.nextEvent((e) => e.tenantIds.includes(tenant.id));
-    await expect(resolve(key.key)).resolves.toBeNull();
+    await expect(resolve(key.key)).resolves.toMatchObject({ expiresAt: past, expiredBy: 'subscription' });
     const dated = await h.bus.request(S.tenants.create, { slug: 'payg-dated', expires: '2040-01-01T00:00:00.000Z' }, TenantView);
     expect(dated).toMatchObject({ billing: 'payg', plan: null, expires: '2040-01-01T00:00:00.000Z' });
   });

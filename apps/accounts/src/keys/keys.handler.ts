@@ -27,7 +27,7 @@ export class KeysHandler {
   @RpcHandler(RPCS.accounts.keys.create)
   create(@Payload() payload: unknown): Promise<KeyCreated> {
     const request = parseOrThrow(KeyCreateRequest, payload);
-    return this.keys.create(request.tenant, request.name, request.project);
+    return this.keys.create(request.tenant, request.name, request.project, { models: request.models, expiresAt: request.expiresAt });
   }
 
   @RpcHandler(RPCS.accounts.keys.regenerate)

@@ -10,6 +10,8 @@ export interface NewKey {
   kind: BillingMode;
   hash: string;
   masked: string;
+  models?: string[];
+  expiresAt?: Date | null;
 }
 
 @Injectable()

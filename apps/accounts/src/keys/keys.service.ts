@@ -18,16 +18,28 @@ function toKeyView(key: KeyRecord): KeyView {
     status: key.status,
     tenant: key.tenant.slug,
     project: key.project.name,
+    models: key.models,
+    expires_at: key.expiresAt?.toISOString() ?? null,
     created_at: key.createdAt.toISOString(),
   };
 }
 
 /**
- * Keys stop at their tenant's subscription expiry. Plan and custom tenants have one from the start; a
- * pay-as-you-go tenant only when an operator set one, and then it is meant to bind its keys too.
+ * Keys stop at their own expiry or their tenant's subscription's, the sooner. Plan and custom tenants have a
+ * subscription end from the start; a pay-as-you-go tenant only when an operator set one, and then it is meant
+ * to bind its keys too.
  */
-function keyExpiry(key: ResolvableKey): Date | null {
-  return key.tenant.subscription?.expiresAt ?? null;
+function keyExpiry(key: ResolvableKey): { at: Date; by: 'key' | 'subscription' } | null {
+  const own = key.expiresAt;
+  const subscription = key.tenant.subscription?.expiresAt ?? null;
+  if (own && (!subscription || own.getTime() <= subscription.getTime())) return { at: own, by: 'key' };
+  return subscription ? { at: subscription, by: 'subscription' } : null;
+}
+
+export interface KeyRules {
+  models?: string[];
+  /** ISO 8601. */
+  expiresAt?: string;
 }
 
 @Injectable()
@@ -39,11 +51,11 @@ export class KeysService {
     @Inject(InvalidationPublisher) private readonly invalidation: InvalidationPublisher,
   ) {}
 
-  async resolve(keyHash: string, now = new Date()): Promise<KeyContext | null> {
+  /** An active key's context; an expired one's too, so the edge can say what ended it. */
+  async resolve(keyHash: string): Promise<KeyContext | null> {
     const key = await this.keys.findForResolve(keyHash);
     if (!key || key.status !== 'active') return null;
-    const expiresAt = keyExpiry(key);
-    if (expiresAt && expiresAt.getTime() <= now.getTime()) return null;
+    const expiry = keyExpiry(key);
     return {
       keyId: key.id,
       keyName: key.name,
@@ -51,18 +63,29 @@ export class KeysService {
       tenantId: key.tenantId,
       tenantSlug: key.tenant.slug,
       billing: key.tenant.billing,
-      expiresAt: expiresAt?.toISOString() ?? null,
+      expiresAt: expiry?.at.toISOString() ?? null,
+      expiredBy: expiry?.by ?? null,
+      models: key.models,
       featureControls: effectiveFeatureControls(key.tenant.featureControls),
       limits: keyLimits(key),
       cache: keyCache(key),
     };
   }
 
-  async create(tenantSlug: string, name = 'default', project = DEFAULT_PROJECT): Promise<KeyCreated> {
+  async create(tenantSlug: string, name = 'default', project = DEFAULT_PROJECT, rules: KeyRules = {}): Promise<KeyCreated> {
     const tenant = await this.tenants.requireBySlug(tenantSlug);
     const projectId = await this.projects.idFor(tenant.id, tenant.slug, project);
     const issued = issueKey(tenant.billing);
-    const key = await this.keys.create({ tenantId: tenant.id, projectId, name, kind: tenant.billing, hash: issued.hash, masked: issued.masked });
+    const key = await this.keys.create({
+      tenantId: tenant.id,
+      projectId,
+      name,
+      kind: tenant.billing,
+      hash: issued.hash,
+      masked: issued.masked,
+      models: rules.models ?? [],
+      expiresAt: rules.expiresAt ? new Date(rules.expiresAt) : null,
+    });
     // An edge may have cached this hash as unknown (a client tried it before it existed).
     this.invalidation.publish({ keyHashes: [issued.hash] });
     return { id: key.id, key: issued.plain, masked: key.masked, kind: key.kind, tenant: key.tenant.slug, project: key.project.name };

@@ -19,15 +19,20 @@ export function registerKeys(program: Command, io: Io): void {
   const keys = program.command('keys').description('create, regenerate, revoke and list API keys');
 
   withJson(keys.command('create'))
-    .description("create an API key for a tenant, in its project (default: the tenant's default project); prints {id, key, masked, kind, tenant, project}")
+    .description(
+      "create an API key for a tenant, in its project (default: the tenant's default project), optionally limited to some models and to a time; prints {id, key, masked, kind, tenant, project}",
+    )
     .requiredOption('--tenant <slug>', 'tenant slug')
     .option('--name <name>', 'key name')
     .option('--project <name>', 'the project the key belongs to, for good (default: default)')
-    .action(async (options: { tenant: string; name?: string; project?: string }, command: Command) => {
+    .option('--models <ids>', 'the only models the key may use: ids or * patterns, comma-separated (default: every model its tenant sees)')
+    .option('--expires <iso>', 'when the key stops working, ISO 8601 with a zone (default: never, or its subscription end)')
+    .action(async (options: { tenant: string; name?: string; project?: string; models?: string; expires?: string }, command: Command) => {
+      const models = options.models === undefined ? undefined : options.models.split(',').map((id) => id.trim());
       const body = validate(
         KeyCreateRequest,
-        { tenant: options.tenant, name: options.name, project: options.project },
-        { tenant: '--tenant', name: '--name', project: '--project' },
+        { tenant: options.tenant, name: options.name, project: options.project, models, expiresAt: options.expires },
+        { tenant: '--tenant', name: '--name', project: '--project', models: '--models', expiresAt: '--expires' },
       );
       const key = await adminFrom(command).createKey(body);
       const { id, key: plain, masked, kind } = key;
@@ -62,8 +67,8 @@ export function registerKeys(program: Command, io: Io): void {
         list.length === 0
           ? `tenant ${tenant} has no keys`
           : table([
-              ['ID', 'NAME', 'PROJECT', 'KIND', 'MASKED', 'STATUS', 'CREATED'],
-              ...list.map((k) => [k.id, k.name, k.project, k.kind, k.masked, k.status, k.created_at]),
+              ['ID', 'NAME', 'PROJECT', 'KIND', 'MASKED', 'STATUS', 'MODELS', 'EXPIRES', 'CREATED'],
+              ...list.map((k) => [k.id, k.name, k.project, k.kind, k.masked, k.status, k.models.join(',') || 'all', k.expires_at ?? 'never', k.created_at]),
             ]),
       );
     });

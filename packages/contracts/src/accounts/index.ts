@@ -2,3 +2,4 @@ export * from './key.schema';
 export * from './catalog.schema';
 export * from './channel.schema';
 export * from './project.schema';
+export * from './key-models';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KeyLimits } from '../billing/limits.schema';
 import { CacheSettings } from '../cache/response-cache.schema';
+import { KeyModels } from './key-models';
 
 export const BillingMode = z.enum(['payg', 'plan', 'custom']);
 export type BillingMode = z.infer<typeof BillingMode>;
@@ -19,8 +20,12 @@ export const KeyContext = z.object({
   tenantId: z.string(),
   tenantSlug: z.string(),
   billing: BillingMode,
-  /** ISO time after which the key stops working (subscription expiry), or null. */
+  /** ISO time after which the key stops working (its own expiry or its subscription's, the sooner), or null. */
   expiresAt: z.string().nullable(),
+  /** What ends the key at `expiresAt`: its own expiry or its tenant's subscription. */
+  expiredBy: z.enum(['key', 'subscription']).nullable().default(null),
+  /** The models the key may use (ids and `*` patterns); empty: every model its tenant sees. */
+  models: KeyModels.default([]),
   featureControls: z.record(z.string(), z.boolean()),
   /** Rate limits of the key and of its tenant; absent or both null means the edge skips limiting. */
   limits: KeyLimits.optional(),
@@ -41,6 +46,9 @@ export const KeyView = z.object({
   status: z.enum(['active', 'revoked']),
   tenant: z.string(),
   project: z.string(),
+  /** The models the key may use; empty: every model its tenant sees. */
+  models: z.array(z.string()),
+  expires_at: z.string().nullable(),
   created_at: z.string(),
 });
 export type KeyView = z.infer<typeof KeyView>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { ProjectName } from '../accounts/project.schema';
+import { KeyModels } from '../accounts/key-models';
 import { MicrosString, MoneyAmount } from '../money';
 import { InputSlug, InputTime, printableText } from '../inputs/input-text.schema';
 
@@ -28,8 +29,20 @@ export const TenantView = z.object({
 });
 export type TenantView = z.infer<typeof TenantView>;
 
-/** A new key; without `project` it joins the tenant's `default` project. */
-export const KeyCreateRequest = z.object({ tenant: Slug, name: printableText(64).min(1).optional(), project: ProjectName.optional() }).strict();
+/** A new key; without `project` it joins the tenant's `default` project, without `models` it may use every model its tenant sees. */
+export const KeyCreateRequest = z
+  .object({
+    tenant: Slug,
+    name: printableText(64).min(1).optional(),
+    project: ProjectName.optional(),
+    models: KeyModels.min(1, 'name at least one model, or leave models out').optional(),
+    /** When the key stops working, ISO 8601 with a zone; in the future. */
+    expiresAt: z.iso
+      .datetime({ offset: true })
+      .refine((at) => Date.parse(at) > Date.now(), 'a time in the future')
+      .optional(),
+  })
+  .strict();
 export const KeyIdRequest = z.object({ id: z.uuid() }).strict();
 /** Over NATS: a key by id, and for the tenant console the tenant it must belong to (another tenant's key is not found). */
 export const KeyIdMessage = z.object({ id: z.uuid(), tenant: Slug.optional() }).strict();

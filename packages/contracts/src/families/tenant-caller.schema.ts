@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
+import { KeyModels } from '../accounts/key-models';
 
 /** Who is calling, on every family's payload: enough for a service to authorize, route, bill and record usage. */
 export const TenantCaller = z.object({
@@ -12,5 +13,7 @@ export const TenantCaller = z.object({
   keyKind: BillingMode,
   /** Route id from the route table, e.g. `oaic.chat`. */
   route: z.string().min(1),
+  /** The key's model list (ids and `*` patterns), when it has one: a model outside it is refused. */
+  models: KeyModels.optional(),
 });
 export type TenantCaller = z.infer<typeof TenantCaller>;
