@@ -1,5 +1,5 @@
 import { GatewayError, type AssistantsOp, type CatalogChannel, type CatalogChannelsReply } from '@gateway/contracts';
-import { CatalogCache } from '@gateway/platform';
+import { CatalogCache, type RouteCaller } from '@gateway/platform';
 import { orderChannels } from '@gateway/providers';
 import { Injectable } from '@nestjs/common';
 import { AssistantObjectsRepository, type AssistantObjectKind, type ObjectHome, type OwnedObject } from './assistant-objects.repository';
@@ -55,8 +55,8 @@ export class AssistantsRouting {
   ) {}
 
   /** The model's assistants channels, once the tenant is known to see it; none is a 400 naming the route. */
-  async forModel(tenantId: string, modelId: string, op: AssistantsOp): Promise<ModelChannels> {
-    const route = await this.catalog.route(tenantId, modelId, 'chat');
+  async forModel(caller: RouteCaller, modelId: string, op: AssistantsOp): Promise<ModelChannels> {
+    const route = await this.catalog.route(caller, modelId, 'chat');
     const channels = assistantsChannels(route.channels);
     if (channels.length === 0) {
       throw GatewayError.invalid(
@@ -69,13 +69,13 @@ export class AssistantsRouting {
 
   /** The one of the model's assistants channels on `providerId` (the upstream account holding an object). */
   async onProvider(
-    tenantId: string,
+    caller: RouteCaller,
     modelId: string,
     providerId: string,
     op: AssistantsOp,
     holder: string,
   ): Promise<{ route: CatalogChannelsReply; channel: CatalogChannel }> {
-    const { route, channels } = await this.forModel(tenantId, modelId, op);
+    const { route, channels } = await this.forModel(caller, modelId, op);
     const channel = channels.find((candidate) => candidate.providerId === providerId);
     if (!channel)
       throw GatewayError.invalid(`The model '${modelId}' is not served by the upstream that holds ${holder}, so ${ROUTE_NAMES[op]} cannot use it.`, 'model');

@@ -70,7 +70,7 @@ export class AssistantsService {
 
   private async createAssistant(call: AssistantsRequest, signal: AbortSignal): Promise<unknown> {
     const body = parseOrThrow(AssistantCreateRequest, call.body);
-    const { channels } = await this.routing.forModel(call.tenantId, body.model, call.op);
+    const { channels } = await this.routing.forModel(call, body.model, call.op);
     const stored = assistantSizeOf(body);
     return this.storage.within(call.tenantId, stored.bytes, async () => {
       const { channel, answer } = await this.upstream.json({ op: call.op, body }, channels, UpstreamAssistantsObject, signal);
@@ -100,7 +100,7 @@ export class AssistantsService {
       if (update.instructions !== undefined || update.tools !== undefined) claimed = assistantSizeOf(update);
       if (update.model !== undefined) {
         // Another model, on the same upstream account (the assistant lives there).
-        ({ channel } = await this.routing.onProvider(call.tenantId, update.model, home.providerId, op, `assistant '${assistantId}'`));
+        ({ channel } = await this.routing.onProvider(call, update.model, home.providerId, op, `assistant '${assistantId}'`));
         home = { modelId: update.model, channelId: channel.id, providerId: channel.providerId };
       }
     }

@@ -62,7 +62,7 @@ export class RunsService {
       );
     }
     const modelId = body.model ?? assistant.modelId;
-    const { route, channel } = await this.routing.onProvider(call.tenantId, modelId, thread.providerId, call.op, `thread '${threadId}'`);
+    const { route, channel } = await this.routing.onProvider(call, modelId, thread.providerId, call.op, `thread '${threadId}'`);
     capRunOutput(body, route.model.defaultMaxTokens);
     // What the upstream holds for this run's prompt: the thread's messages and the assistant's instructions.
     const sizes = await this.objects.storedSizes(call.tenantId, [threadId, assistant.id]);

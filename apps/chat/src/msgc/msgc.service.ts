@@ -39,7 +39,7 @@ export class MsgcService {
   async countTokens(payload: unknown): Promise<CountTokensResponse> {
     const caller = parseOrThrow(MsgcCallPayload, payload);
     const body = await this.claimCheck.checkedBody(caller, CountTokensRequest);
-    await this.catalog.route(caller.tenantId, body.model, 'chat');
+    await this.catalog.route(caller, body.model, 'chat');
     return { input_tokens: countTokens(fromMsgcRequest(body)) };
   }
 }

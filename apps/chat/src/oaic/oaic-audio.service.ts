@@ -30,7 +30,7 @@ export class OaicAudioService {
     const fields = parseOrThrow(op === 'translations' ? TranslationFields : TranscriptionFields, payload.fields);
     const { meter } = metered;
     meter.modelId = fields.model;
-    const route = await this.catalog.route(payload.tenantId, fields.model, 'stt');
+    const route = await this.catalog.route(payload, fields.model, 'stt');
     const channels = channelsFor(op, fields.model, route.channels);
     const file = payload.file;
     // An upload is read only from this request's own prefix (the edge put it there).

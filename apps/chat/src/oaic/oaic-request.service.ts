@@ -67,7 +67,7 @@ export class OaicRequestService {
     const { body } = request;
     const modelId = body.model ?? (await this.catalog.defaultModel(payload.tenantId, CAPABILITIES[op]));
     metered.meter.modelId = modelId;
-    const route = await this.catalog.route(payload.tenantId, modelId, CAPABILITIES[op]);
+    const route = await this.catalog.route(payload, modelId, CAPABILITIES[op]);
     if (servedAsMediaTask(op, route.channels)) {
       if (!payload.origin) throw new GatewayError('internal', 'The edge sent no public origin for the image links (origin).');
       return { ...request, caller: payload, modelId, route, channels: [], metered, mediaTask: { origin: payload.origin } };

@@ -47,7 +47,7 @@ export class FamilyChatService {
     try {
       const { modelId, body, stream, decode, cache } = await prepare();
       meter.modelId = modelId;
-      const route = await this.catalog.route(caller.tenantId, modelId, 'chat');
+      const route = await this.catalog.route(caller, modelId, 'chat');
       const admitted = await this.admission.admit({
         caller,
         modelId,

@@ -18,6 +18,8 @@ const keyView: KeyView = {
   status: 'active',
   tenant: 'acme',
   project: 'default',
+  models: [],
+  expires_at: null,
   created_at: new Date().toISOString(),
 };
 

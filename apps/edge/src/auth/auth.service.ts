@@ -38,7 +38,12 @@ export class AuthService {
         return resolution.context;
       case 'expired':
         this.failures.record(request.clientAddress);
-        throw new GatewayError('authentication_failed', 'This API key has expired: its subscription ended.');
+        throw new GatewayError(
+          'authentication_failed',
+          resolution.by === 'key'
+            ? `This API key expired at ${resolution.at}: its own expiry.`
+            : `This API key has expired: its subscription ended at ${resolution.at}.`,
+        );
       case 'unknown':
         this.failures.record(request.clientAddress);
         throw new GatewayError('authentication_failed', 'Invalid API key: it is unknown or has been revoked.');

@@ -4,7 +4,18 @@ import { EdgeEnv } from '../config/edge-env';
 import { hashApiKey, KeyResolverService } from './key-resolver.service';
 
 function context(tenantId: string, expiresAt: string | null = null): KeyContext {
-  return { keyId: `k-${tenantId}`, keyName: 'n', kind: 'payg', tenantId, tenantSlug: tenantId, billing: 'payg', expiresAt, featureControls: {} };
+  return {
+    keyId: `k-${tenantId}`,
+    keyName: 'n',
+    kind: 'payg',
+    tenantId,
+    tenantSlug: tenantId,
+    billing: 'payg',
+    expiresAt,
+    expiredBy: expiresAt === null ? null : 'subscription',
+    models: [],
+    featureControls: {},
+  };
 }
 
 /** A bus whose key lookups answer from a table, counting them. */
@@ -41,8 +52,9 @@ describe('KeyResolverService', () => {
     const resolver = new KeyResolverService(bus, loadEnv(EdgeEnv, {}));
     await expect(resolver.resolve('sk-sub')).resolves.toMatchObject({ status: 'valid' });
     jest.setSystemTime(Date.parse('2026-01-01T00:00:01Z'));
-    await expect(resolver.resolve('sk-sub')).resolves.toEqual({ status: 'expired' });
-    expect(resolver.resolveCached('sk-sub')).toEqual({ status: 'expired' });
+    const expired = { status: 'expired', by: 'subscription', at: '2026-01-01T00:00:01Z' };
+    await expect(resolver.resolve('sk-sub')).resolves.toEqual(expired);
+    expect(resolver.resolveCached('sk-sub')).toEqual(expired);
     expect(lookups).toHaveLength(1);
   });
 

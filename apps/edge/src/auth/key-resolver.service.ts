@@ -6,7 +6,7 @@ import { followInvalidations } from '../cache/invalidation-feed';
 import { EDGE_ENV } from '../config/edge-env.token';
 import type { EdgeEnv } from '../config/edge-env';
 
-export type KeyResolution = { status: 'valid'; context: KeyContext } | { status: 'unknown' } | { status: 'expired' };
+export type KeyResolution = { status: 'valid'; context: KeyContext } | { status: 'unknown' } | { status: 'expired'; by: 'key' | 'subscription'; at: string };
 
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
@@ -15,12 +15,13 @@ export function hashApiKey(key: string): string {
 /** A known key as cached: its valid resolution, built once, and when the key itself stops working. */
 interface KnownKey {
   valid: Extract<KeyResolution, { status: 'valid' }>;
-  /** The subscription's end; Infinity when the key never expires. */
+  /** The key's end (its own or its subscription's); Infinity when the key never expires. */
   expiresAt: number;
+  /** Its resolution from then on, built once. */
+  expired: Extract<KeyResolution, { status: 'expired' }> | null;
 }
 
 const UNKNOWN: KeyResolution = Object.freeze({ status: 'unknown' });
-const EXPIRED: KeyResolution = Object.freeze({ status: 'expired' });
 
 /**
  * Resolves API keys to their context: from memory when cached, otherwise one request to accounts per
@@ -84,11 +85,13 @@ export class KeyResolverService implements OnModuleInit, OnModuleDestroy {
     const context = await this.bus.request(SUBJECTS.accounts.keys.resolve, { keyHash }, KeyResolveReply, { timeoutMs: 5000, idempotent: true });
     if (context === null) return null;
     const expiresAt = context.expiresAt === null ? Number.POSITIVE_INFINITY : Date.parse(context.expiresAt);
-    return { valid: { status: 'valid', context }, expiresAt };
+    const expired =
+      context.expiresAt === null ? null : Object.freeze({ status: 'expired' as const, by: context.expiredBy ?? 'subscription', at: context.expiresAt });
+    return { valid: { status: 'valid', context }, expiresAt, expired };
   }
 }
 
 function toResolution(key: KnownKey | null): KeyResolution {
   if (key === null) return UNKNOWN;
-  return Date.now() >= key.expiresAt ? EXPIRED : key.valid;
+  return key.expired !== null && Date.now() >= key.expiresAt ? key.expired : key.valid;
 }

@@ -6,7 +6,19 @@ import { inDialect } from './limits.hook';
 import { RateLimitedError, RateLimiter } from './rate-limiter.service';
 
 function keyContext(limits: KeyContext['limits'], tenantId = randomUUID()): KeyContext {
-  return { keyId: randomUUID(), keyName: 'k', kind: 'payg', tenantId, tenantSlug: 't', billing: 'payg', expiresAt: null, featureControls: {}, limits };
+  return {
+    keyId: randomUUID(),
+    keyName: 'k',
+    kind: 'payg',
+    tenantId,
+    tenantSlug: 't',
+    billing: 'payg',
+    expiresAt: null,
+    expiredBy: null,
+    models: [],
+    featureControls: {},
+    limits,
+  };
 }
 
 async function outcome(promise: Promise<unknown>): Promise<string> {

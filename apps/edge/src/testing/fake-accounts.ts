@@ -57,6 +57,8 @@ export class FakeAccounts {
       tenantSlug: `slug-${tenantId}`,
       billing: 'payg',
       expiresAt: null,
+      expiredBy: null,
+      models: [],
       featureControls: { mediaAuthorizedAssets: true },
       ...overrides,
     };

@@ -70,7 +70,7 @@ export class MediaCreateService {
 
   /** Holds, submits and records one task; it comes back as stored (already ended when the upstream answered at once). */
   async start(start: TaskStart, { catalogId, modelParam, capability, job }: DecodedCreate): Promise<MediaTask> {
-    const { model, channels } = await this.catalog.route(start.tenantId, catalogId, capability, { param: modelParam });
+    const { model, channels } = await this.catalog.route(start, catalogId, capability, { param: modelParam });
     const id = `${start.idPrefix}_${randomUUID().replace(/-/g, '')}`;
     const deadlineMs = this.env.MEDIA_TASK_DEADLINE_SECONDS * 1000;
     const quantity = job.output === 'video' ? { seconds: job.seconds ?? 5, tasks: 1 } : { images: job.images ?? 1, tasks: 1 };

@@ -69,7 +69,7 @@ export class MusicTaskService {
 
     const source = body.taskId === undefined ? null : await this.source(caller.tenantId, body.taskId, body.audioId);
     const modelId = body.model ?? source?.model ?? (await this.catalog.defaultModel(caller.tenantId, 'music', NO_MUSIC_MODEL));
-    const route = await this.catalog.route(caller.tenantId, modelId, 'music', MUSIC_MODEL_WORDING);
+    const route = await this.catalog.route(caller, modelId, 'music', MUSIC_MODEL_WORDING);
     const channel = this.channelFor(route.channels, source);
 
     const id = randomBytes(16).toString('hex');

@@ -60,22 +60,35 @@ describe('CatalogCache against accounts subjects on a real NATS server', () => {
     await connection.drain();
   });
 
+  const TENANT = { tenantId: 'tenant-1' };
+
   beforeEach(() => {
     catalog.invalidate({ keyHashes: [], tenantIds: [], catalog: true, sessions: [] });
     calls.visible = 0;
     calls.channels = 0;
   });
 
+  it("refuses a model outside the key's model list before asking accounts, naming the list", async () => {
+    const caller = { tenantId: 'tenant-1', models: ['mod', 'g*t'] };
+    await expect(catalog.route(caller, 'gpt', 'chat')).resolves.toMatchObject({ channels: [expect.objectContaining({ id: 'ch-gpt' })] });
+    const refused = await catalog.route({ tenantId: 'tenant-1', models: ['mod'] }, 'gpt', 'chat', { param: 'model_name' }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({
+      code: 'permission_denied',
+      param: 'model_name',
+      message: "This API key may not use the model 'gpt': its model list is mod.",
+    });
+  });
+
   it('asks accounts once, then serves from memory, also under concurrent misses', async () => {
-    const routes = await Promise.all([1, 2, 3].map(() => catalog.route('tenant-1', 'gpt', 'chat')));
+    const routes = await Promise.all([1, 2, 3].map(() => catalog.route(TENANT, 'gpt', 'chat')));
     expect(routes[0]!.channels[0]!.id).toBe('ch-gpt');
-    await catalog.route('tenant-1', 'gpt', 'chat');
+    await catalog.route(TENANT, 'gpt', 'chat');
     expect(calls).toEqual({ visible: 1, channels: 1 });
   });
 
   it('refuses a model the tenant cannot see with model_not_found, and one of the wrong kind as invalid', async () => {
-    await expect(catalog.route('tenant-1', 'hidden', 'chat')).rejects.toMatchObject({ code: 'model_not_found', param: 'model' });
-    const wrongKind = await catalog.route('tenant-1', 'mod', 'chat').catch((e: unknown) => e);
+    await expect(catalog.route(TENANT, 'hidden', 'chat')).rejects.toMatchObject({ code: 'model_not_found', param: 'model' });
+    const wrongKind = await catalog.route(TENANT, 'mod', 'chat').catch((e: unknown) => e);
     expect(wrongKind).toBeInstanceOf(GatewayError);
     expect(wrongKind).toMatchObject({ code: 'invalid_request', param: 'model' });
     expect(calls.channels).toBe(0);
@@ -87,26 +100,26 @@ describe('CatalogCache against accounts subjects on a real NATS server', () => {
   });
 
   it('drops a tenant’s visibility on a tenant invalidation and everything on a catalog one', async () => {
-    await catalog.route('tenant-1', 'gpt', 'chat');
+    await catalog.route(TENANT, 'gpt', 'chat');
     catalog.invalidate({ keyHashes: [], tenantIds: ['tenant-1'], catalog: false, sessions: [] });
-    await catalog.route('tenant-1', 'gpt', 'chat');
+    await catalog.route(TENANT, 'gpt', 'chat');
     expect(calls).toEqual({ visible: 2, channels: 1 });
     catalog.invalidate({ keyHashes: [], tenantIds: [], catalog: true, sessions: [] });
-    await catalog.route('tenant-1', 'gpt', 'chat');
+    await catalog.route(TENANT, 'gpt', 'chat');
     expect(calls).toEqual({ visible: 3, channels: 2 });
   });
 
   it('forgets everything when the NATS connection comes back, since invalidations sent meanwhile are lost', async () => {
     catalog.watch();
     try {
-      await catalog.route('tenant-1', 'gpt', 'chat');
+      await catalog.route(TENANT, 'gpt', 'chat');
       expect(calls).toEqual({ visible: 1, channels: 1 });
       const back = (async () => {
         for await (const status of connection.status()) if (status.type === 'reconnect') return;
       })();
       await connection.reconnect();
       await back;
-      await catalog.route('tenant-1', 'gpt', 'chat');
+      await catalog.route(TENANT, 'gpt', 'chat');
       expect(calls).toEqual({ visible: 2, channels: 2 });
     } finally {
       catalog.close();

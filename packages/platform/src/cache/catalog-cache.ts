@@ -1,10 +1,25 @@
-import { CatalogChannelsReply, GatewayError, InvalidationEvent, SUBJECTS, VisibleModelsReply, type Capability, type VisibleModel } from '@gateway/contracts';
+import {
+  CatalogChannelsReply,
+  GatewayError,
+  keyAllowsModel,
+  InvalidationEvent,
+  SUBJECTS,
+  VisibleModelsReply,
+  type Capability,
+  type VisibleModel,
+} from '@gateway/contracts';
 import type { NatsBus } from '../nats/nats-bus';
 import { onReconnect } from '../nats/reconnects';
 import { ReadThroughCache } from './read-through-cache';
 
 /** Tenants seen and models routed; both are named only after authentication, by keys and the catalog. */
 const MAX_ENTRIES = 10_000;
+
+/** Who asks for a route: the key's tenant, and the key's model list when it has one. */
+export interface RouteCaller {
+  tenantId: string;
+  models?: readonly string[];
+}
 
 /** How a refused model is worded on a family's route: the field at fault and the two messages. */
 export interface ModelFaultWording {
@@ -61,10 +76,20 @@ export class CatalogCache {
     this.stopWatching();
   }
 
-  /** The model's channels, once the tenant is known to see it with this capability; otherwise the family's refusal. */
-  async route(tenantId: string, modelId: string, capability: Capability, wording: Partial<ModelFaultWording> = {}): Promise<CatalogChannelsReply> {
+  /**
+   * The model's channels, once the caller's key may use it (its model list) and its tenant sees it with this
+   * capability; otherwise the family's refusal.
+   */
+  async route(caller: RouteCaller, modelId: string, capability: Capability, wording: Partial<ModelFaultWording> = {}): Promise<CatalogChannelsReply> {
     const say = { ...PLAIN_WORDING, ...wording };
-    const model = (await this.visible.get(tenantId)).get(modelId);
+    if (!keyAllowsModel(caller.models, modelId)) {
+      throw new GatewayError(
+        'permission_denied',
+        `This API key may not use the model '${modelId}': its model list is ${caller.models!.join(', ')}.`,
+        say.param,
+      );
+    }
+    const model = (await this.visible.get(caller.tenantId)).get(modelId);
     if (!model) throw new GatewayError('model_not_found', say.notFound(modelId), say.param);
     if (model.capability !== capability) throw GatewayError.invalid(say.wrongCapability(modelId, model.capability, capability), say.param);
     const route = await this.routes.get(modelId);
