@@ -7,11 +7,12 @@ import { KeyCreated, KeyListReply } from '@gateway/contracts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runCli } from './support/cli-runner';
 import { ask, familyClients, type ChatFamily, type FamilyClients } from './support/chat-matrix';
-import { baseUrl, bearer, createTenantWithKey, http, openaiClient } from './support/gateway';
+import { adminClient, baseUrl, bearer, createTenantWithKey, http, openaiClient } from './support/gateway';
 
 const FAMILIES: ChatFamily[] = ['oaic', 'msgc', 'genc'];
 const ALLOWED = 'sandbox-gpt';
 const REFUSED = 'sandbox-claude';
+const FAR = '2099-01-01T00:00:00.000Z';
 
 async function createKey(args: string[]): Promise<KeyCreated> {
   const made = await runCli(['keys', 'create', '--json', ...args]);
@@ -26,7 +27,7 @@ describe('what a key may do', () => {
 
   beforeAll(async () => {
     slug = (await createTenantWithKey({ label: 'keyrules' })).slug;
-    limited = await createKey(['--tenant', slug, '--name', 'limited', '--models', `${ALLOWED},sandbox-*-embedding`]);
+    limited = await createKey(['--tenant', slug, '--name', 'limited', '--models', `${ALLOWED},sandbox-*-embedding`, '--expires', FAR]);
     clients = familyClients(limited.key);
   });
 
@@ -52,7 +53,7 @@ describe('what a key may do', () => {
   it('lists the model list and the end date with gatewayctl, and refuses a malformed one naming the flag', async () => {
     const listed = await runCli(['keys', 'list', '--tenant', slug, '--json']);
     const keys = KeyListReply.parse(JSON.parse(listed.stdout).data);
-    expect(keys.find((key) => key.id === limited.id)).toMatchObject({ models: [ALLOWED, 'sandbox-*-embedding'], expires_at: null });
+    expect(keys.find((key) => key.id === limited.id)).toMatchObject({ models: [ALLOWED, 'sandbox-*-embedding'], expires_at: FAR });
     const bad = await runCli(['keys', 'create', '--tenant', slug, '--models', 'not a model']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toContain('invalid --models');
@@ -61,13 +62,14 @@ describe('what a key may do', () => {
   });
 
   it('stops a key at its own end date, with a 401 that says so', async () => {
-    const ends = new Date(Date.now() + 3000).toISOString();
-    const ending = await createKey(['--tenant', slug, '--name', 'ending', '--expires', ends]);
+    // Long enough that the key and its first answer come before it on a busy machine.
+    const ends = new Date(Date.now() + 10_000).toISOString();
+    const ending = await adminClient().createKey({ tenant: slug, name: 'ending', expiresAt: ends });
     const models = (key: string) => http('GET', `${baseUrl()}/oaic/v1/models`, { headers: bearer(key) });
     expect((await models(ending.key)).status).toBe(200);
     await sleep(Math.max(0, Date.parse(ends) - Date.now()) + 200);
     const after = await models(ending.key);
     expect(after.status).toBe(401);
     expect(after.body).toMatchObject({ error: { code: 'invalid_api_key', message: `This API key expired at ${ends}: its own expiry.` } });
-  });
+  }, 30_000);
 });
