@@ -11,3 +11,4 @@ export * from './client/billing-client';
 export * from './client/billing-client.module';
 export * from './client/lease-book';
 export * from './task';
+export * from './client/budget-holds';

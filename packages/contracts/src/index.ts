@@ -14,6 +14,7 @@ export * from './families/room';
 export * from './families/msgc';
 export * from './families/genc';
 export * from './billing';
+export * from './budgets';
 export * from './families/tenant-caller.schema';
 export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';

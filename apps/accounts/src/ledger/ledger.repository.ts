@@ -7,12 +7,12 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 const APPEND = `
   WITH batch AS (
-    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) WITH ORDINALITY
-      AS b(tenant, kind, pool, amount, rid, note, position)
+    SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[]) WITH ORDINALITY
+      AS b(tenant, kind, pool, amount, rid, note, budgets, position)
     WHERE EXISTS (SELECT 1 FROM tenants t WHERE t.id = b.tenant::uuid)
   ), appended AS (
-    INSERT INTO ledger_entries (tenant_id, kind, pool, amount_micros, request_id, note)
-    SELECT tenant::uuid, kind, pool, amount, rid, note FROM batch ORDER BY position
+    INSERT INTO ledger_entries (tenant_id, kind, pool, amount_micros, request_id, note, budgets)
+    SELECT tenant::uuid, kind, pool, amount, rid, note, coalesce(string_to_array(nullif(budgets, ''), ','), '{}') FROM batch ORDER BY position
     ON CONFLICT (request_id, kind) DO NOTHING
     RETURNING tenant_id, pool, amount_micros
   ), moved AS (
@@ -44,10 +44,11 @@ export class LedgerRepository {
     const amounts = events.map((e) => e.amount);
     const requests = events.map((e) => e.rid);
     const notes = events.map((e) => e.note || null);
+    const budgets = events.map((e) => e.budgets ?? '');
     const result = await this.pool.query<{ appended: string }>({
       name: 'ledger-append',
       text: APPEND,
-      values: [tenants, kinds, pools, amounts, requests, notes],
+      values: [tenants, kinds, pools, amounts, requests, notes, budgets],
     });
     return Number(result.rows[0]?.appended ?? 0);
   }

@@ -98,7 +98,7 @@ export class RunBilling {
     const usage = maxUsageOf('chat', { ...body, messages: body.additional_messages }, model.defaultMaxTokens);
     if (typeof body.max_prompt_tokens === 'number') usage.inputTokens = body.max_prompt_tokens;
     const amount = plan.perRequest ? 1n : costOf(plan.prices, usage);
-    await this.billing.reserveHold(caller.requestId, caller.tenantId, amount, plan, this.env.ASSISTANT_RUN_DEADLINE_MS + RUN_HOLD_MARGIN_MS);
+    await this.billing.reserveHold(caller.requestId, caller.tenantId, amount, plan, this.env.ASSISTANT_RUN_DEADLINE_MS + RUN_HOLD_MARGIN_MS, caller.budgets);
     const prices = Object.fromEntries(PRICE_FIELDS.map((field) => [field, plan.prices[field].toString()])) as Record<keyof Prices, string>;
     return { keyKind: caller.keyKind, billed: { perRequest: plan.perRequest, prices }, answerCap };
   }

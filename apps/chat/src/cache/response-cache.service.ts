@@ -133,7 +133,7 @@ export class ResponseCacheService implements OnModuleDestroy {
   async serve(hit: CacheHit, context: HitContext): Promise<Record<string, unknown> | AsyncGenerator<Uint8Array>> {
     const { caller, metered } = context;
     const micros = await this.billing.reserveHit(
-      { requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: context.model },
+      { requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: context.model, budgets: caller.budgets },
       { inputTokens: hit.prompt, outputTokens: hit.completion },
     );
     const meter = metered.meter;

@@ -49,6 +49,7 @@ export class OaicAudioService {
       model: route.model,
       body: fields,
       maxUsage: { inputTokens: 0, outputTokens: 0, seconds: maxSeconds },
+      budgets: payload.budgets,
     });
     const { channel, response } = await this.upstream.open(
       orderChannels(channels),

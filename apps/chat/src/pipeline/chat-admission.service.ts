@@ -51,7 +51,14 @@ export class ChatAdmission {
     const hit = plan ? await this.cache.lookup(plan, note) : null;
     if (hit) return { hit };
     request.beforeHold?.();
-    await this.billing.reserve({ requestId: caller.requestId, tenantId: caller.tenantId, keyKind: caller.keyKind, model: route.model, body });
+    await this.billing.reserve({
+      requestId: caller.requestId,
+      tenantId: caller.tenantId,
+      keyKind: caller.keyKind,
+      model: route.model,
+      body,
+      budgets: caller.budgets,
+    });
     return { hit: null, plan, channels: orderChannels(request.channels) };
   }
 }

@@ -73,6 +73,7 @@ function statusOf(code: GatewayError['code']): number {
       return 404;
     case 'rate_limited':
     case 'insufficient_quota':
+    case 'budget_exceeded':
       return 429;
     case 'upstream_timeout':
       return 504;

@@ -14,6 +14,7 @@ function context(tenantId: string, expiresAt: string | null = null): KeyContext 
     expiresAt,
     expiredBy: expiresAt === null ? null : 'subscription',
     models: [],
+    budgets: [],
     featureControls: {},
   };
 }

@@ -16,6 +16,7 @@ function keyContext(limits: KeyContext['limits'], tenantId = randomUUID()): KeyC
     expiresAt: null,
     expiredBy: null,
     models: [],
+    budgets: [],
     featureControls: {},
     limits,
   };

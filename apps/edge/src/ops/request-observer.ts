@@ -26,7 +26,7 @@ declare module 'fastify' {
   }
 }
 
-const REFUSALS = new Set(['insufficient_quota', 'rate_limited']);
+const REFUSALS = new Set(['insufficient_quota', 'budget_exceeded', 'rate_limited']);
 
 function modelOf(request: FastifyRequest): string {
   const noted = request.replyNote?.model;

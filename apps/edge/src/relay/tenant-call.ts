@@ -14,5 +14,6 @@ export function callerOf(request: RouteRequest): TenantCaller {
   const clientRequestId = clientRequestIdOf(request.raw.headers);
   if (clientRequestId !== undefined) caller.clientRequestId = clientRequestId;
   if (request.key.models.length > 0) caller.models = request.key.models;
+  if (request.key.budgets.length > 0) caller.budgets = request.key.budgets;
   return caller;
 }

@@ -59,6 +59,7 @@ export class FakeAccounts {
       expiresAt: null,
       expiredBy: null,
       models: [],
+      budgets: [],
       featureControls: { mediaAuthorizedAssets: true },
       ...overrides,
     };

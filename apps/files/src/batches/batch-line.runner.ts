@@ -75,7 +75,7 @@ export class BatchLineRunner {
       const body = { error: { message: error.message, type: TYPE_OF(error.code), param: error.param, code: error.code } };
       const status = httpStatusOf(error);
       const result = { id, custom_id: line.customId, response: { status_code: status, request_id: requestId, body }, error: null };
-      return { ok: false, result, fundsRefused: error.code === 'insufficient_quota' };
+      return { ok: false, result, fundsRefused: error.code === 'insufficient_quota' || error.code === 'budget_exceeded' };
     }
   }
 

@@ -1,5 +1,5 @@
 import { TaskBilling, TaskUsagePublisher, type TaskHold } from '@gateway/billing';
-import { GatewayError, MediaCreatePayload, parseOrThrow, type BillingMode } from '@gateway/contracts';
+import { GatewayError, MediaCreatePayload, parseOrThrow, type BillingMode, type BudgetRule } from '@gateway/contracts';
 import { CatalogCache } from '@gateway/platform';
 import { SIGNED_URLS, type SignedUrls } from '@gateway/platform/infra';
 import type { MediaAsset, MediaUsage } from '@gateway/providers';
@@ -34,6 +34,8 @@ export interface TaskStart {
   idPrefix: 'video' | 'img' | 'task';
   /** The x-request-id the client sent, carried to the task's usage record. */
   clientRequestId?: string;
+  /** The budgets of its key and project: the task is held against them like a chat request. */
+  budgets?: BudgetRule[];
 }
 
 /**
@@ -81,6 +83,7 @@ export class MediaCreateService {
       model,
       quantity,
       holdTtlMs: deadlineMs + HOLD_SLACK_MS,
+      budgets: start.budgets,
     });
     let task: MediaTask | null = null;
     try {

@@ -82,6 +82,7 @@ export class MusicTaskService {
       model: route.model,
       quantity: { tasks: 1 },
       holdTtlMs: this.env.MUSIC_TASK_DEADLINE_MS + 10 * 60_000,
+      budgets: caller.budgets,
     });
     const task = await this.tasks.create({
       id,

@@ -4,6 +4,7 @@ import {
   REPLY_LOST_OUTCOME,
   SUBJECTS,
   type BillingMode,
+  type BudgetRule,
   type CatalogModel,
   type HoldSettlement,
   type LeaseClose,
@@ -12,6 +13,7 @@ import type { NatsBus } from '@gateway/platform';
 import { cacheHitCostOf, costOf, effectivePrices, type Prices, type Usage } from '../pricing/request-cost';
 import { maxUsageOf } from '../pricing/request-estimate';
 import type { LeaseDraw, ReserveTarget, WalletStore } from '../redis/wallet.store';
+import { budgetExceeded, budgetHoldsOf } from './budget-holds';
 import { LeaseBook, type LeaseTicket } from './lease-book';
 import { ProfileCache } from './profile-cache';
 
@@ -24,6 +26,8 @@ export interface ReserveRequest {
   body: Record<string, unknown>;
   /** The most the request may use, when its body does not tell (audio: the upload's length). */
   maxUsage?: Usage;
+  /** The budgets of its key and project, held in the same step as the balance. */
+  budgets?: readonly BudgetRule[];
 }
 
 /** What the client remembers of a reservation until its request ends. */
@@ -130,7 +134,7 @@ export class BillingClient {
     const plan = await this.planOf(request.tenantId, request.keyKind, request.model);
     if (plan.target.mode === 'balance') return this.reserveBalance(request, plan.prices, costOf(plan.prices, usage));
     const amount = plan.perRequest ? 1n : costOf(plan.prices, usage);
-    await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs);
+    await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs, request.budgets);
     this.held.set(request.requestId, { prices: plan.prices, perRequest: plan.perRequest, capability: request.model.capability });
   }
 
@@ -150,7 +154,7 @@ export class BillingClient {
       await this.reserveBalance(request, plan.prices, amount, micros);
       return micros;
     }
-    await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs);
+    await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs, request.budgets);
     this.held.set(request.requestId, { prices: plan.prices, perRequest: plan.perRequest, capability: request.model.capability, fixedMicros: micros });
     return plan.perRequest ? null : micros;
   }
@@ -183,11 +187,22 @@ export class BillingClient {
   }
 
   /**
-   * Holds `amount` under `holdId` where the plan draws, without a lease and without remembering it in
-   * this process: whoever ends the hold (settle or release by id on the wallet) may be another process.
+   * Holds `amount` under `holdId` where the plan draws and against each budget, in one atomic step,
+   * without a lease and without remembering it in this process: whoever ends the hold (settle or release
+   * by id on the wallet) may be another process. A plan that counts requests holds no budget (budgets
+   * are money).
    */
-  async reserveHold(holdId: string, tenantId: string, amount: bigint, plan: BillingPlan, holdTtlMs: number): Promise<void> {
-    const input = { requestId: holdId, tenantId, amount, holdTtlMs, target: plan.target };
+  async reserveHold(
+    holdId: string,
+    tenantId: string,
+    amount: bigint,
+    plan: BillingPlan,
+    holdTtlMs: number,
+    budgets: readonly BudgetRule[] = [],
+  ): Promise<void> {
+    const rules = plan.perRequest ? [] : budgets;
+    const now = Date.now();
+    const input = { requestId: holdId, tenantId, amount, holdTtlMs, target: plan.target, budgets: budgetHoldsOf(rules, now) };
     let outcome = await this.wallet.reserve(input);
     if (outcome.status === 'unseeded') {
       await this.seed(tenantId);
@@ -195,6 +210,7 @@ export class BillingClient {
     }
     if (outcome.status === 'conflict') throw holdConflict();
     if (outcome.status === 'reserved') return;
+    if (outcome.status === 'over_budget') throw budgetExceeded(rules[outcome.budget]!, outcome.left, now);
     if (plan.target.mode === 'balance') throw quotaExhausted('the prepaid balance cannot cover this request');
     throw quotaExhausted(plan.perRequest ? 'the requests of this period are used up' : 'the credit of this period is used up');
   }
@@ -245,15 +261,21 @@ export class BillingClient {
     if (settlement) await this.applySettlements([{ requestId: event.requestId, settlement }]);
   }
 
-  /** Admits `amount` under a balance lease when one covers it, else holds it; `fixedMicros` is what a fixed-price request settles at. */
+  /**
+   * Admits `amount` under a balance lease when one covers it, else holds it; `fixedMicros` is what a
+   * fixed-price request settles at. A request under a budget always holds its own, so every budget
+   * counter moves in the same step as the balance and no lease can spend past it.
+   */
   private async reserveBalance(request: Omit<ReserveRequest, 'body' | 'maxUsage'>, prices: Prices, amount: bigint, fixedMicros?: bigint): Promise<void> {
     const held: Held = { prices, perRequest: false, capability: request.model.capability, ...(fixedMicros !== undefined ? { fixedMicros } : {}) };
-    const ticket = amount > 0n ? await this.leases?.admit(request.tenantId, amount) : null;
+    const budgeted = request.budgets !== undefined && request.budgets.length > 0;
+    const ticket = amount > 0n && !budgeted ? await this.leases?.admit(request.tenantId, amount) : null;
     if (ticket) {
       this.held.set(request.requestId, { ...held, ticket });
       return;
     }
-    await this.reserveHold(request.requestId, request.tenantId, amount, { prices, perRequest: false, target: { mode: 'balance' } }, this.options.holdTtlMs);
+    const plan: BillingPlan = { prices, perRequest: false, target: { mode: 'balance' } };
+    await this.reserveHold(request.requestId, request.tenantId, amount, plan, this.options.holdTtlMs, request.budgets);
     this.held.set(request.requestId, held);
   }
 

@@ -15,6 +15,8 @@ export const LedgerEvent = z.object({
   pool: z.enum(['balance', 'quota']),
   amount: z.string().regex(/^-?\d+$/),
   note: z.string().optional(),
+  /** The budget counters the event's hold drew on, comma-separated (`key:<uuid>:d20261129,project:<uuid>:m202611`). */
+  budgets: z.string().optional(),
 });
 export type LedgerEvent = z.infer<typeof LedgerEvent>;
 

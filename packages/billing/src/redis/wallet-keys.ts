@@ -23,6 +23,16 @@ export class WalletKeys {
     return `${this.tag}:quota:${tenantId}:${periodIndex}:${unit}`;
   }
 
+  /** A budget's counter for one period: what its requests were charged and still hold (see budgetCounterId). */
+  budget(counterId: string): string {
+    return `${this.tag}:budget:${counterId}`;
+  }
+
+  /** Every budget counter of the namespace, for SCAN. */
+  get budgetPattern(): string {
+    return `${this.tag}:budget:*`;
+  }
+
   hold(requestId: string): string {
     return `${this.tag}:hold:${requestId}`;
   }

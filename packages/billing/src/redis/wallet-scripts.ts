@@ -5,8 +5,20 @@
  *
  * Hold hash fields: tenant, key (the balance or quota counter it drew on), amount, mode
  * (balance | quota), pool (balance | quota, the ledger pool), ledger ("1" when it is ledgered), limit
- * (quota: the period's limit, which a settlement never takes the counter beyond).
+ * (quota: the period's limit, which a settlement never takes the counter beyond), budgets (the budget
+ * counters it also drew on, comma-separated keys; absent when none).
  */
+
+/**
+ * A budget counter's id as the ledger records it: its key less the namespace (`key:<uuid>:d20261129`).
+ * Every script that writes an event of a budgeted hold names its counters this way.
+ */
+const BUDGET_IDS = `
+local function budgetIds(keys)
+  local ids = {}
+  for k in string.gmatch(keys, '[^,]+') do ids[#ids + 1] = string.match(k, ':budget:(.*)$') end
+  return table.concat(ids, ',')
+end`;
 
 /** The reply a move gets while the wallet waits for its rebuild: Redis's own "try again", a Redis fault to callers. */
 export const WALLET_REBUILDING = 'TRYAGAIN the wallet is being rebuilt after a change of Redis server';
@@ -27,28 +39,44 @@ end`;
 }
 
 /**
- * KEYS: target, hold, holds (zset of deadlines), events, primary.
+ * KEYS: target, hold, holds (zset of deadlines), events, primary, then one counter per budget.
  * ARGV: requestId, tenantId, amount, deadlineMs, mode, limit (quota), ttlSeconds (quota), pool, ledger,
- * grantId (quota: the period's grant, ledgered when the period's first reservation opens it).
+ * grantId (quota: the period's grant, ledgered when the period's first reservation opens it), then per
+ * budget its limit (-1: soft, counted but never refusing) and its counter's lifetime in seconds (0: forever).
+ * The balance (or quota) and every budget are checked before anything moves, so a request is held
+ * against all of them or none.
  * Returns {1} reserved (or already held by this tenant), {0, available} refused, {-1} balance not
- * seeded, {-2} the hold exists for another tenant (left untouched).
+ * seeded, {-2} the hold exists for another tenant (left untouched), {-3, budget, left} refused by the
+ * budget at that position (1-based).
  */
-export const RESERVE_SCRIPT = `${primaryFence(5)}
+export const RESERVE_SCRIPT = `${primaryFence(5)}${BUDGET_IDS}
 if redis.call('EXISTS', KEYS[2]) == 1 then
   if redis.call('HGET', KEYS[2], 'tenant') == ARGV[2] then return {1} end
   return {-2}
 end
 local amount = tonumber(ARGV[3])
+local opened = nil
 if ARGV[5] == 'balance' then
   local balance = redis.call('GET', KEYS[1])
   if not balance then return {-1} end
   if tonumber(balance) < amount then return {0, balance} end
-  redis.call('DECRBY', KEYS[1], ARGV[3])
 else
-  local opened = redis.call('GET', KEYS[1])
+  opened = redis.call('GET', KEYS[1])
   local used = tonumber(opened or '0')
   local limit = tonumber(ARGV[6])
   if used + amount > limit then return {0, tostring(limit - used)} end
+end
+local budgets = #KEYS - 5
+for i = 1, budgets do
+  local limit = tonumber(ARGV[9 + 2 * i])
+  if limit >= 0 then
+    local used = tonumber(redis.call('GET', KEYS[5 + i]) or '0')
+    if used + amount > limit then return {-3, i, tostring(limit - used)} end
+  end
+end
+if ARGV[5] == 'balance' then
+  redis.call('DECRBY', KEYS[1], ARGV[3])
+else
   if not opened and ARGV[9] == '1' then
     redis.call('XADD', KEYS[4], '*', 'rid', ARGV[10], 'tenant', ARGV[2], 'kind', 'plan_grant', 'pool', ARGV[8], 'amount', ARGV[6])
   end
@@ -56,9 +84,26 @@ else
   redis.call('EXPIRE', KEYS[1], ARGV[7])
 end
 redis.call('HSET', KEYS[2], 'tenant', ARGV[2], 'key', KEYS[1], 'amount', ARGV[3], 'mode', ARGV[5], 'pool', ARGV[8], 'ledger', ARGV[9], 'limit', ARGV[6])
+local ids = ''
+if budgets > 0 then
+  local list = {}
+  for i = 1, budgets do
+    redis.call('INCRBY', KEYS[5 + i], ARGV[3])
+    local ttl = tonumber(ARGV[10 + 2 * i])
+    if ttl > 0 then redis.call('EXPIRE', KEYS[5 + i], ttl) end
+    list[i] = KEYS[5 + i]
+  end
+  local joined = table.concat(list, ',')
+  redis.call('HSET', KEYS[2], 'budgets', joined)
+  ids = budgetIds(joined)
+end
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 if ARGV[9] == '1' and amount > 0 then
-  redis.call('XADD', KEYS[4], '*', 'rid', ARGV[1], 'tenant', ARGV[2], 'kind', 'reserve', 'pool', ARGV[8], 'amount', '-' .. ARGV[3])
+  if ids ~= '' then
+    redis.call('XADD', KEYS[4], '*', 'rid', ARGV[1], 'tenant', ARGV[2], 'kind', 'reserve', 'pool', ARGV[8], 'amount', '-' .. ARGV[3], 'budgets', ids)
+  else
+    redis.call('XADD', KEYS[4], '*', 'rid', ARGV[1], 'tenant', ARGV[2], 'kind', 'reserve', 'pool', ARGV[8], 'amount', '-' .. ARGV[3])
+  end
 end
 return {1}
 `;
@@ -73,8 +118,8 @@ return {1}
  * KEYS: hold, holds, events, primary. ARGV: requestId, actual, kind (settle | release), note.
  * Returns {0} when there was no hold, {1, charged, overrun, writtenOff} otherwise.
  */
-export const SETTLE_SCRIPT = `${primaryFence(4)}
-local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger', 'limit')
+export const SETTLE_SCRIPT = `${primaryFence(4)}${BUDGET_IDS}
+local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger', 'limit', 'budgets')
 if not h[1] then return {0} end
 local held = tonumber(h[3])
 local actual = tonumber(ARGV[2])
@@ -107,14 +152,26 @@ if move ~= 0 then
     redis.call('DECRBY', h[2], move)
   end
 end
+-- Each budget counter ends at what was charged, as the balance does; a counter whose period ended is gone.
+local ids = ''
+if h[8] then
+  for k in string.gmatch(h[8], '[^,]+') do
+    if move ~= 0 and redis.call('EXISTS', k) == 1 then redis.call('DECRBY', k, move) end
+  end
+  ids = budgetIds(h[8])
+end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 if h[6] == '1' then
   if held > 0 then
-    redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', ARGV[3], 'pool', h[5], 'amount', tostring(back), 'note', ARGV[4])
+    local fields = {'rid', ARGV[1], 'tenant', h[1], 'kind', ARGV[3], 'pool', h[5], 'amount', tostring(back), 'note', ARGV[4]}
+    if ids ~= '' then fields[#fields + 1] = 'budgets'; fields[#fields + 1] = ids end
+    redis.call('XADD', KEYS[3], '*', unpack(fields))
   end
   if drawn > 0 then
-    redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'overrun', 'pool', h[5], 'amount', '-' .. tostring(drawn), 'note', 'usage above the hold of ' .. tostring(held))
+    local fields = {'rid', ARGV[1], 'tenant', h[1], 'kind', 'overrun', 'pool', h[5], 'amount', '-' .. tostring(drawn), 'note', 'usage above the hold of ' .. tostring(held)}
+    if ids ~= '' then fields[#fields + 1] = 'budgets'; fields[#fields + 1] = ids end
+    redis.call('XADD', KEYS[3], '*', unpack(fields))
   end
   if written > 0 then
     redis.call('XADD', KEYS[3], '*', 'rid', ARGV[1], 'tenant', h[1], 'kind', 'write_off', 'pool', h[5], 'amount', '0', 'note', 'written off: ' .. tostring(written) .. ' of usage above the hold of ' .. tostring(held) .. ' and the ' .. h[5])

@@ -7,7 +7,8 @@ import { WalletKeys } from './wallet-keys';
 type Reply = Array<number | string>;
 
 interface WalletCommands {
-  walletReserve(target: string, hold: string, holds: string, events: string, primary: string, ...args: string[]): Promise<Reply>;
+  /** Takes the number of keys first: five, then one per budget. */
+  walletReserve(numKeys: number, ...keysAndArgs: string[]): Promise<Reply>;
   walletSettle(hold: string, holds: string, events: string, primary: string, ...args: string[]): Promise<Reply>;
   walletCredit(balance: string, primary: string, seed: string, delta: string): Promise<number>;
 }
@@ -39,12 +40,24 @@ const DRAWS_TTL_SECONDS = String(24 * 3600);
 /** Where a reservation draws: the prepaid balance, or a subscription period's quota counter. */
 export type ReserveTarget = { mode: 'balance' } | { mode: 'quota'; unit: 'micros' | 'requests'; periodIndex: number; limit: bigint; ttlSeconds: number };
 
+/** A budget counter a hold also draws on, in the same step as its balance or quota. */
+export interface BudgetHold {
+  /** See budgetCounterId: `key:<uuid>:d20261129`. */
+  counterId: string;
+  /** The budget's amount for a hard budget; null for a soft one (counted, never refusing). */
+  limit: bigint | null;
+  /** How long the counter outlives this moment: past its period's end; 0 for a total. */
+  ttlSeconds: number;
+}
+
 export interface ReserveInput {
   requestId: string;
   tenantId: string;
   amount: bigint;
   holdTtlMs: number;
   target: ReserveTarget;
+  /** Budgets held in the same step; the first that cannot fit the amount refuses the whole hold. */
+  budgets?: readonly BudgetHold[];
   /** A lease: held for many requests, not ledgered itself (each request's draw is). */
   lease?: boolean;
 }
@@ -64,7 +77,13 @@ export interface OpenHold {
 const HOLDS_CHUNK = 1000;
 
 /** `conflict`: a hold under this request id exists for another tenant; it is left as it was. */
-export type ReserveOutcome = { status: 'reserved' } | { status: 'refused'; available: bigint } | { status: 'unseeded' } | { status: 'conflict' };
+export type ReserveOutcome =
+  | { status: 'reserved' }
+  | { status: 'refused'; available: bigint }
+  | { status: 'unseeded' }
+  | { status: 'conflict' }
+  /** `budget`: the index in ReserveInput.budgets of the budget that cannot fit the amount; `left` what it has left. */
+  | { status: 'over_budget'; budget: number; left: bigint };
 
 /**
  * The live wallet in Redis: spendable balances, quota counters, holds, and the event stream the
@@ -80,7 +99,7 @@ export class WalletStore {
     this.redis = redis as Redis & WalletCommands;
     // defineCommand loads the script once (EVALSHA, falling back to EVAL after a server restart).
     if (!('walletReserve' in redis)) {
-      redis.defineCommand('walletReserve', { numberOfKeys: 5, lua: RESERVE_SCRIPT });
+      redis.defineCommand('walletReserve', { lua: RESERVE_SCRIPT });
       redis.defineCommand('walletSettle', { numberOfKeys: 4, lua: SETTLE_SCRIPT });
       redis.defineCommand('walletCredit', { numberOfKeys: 2, lua: CREDIT_SCRIPT });
       redis.defineCommand('walletDraw', { numberOfKeys: 4, lua: DRAW_SCRIPT });
@@ -93,12 +112,9 @@ export class WalletStore {
     const counter = target.mode === 'balance' ? this.keys.balance(input.tenantId) : this.keys.quota(input.tenantId, target.periodIndex, target.unit);
     // Request-count quotas are not money: they are metered in Redis but never ledgered.
     const ledgered = !input.lease && (target.mode === 'balance' || target.unit === 'micros');
-    const reply = await this.redis.walletReserve(
-      counter,
-      this.keys.hold(input.requestId),
-      this.keys.holds,
-      this.keys.events,
-      this.keys.primary,
+    const budgets = input.budgets ?? [];
+    const keys = [counter, this.keys.hold(input.requestId), this.keys.holds, this.keys.events, this.keys.primary];
+    const args = [
       input.requestId,
       input.tenantId,
       input.amount.toString(),
@@ -109,10 +125,16 @@ export class WalletStore {
       target.mode,
       ledgered ? '1' : '0',
       target.mode === 'quota' ? `grant:${input.tenantId}:${target.periodIndex}:${target.unit}` : '',
-    );
+    ];
+    for (const budget of budgets) {
+      keys.push(this.keys.budget(budget.counterId));
+      args.push(budget.limit === null ? '-1' : budget.limit.toString(), String(budget.ttlSeconds));
+    }
+    const reply = await this.redis.walletReserve(keys.length, ...keys, ...args);
     if (Number(reply[0]) === 1) return { status: 'reserved' };
     if (Number(reply[0]) === -1) return { status: 'unseeded' };
     if (Number(reply[0]) === -2) return { status: 'conflict' };
+    if (Number(reply[0]) === -3) return { status: 'over_budget', budget: Number(reply[1]) - 1, left: BigInt(reply[2] ?? 0) };
     return { status: 'refused', available: BigInt(reply[1] ?? 0) };
   }
 
@@ -208,6 +230,31 @@ export class WalletStore {
   async balance(tenantId: string): Promise<bigint | null> {
     const value = await this.redis.get(this.keys.balance(tenantId));
     return value === null ? null : BigInt(value);
+  }
+
+  /** What a budget counter holds now (charged and held in its period); 0 when its period has not opened. */
+  async budgetUsed(counterId: string): Promise<bigint> {
+    return BigInt((await this.redis.get(this.keys.budget(counterId))) ?? '0');
+  }
+
+  /** Budget counters by id (absent ones 0), in one round trip. */
+  async budgetsUsed(counterIds: readonly string[]): Promise<Map<string, bigint>> {
+    const used = new Map<string, bigint>();
+    if (counterIds.length === 0) return used;
+    const values = await this.redis.mget(...counterIds.map((id) => this.keys.budget(id)));
+    counterIds.forEach((id, i) => used.set(id, BigInt(values[i] ?? '0')));
+    return used;
+  }
+
+  /** Sets budget counters that Redis lacks (SET NX), keeping each period's lifetime: the wallet seeded from the ledger. */
+  async seedBudgets(counters: ReadonlyArray<{ counterId: string; used: bigint; ttlSeconds: number }>): Promise<void> {
+    if (counters.length === 0) return;
+    const pipeline = this.redis.pipeline();
+    for (const { counterId, used, ttlSeconds } of counters) {
+      if (ttlSeconds > 0) pipeline.set(this.keys.budget(counterId), used.toString(), 'EX', ttlSeconds, 'NX');
+      else pipeline.set(this.keys.budget(counterId), used.toString(), 'NX');
+    }
+    await this.exec(pipeline);
   }
 
   async quotaUsed(tenantId: string, periodIndex: number, unit: 'micros' | 'requests'): Promise<bigint> {

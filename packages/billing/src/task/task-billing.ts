@@ -1,4 +1,4 @@
-import type { BillingMode, CatalogModel } from '@gateway/contracts';
+import type { BillingMode, BudgetRule, CatalogModel } from '@gateway/contracts';
 import type { BillingClient } from '../client/billing-client';
 import { costOf, type Prices } from '../pricing/request-cost';
 import type { TaskHold, TaskQuantity } from './task-hold';
@@ -13,6 +13,8 @@ export interface TaskHoldRequest {
   quantity: TaskQuantity;
   /** Longer than the task may run: the hold sweeper releases a hold nobody ended after this. */
   holdTtlMs: number;
+  /** The budgets of the key and project that asked for it, held like a chat request's. */
+  budgets?: readonly BudgetRule[];
 }
 
 function taskCost(prices: Prices, quantity: TaskQuantity): bigint {
@@ -51,7 +53,7 @@ export class TaskBilling {
     if (!this.client.enabled) return null;
     const plan = await this.client.planOf(request.tenantId, request.keyKind, request.model);
     const amount = plan.perRequest ? 1n : taskCost(plan.prices, request.quantity);
-    await this.client.reserveHold(request.holdId, request.tenantId, amount, plan, request.holdTtlMs);
+    await this.client.reserveHold(request.holdId, request.tenantId, amount, plan, request.holdTtlMs, request.budgets);
     const { perSecond, perImage, perTask } = plan.prices;
     return {
       holdId: request.holdId,

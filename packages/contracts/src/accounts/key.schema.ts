@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KeyLimits } from '../billing/limits.schema';
 import { CacheSettings } from '../cache/response-cache.schema';
+import { BudgetRule } from '../budgets/budget.schema';
 import { KeyModels } from './key-models';
 
 export const BillingMode = z.enum(['payg', 'plan', 'custom']);
@@ -26,6 +27,8 @@ export const KeyContext = z.object({
   expiredBy: z.enum(['key', 'subscription']).nullable().default(null),
   /** The models the key may use (ids and `*` patterns); empty: every model its tenant sees. */
   models: KeyModels.default([]),
+  /** The budgets a request of the key is held against: the key's own and its project's. */
+  budgets: z.array(BudgetRule).default([]),
   featureControls: z.record(z.string(), z.boolean()),
   /** Rate limits of the key and of its tenant; absent or both null means the edge skips limiting. */
   limits: KeyLimits.optional(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { KeyCreated, KeyView } from '../accounts/key.schema';
 import { ProjectCreateRequest, ProjectList, ProjectListRequest, ProjectView } from '../accounts/project.schema';
+import { BudgetClearReply, BudgetList, BudgetListRequest, BudgetSetRequest, BudgetShowReply, BudgetShowRequest, BudgetView } from '../budgets/budget.schema';
 import {
   billingConfigureMessageOf,
   BillingConfigureReply,
@@ -142,6 +143,17 @@ export const ADMIN_ROUTES = {
     RPCS.accounts.projects.list,
     { answer: (projects) => ({ data: projects }) },
   ),
+  setBudget: relayed({ method: 'PUT', path: '/admin/budget', input: 'body', request: BudgetSetRequest, reply: BudgetView }, RPCS.accounts.budgets.set, {
+    message: ({ amount, ...rest }) => ({ ...rest, amountMicros: amount.toString() }),
+  }),
+  showBudget: relayed({ method: 'GET', path: '/admin/budget', input: 'query', request: BudgetShowRequest, reply: BudgetShowReply }, RPCS.accounts.budgets.show),
+  clearBudget: relayed(
+    { method: 'POST', path: '/admin/budget/clear', input: 'body', request: BudgetShowRequest, reply: BudgetClearReply },
+    RPCS.accounts.budgets.clear,
+  ),
+  listBudgets: relayed({ method: 'GET', path: '/admin/budgets', input: 'query', request: BudgetListRequest, reply: BudgetList }, RPCS.accounts.budgets.list, {
+    answer: (budgets) => ({ data: budgets }),
+  }),
   setSubscription: relayed(
     { method: 'PUT', path: '/admin/subscriptions', input: 'body', request: SubscriptionSetRequest, reply: SubscriptionView },
     RPCS.accounts.subscriptions.set,

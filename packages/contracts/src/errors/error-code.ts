@@ -10,6 +10,7 @@ export const ErrorCode = z.enum([
   'payload_too_large',
   'rate_limited',
   'insufficient_quota',
+  'budget_exceeded',
   'upstream_error',
   'upstream_timeout',
   'unavailable',

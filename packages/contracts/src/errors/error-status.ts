@@ -11,6 +11,7 @@ export const STATUS_OF_CODE: Readonly<Record<ErrorCode, number>> = {
   payload_too_large: 413,
   rate_limited: 429,
   insufficient_quota: 429,
+  budget_exceeded: 429,
   upstream_error: 502,
   upstream_timeout: 504,
   unavailable: 503,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { KeyModels } from '../accounts/key-models';
+import { BudgetRule } from '../budgets/budget.schema';
 
 /** Who is calling, on every family's payload: enough for a service to authorize, route, bill and record usage. */
 export const TenantCaller = z.object({
@@ -15,5 +16,7 @@ export const TenantCaller = z.object({
   route: z.string().min(1),
   /** The key's model list (ids and `*` patterns), when it has one: a model outside it is refused. */
   models: KeyModels.optional(),
+  /** The budgets the request is held against (its key's, its project's), when it has any. */
+  budgets: z.array(BudgetRule).optional(),
 });
 export type TenantCaller = z.infer<typeof TenantCaller>;

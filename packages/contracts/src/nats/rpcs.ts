@@ -1,6 +1,15 @@
 import { KeyCreated, KeyView } from '../accounts/key.schema';
 import { ProjectCreateRequest, ProjectListReply, ProjectListRequest, ProjectView } from '../accounts/project.schema';
 import {
+  BudgetClearReply,
+  BudgetListReply,
+  BudgetListRequest,
+  BudgetSetMessage,
+  BudgetShowMessage,
+  BudgetShowReply,
+  BudgetView,
+} from '../budgets/budget.schema';
+import {
   ApplyResult,
   BalanceShowRequest,
   BalanceTopupMessage,
@@ -105,6 +114,12 @@ export const RPCS = {
     projects: {
       create: rpc(SUBJECTS.accounts.projects.create, ProjectCreateRequest, ProjectView),
       list: rpc(SUBJECTS.accounts.projects.list, ProjectListRequest, ProjectListReply),
+    },
+    budgets: {
+      set: rpc(SUBJECTS.accounts.budgets.set, BudgetSetMessage, BudgetView),
+      show: rpc(SUBJECTS.accounts.budgets.show, BudgetShowMessage, BudgetShowReply),
+      list: rpc(SUBJECTS.accounts.budgets.list, BudgetListRequest, BudgetListReply),
+      clear: rpc(SUBJECTS.accounts.budgets.clear, BudgetShowMessage, BudgetClearReply),
     },
     subscriptions: { set: rpc(SUBJECTS.accounts.subscriptions.set, SubscriptionSetRequest, SubscriptionView) },
     balance: {

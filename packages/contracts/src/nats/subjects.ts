@@ -34,6 +34,7 @@ export const SUBJECTS = {
       list: 'accounts.keys.list',
     },
     projects: { create: 'accounts.projects.create', list: 'accounts.projects.list' },
+    budgets: { set: 'accounts.budgets.set', show: 'accounts.budgets.show', list: 'accounts.budgets.list', clear: 'accounts.budgets.clear' },
     models: { visible: 'accounts.models.visible' },
     tenants: { create: 'accounts.tenants.create', get: 'accounts.tenants.get' },
     subscriptions: { set: 'accounts.subscriptions.set' },

@@ -1,0 +1,2 @@
+export * from './budget.schema';
+export * from './budget-period';
