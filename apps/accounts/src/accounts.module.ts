@@ -2,6 +2,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BalanceModule } from './balance/balance.module';
 import { BillingModule } from './billing/billing.module';
+import { BudgetsModule } from './budgets/budgets.module';
 import { WalletModule } from './billing/wallet.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { ConfigModule } from './config/config.module';
@@ -31,6 +32,7 @@ export class AccountsModule {
         EventsModule,
         TenantsModule,
         KeysModule,
+        BudgetsModule,
         CatalogModule,
         SubscriptionsModule,
         BalanceModule,

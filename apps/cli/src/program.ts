@@ -5,6 +5,7 @@ import { registerBalance } from './commands/balance.command';
 import { registerK8s } from './commands/k8s.command';
 import { registerKeys } from './commands/keys.command';
 import { registerProjects } from './commands/projects.command';
+import { registerBudgets } from './commands/budgets.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerMoney } from './commands/money.command';
 import { registerSubscriptions } from './commands/subscriptions.command';
@@ -31,6 +32,7 @@ export function createProgram(io: Io = processIo): Command {
   registerTenants(program, io);
   registerKeys(program, io);
   registerProjects(program, io);
+  registerBudgets(program, io);
   registerSubscriptions(program, io);
   registerBalance(program, io);
   registerUsage(program, io);

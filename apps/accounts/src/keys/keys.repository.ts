@@ -20,7 +20,10 @@ export class KeysRepository {
 
   /** The one query behind a cache miss at the edge: key, tenant and subscription together. */
   findForResolve(hash: string) {
-    return this.prisma.apiKey.findUnique({ where: { hash }, include: { tenant: { include: { subscription: true } } } });
+    return this.prisma.apiKey.findUnique({
+      where: { hash },
+      include: { tenant: { include: { subscription: true } }, budget: true, project: { select: { name: true, budget: true } } },
+    });
   }
 
   findById(id: string) {

@@ -7,6 +7,7 @@ import { TenantsService } from '../tenants/tenants.service';
 import { issueKey } from './key-secret';
 import { keyLimits } from '../billing/key-limits';
 import { keyCache } from '../cache/key-cache';
+import { budgetRulesOf } from '../budgets/budget-rules';
 import { KeysRepository, type KeyRecord, type ResolvableKey } from './keys.repository';
 
 function toKeyView(key: KeyRecord): KeyView {
@@ -66,6 +67,7 @@ export class KeysService {
       expiresAt: expiry?.at.toISOString() ?? null,
       expiredBy: expiry?.by ?? null,
       models: key.models,
+      budgets: budgetRulesOf(key),
       featureControls: effectiveFeatureControls(key.tenant.featureControls),
       limits: keyLimits(key),
       cache: keyCache(key),

@@ -54,6 +54,22 @@ export class AdminClient {
     return this.send(ADMIN_ROUTES.listProjects, { tenant }).then((list) => list.data);
   }
 
+  setBudget(body: In<'setBudget'>) {
+    return this.send(ADMIN_ROUTES.setBudget, body);
+  }
+
+  showBudget(target: In<'showBudget'>) {
+    return this.send(ADMIN_ROUTES.showBudget, target).then((reply) => reply.budget);
+  }
+
+  clearBudget(target: In<'clearBudget'>) {
+    return this.send(ADMIN_ROUTES.clearBudget, target);
+  }
+
+  listBudgets(tenant: string) {
+    return this.send(ADMIN_ROUTES.listBudgets, { tenant }).then((list) => list.data);
+  }
+
   listKeys(tenant: string) {
     return this.send(ADMIN_ROUTES.listKeys, { tenant }).then((list) => list.data);
   }

@@ -1,0 +1,74 @@
+import { GatewayError, type BudgetSetMessage, type BudgetShowMessage, type BudgetView } from '@gateway/contracts';
+import { WalletStore } from '@gateway/billing';
+import { Inject, Injectable } from '@nestjs/common';
+import { InvalidationPublisher } from '../events/invalidation.publisher';
+import { TenantsService } from '../tenants/tenants.service';
+import { counterIdOf, toBudgetView } from './budget-view';
+import { BudgetsRepository, type BudgetRecord, type BudgetTargetIds } from './budgets.repository';
+
+/**
+ * Budgets on keys and projects: stored here, carried to the edge in each key's context, and held by the
+ * wallet's scripts in the same step as the balance. A change reaches every edge through the tenant's
+ * invalidation, so the next request holds against the new amount.
+ */
+@Injectable()
+export class BudgetsService {
+  constructor(
+    @Inject(BudgetsRepository) private readonly budgets: BudgetsRepository,
+    @Inject(TenantsService) private readonly tenants: TenantsService,
+    @Inject(WalletStore) private readonly wallet: WalletStore,
+    @Inject(InvalidationPublisher) private readonly invalidation: InvalidationPublisher,
+  ) {}
+
+  async set(message: BudgetSetMessage): Promise<BudgetView> {
+    const target = await this.targetOf(message);
+    const budget = await this.budgets.upsert(target, {
+      amountMicros: BigInt(message.amountMicros),
+      period: message.period,
+      mode: message.mode,
+      alertAt: [...message.alertAt].sort((a, b) => a - b),
+    });
+    this.invalidation.publish({ tenantIds: [target.tenantId] });
+    return this.view(budget);
+  }
+
+  async show(message: BudgetShowMessage): Promise<BudgetView | null> {
+    const budget = await this.budgets.find(await this.targetOf(message));
+    return budget ? this.view(budget) : null;
+  }
+
+  async clear(message: BudgetShowMessage): Promise<boolean> {
+    const target = await this.targetOf(message);
+    const cleared = await this.budgets.remove(target);
+    if (cleared) this.invalidation.publish({ tenantIds: [target.tenantId] });
+    return cleared;
+  }
+
+  async list(tenantSlug: string): Promise<BudgetView[]> {
+    const tenant = await this.tenants.requireBySlug(tenantSlug);
+    const budgets = await this.budgets.listByTenant(tenant.id);
+    const now = Date.now();
+    const used = await this.wallet.budgetsUsed(budgets.map((b) => counterIdOf(b, now)));
+    return budgets.map((b) => toBudgetView(b, used.get(counterIdOf(b, now)) ?? 0n, now));
+  }
+
+  private async view(budget: BudgetRecord): Promise<BudgetView> {
+    const now = Date.now();
+    return toBudgetView(budget, await this.wallet.budgetUsed(counterIdOf(budget, now)), now);
+  }
+
+  /** The key (by id) or the tenant's project (by name) a message names; `owner` confines it to one tenant (the console). */
+  private async targetOf(message: BudgetShowMessage): Promise<BudgetTargetIds> {
+    if (message.key !== undefined) {
+      const key = await this.budgets.findKey(message.key);
+      if (!key || (message.owner !== undefined && key.tenant.slug !== message.owner)) throw GatewayError.notFound(`key "${message.key}" does not exist`, 'key');
+      return { tenantId: key.tenantId, scope: 'key', keyId: key.id, projectId: null };
+    }
+    if (message.tenant === undefined || message.project === undefined) throw GatewayError.invalid('name a key, or a tenant and its project', 'key');
+    if (message.owner !== undefined && message.tenant !== message.owner) throw GatewayError.notFound(`tenant "${message.tenant}" does not exist`, 'tenant');
+    const tenant = await this.tenants.requireBySlug(message.tenant);
+    const project = await this.budgets.findProject(tenant.id, message.project);
+    if (!project) throw GatewayError.notFound(`tenant "${tenant.slug}" has no project "${message.project}"`, 'project');
+    return { tenantId: tenant.id, scope: 'project', keyId: null, projectId: project.id };
+  }
+}
