@@ -5,6 +5,7 @@ import { TenantsModule } from '../tenants/tenants.module';
 import { LedgerViewService } from './ledger-view.service';
 import { MoneyHandler } from './money.handler';
 import { MoneyRepository } from './money.repository';
+import { BudgetCheck } from './budget-check';
 import { QuotaCheck } from './quota-check';
 import { ReconcileService } from './reconcile.service';
 import { ReconcileStatusHandler } from './reconcile-status.handler';
@@ -14,6 +15,6 @@ import { WalletInspector } from './wallet-inspector';
 @Module({
   imports: [TenantsModule],
   controllers: [MoneyHandler, ReconcileStatusHandler],
-  providers: [MoneyRepository, WalletInspector, QuotaCheck, LedgerViewService, ReconcileService, ReconcileStatusService],
+  providers: [MoneyRepository, WalletInspector, QuotaCheck, BudgetCheck, LedgerViewService, ReconcileService, ReconcileStatusService],
 })
 export class MoneyModule {}

@@ -22,6 +22,30 @@ export interface TenantBooks {
   stored_micros: string;
 }
 
+export interface StoredBudget {
+  tenant_id: string;
+  scope: string;
+  key_id: string | null;
+  project_id: string | null;
+  period: string;
+  /** The key's or the project's name, for findings. */
+  name: string;
+}
+
+const BUDGETS = `
+  SELECT b.tenant_id, b.scope, b.key_id, b.project_id, b.period, coalesce(k.name, p.name) AS name
+    FROM budgets b
+    LEFT JOIN api_keys k ON k.id = b.key_id
+    LEFT JOIN projects p ON p.id = b.project_id
+   WHERE $1::uuid IS NULL OR b.tenant_id = $1::uuid`;
+
+/** The GIN index on budgets finds the entries; each counter's charge is what its entries took from the pool. */
+const BUDGET_CHARGES = `
+  SELECT counter, (-sum(l.amount_micros))::text AS charged
+    FROM ledger_entries l, unnest(l.budgets) AS counter
+   WHERE l.budgets && $1::text[] AND counter = ANY($1::text[])
+   GROUP BY counter`;
+
 export interface ChargeFinding {
   tenant_id: string;
   request_id: string;
@@ -169,6 +193,20 @@ export class MoneyRepository {
 
   async unexplained(tenantId: string | null): Promise<UnexplainedEntry[]> {
     return (await this.pool.query<UnexplainedEntry>(UNEXPLAINED, [tenantId])).rows;
+  }
+
+  /** Every budget of one tenant (or of all), with what its current counter id is made of. */
+  async budgets(tenantId: string | null): Promise<StoredBudget[]> {
+    return (await this.pool.query<StoredBudget>(BUDGETS, [tenantId])).rows;
+  }
+
+  /** What the ledger charged each budget counter: the negated sum of the entries that name it (holds still open count as held). */
+  async budgetCharges(counterIds: readonly string[]): Promise<Map<string, bigint>> {
+    const charges = new Map<string, bigint>();
+    if (counterIds.length === 0) return charges;
+    const { rows } = await this.pool.query<{ counter: string; charged: string }>(BUDGET_CHARGES, [counterIds]);
+    for (const row of rows) charges.set(row.counter, BigInt(row.charged));
+    return charges;
   }
 
   async planQuotas(tenantId: string | null): Promise<PlanQuota[]> {

@@ -4,6 +4,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { BILLING_ENV } from '../billing/wallet.module';
 import { TenantsService } from '../tenants/tenants.service';
 import { MoneyRepository, type ChargeFinding, type TenantBooks, type UnexplainedEntry } from './money.repository';
+import { BudgetCheck } from './budget-check';
 import { QuotaCheck } from './quota-check';
 import { WalletInspector, type WalletView } from './wallet-inspector';
 
@@ -25,7 +26,8 @@ function named(ids: readonly string[]): { ids: string[]; more: string } {
  * the wallet events not yet written and the open leases (held, not ledgered) taken into account, to its
  * live wallet balance; every request charged has one usage record and every record that says what it
  * was charged agrees with the ledger; no hold is open past its deadline (beyond the sweeper's grace);
- * a plan's current quota counter equals what the window's usage drew from it (see QuotaCheck).
+ * a plan's current quota counter equals what the window's usage drew from it (see QuotaCheck); each
+ * budget's current counter equals what the ledger charged it (see BudgetCheck).
  * Every figure comes from a few aggregate queries and pipelined wallet reads, whatever the tenant count.
  */
 @Injectable()
@@ -36,6 +38,7 @@ export class ReconcileService {
     @Inject(TenantsService) private readonly tenants: TenantsService,
     @Inject(BILLING_ENV) private readonly env: BillingEnv,
     @Inject(QuotaCheck) private readonly quota: QuotaCheck,
+    @Inject(BudgetCheck) private readonly budgets: BudgetCheck,
   ) {}
 
   async reconcile(request: { tenant?: string; all?: boolean }, now = Date.now()): Promise<ReconcileReport> {
@@ -47,7 +50,10 @@ export class ReconcileService {
       this.money.unexplained(tenantId),
     ]);
     const wallet = await this.wallet.view(books.map((b) => b.tenant_id));
-    const quotaFindings = await this.quota.findings(tenantId, wallet.holds, now);
+    const [quotaFindings, budgetFindings] = await Promise.all([
+      this.quota.findings(tenantId, wallet.holds, now),
+      this.budgets.findings(tenantId, wallet.pendingBudgets, now),
+    ]);
     const chargesOf = group(charges, (c) => c.tenant_id);
     const unexplainedOf = group(unexplained, (e) => e.tenant_id);
     const holdsOf = group(wallet.holds, (h) => h.tenantId);
@@ -56,6 +62,7 @@ export class ReconcileService {
     const tenants = books.map((b) =>
       this.tenant(b, wallet, chargesOf.get(b.tenant_id) ?? [], unexplainedOf.get(b.tenant_id) ?? [], holdsOf.get(b.tenant_id) ?? [], overdueBefore, [
         ...(quotaFindings.get(b.tenant_id) ?? []),
+        ...(budgetFindings.get(b.tenant_id) ?? []),
       ]),
     );
     return { ok: tenants.every((t) => t.ok), checked: tenants.length, tookMs: Date.now() - started, tenants };

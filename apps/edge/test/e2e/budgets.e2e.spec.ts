@@ -4,6 +4,7 @@
  * project's, and each family refuses the rest in its own dialect, naming the budget and when it resets.
  */
 import { BudgetShowReply, BudgetView, type KeyCreated } from '@gateway/contracts';
+import Redis from 'ioredis';
 import OpenAI from 'openai';
 import { runCli } from './support/cli-runner';
 import { ask, familyClients, type ChatFamily } from './support/chat-matrix';
@@ -104,6 +105,24 @@ describe('budgets on keys and projects', () => {
     });
     expect(BigInt(settled.usedMicros)).toBe(charged);
     expect(charged).toBeGreaterThan(0n);
+
+    // reconcile proves the counter against those charges; one moved by hand is named with the difference.
+    expect((await runCli(['reconcile', '--tenant', tenant.slug])).code).toBe(0);
+    const redis = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
+    try {
+      const [counter] = (await redis.scan('0', 'MATCH', `*:budget:key:${tenant.id}:*`, 'COUNT', 1_000_000))[1];
+      expect(counter).toBeDefined();
+      await redis.incrby(counter!, 7);
+      const failed = await runCli(['reconcile', '--tenant', tenant.slug]);
+      expect(failed.code).toBe(1);
+      expect(failed.stdout).toContain(`budget counter key:${tenant.id}:`);
+      expect(failed.stdout).toContain('(key "ci")');
+      expect(failed.stdout).toContain('differs by 0.000007');
+      await redis.decrby(counter!, 7);
+      expect((await runCli(['reconcile', '--tenant', tenant.slug])).code).toBe(0);
+    } finally {
+      redis.disconnect();
+    }
   }, 120_000);
 
   it('holds three keys of one project to the project budget together', async () => {
@@ -120,6 +139,12 @@ describe('budgets on keys and projects', () => {
     expect(served).toBe(3);
     expect(refused).toHaveLength(27);
     expect(refused.every((error) => error.code === 'budget_exceeded' && error.message.includes('the budget of project "search": 0.0035 per month'))).toBe(true);
+    await eventually(
+      'the project budget to reconcile once its holds settle',
+      async () => (await runCli(['reconcile', '--tenant', tenant.slug])).code,
+      (code) => code === 0,
+      30_000,
+    );
     // The tenant's default key, outside the project, is not held to it.
     expect(
       await new OpenAI({ apiKey: tenant.key, baseURL: `${baseUrl()}/oaic/v1`, maxRetries: 0 }).chat.completions.create({

@@ -53,7 +53,7 @@ export type ReconcileRequest = z.infer<typeof ReconcileRequest>;
 
 /** One property of a tenant's books that does not hold, with the amounts and ids involved. */
 export const ReconcileFinding = z.object({
-  check: z.enum(['balance', 'stored_balance', 'charge_without_usage', 'usage_cost_mismatch', 'hold_overdue', 'quota']),
+  check: z.enum(['balance', 'stored_balance', 'charge_without_usage', 'usage_cost_mismatch', 'hold_overdue', 'quota', 'budget']),
   message: z.string(),
   differenceMicros: MicrosString.optional(),
   ids: z.array(z.string()),
