@@ -1,5 +1,5 @@
-import { WalletKeys, WalletStore, type ReserveInput } from '@gateway/billing';
-import { BalanceView, ReconcileReport, SUBJECTS, TenantView } from '@gateway/contracts';
+import { WalletKeys, WalletStore, type BudgetHold, type ReserveInput } from '@gateway/billing';
+import { BalanceView, BudgetView, KeyCreated, ReconcileReport, SUBJECTS, TenantView } from '@gateway/contracts';
 import { createRedis, isRedisFault, loadEnv, RedisEnv } from '@gateway/platform';
 import { startRedisSentinelCluster, type RedisSentinelCluster } from '@gateway/platform/testing';
 import type Redis from 'ioredis';
@@ -27,6 +27,8 @@ describe('the wallet across a Sentinel failover that loses the newest writes', (
   let redis: Redis;
   let wallet: WalletStore;
   let tenantId: string;
+  /** The payer key's total budget, which requests a and b are also held against. */
+  let budget: BudgetHold;
   const before = Object.fromEntries(SETTINGS.map((name) => [name, process.env[name]]));
 
   beforeAll(async () => {
@@ -40,6 +42,9 @@ describe('the wallet across a Sentinel failover that loses the newest writes', (
     wallet = new WalletStore(redis, WalletKeys.fromPrefix(h.bus.prefix));
     tenantId = (await h.bus.request(S.tenants.create, { slug: 'payer' }, TenantView)).id;
     await h.bus.request(S.balance.topup, { tenant: 'payer', amountMicros: '10000' }, BalanceView);
+    const key = await h.bus.request(S.keys.create, { tenant: 'payer' }, KeyCreated);
+    await h.bus.request(S.budgets.set, { key: key.id, amountMicros: '100000', period: 'total', mode: 'hard', alertAt: [50] }, BudgetView);
+    budget = { counterId: `key:${key.id}:t`, limit: 100_000n, ttlSeconds: 0 };
   }, 120_000);
 
   afterAll(async () => {
@@ -55,18 +60,19 @@ describe('the wallet across a Sentinel failover that loses the newest writes', (
   const reconcile = (request: { tenant: string } | { all: true }) => h.bus.request(S.money.reconcile, request, ReconcileReport);
   const ledgerShows = (micros: bigint) =>
     until(`the ledger at ${micros}`, async () => ((await reconcile({ tenant: 'payer' })).tenants[0]!.ledgerMicros === micros.toString() ? true : undefined));
-  const hold = (requestId: string, amount: bigint, lease = false): ReserveInput => ({
+  const hold = (requestId: string, amount: bigint, lease = false, budgets: BudgetHold[] = []): ReserveInput => ({
     requestId,
     tenantId,
     amount,
     holdTtlMs: 3_600_000,
     target: { mode: 'balance' },
     lease,
+    budgets,
   });
 
   it('refuses every money move, and serves none beyond the balance, until the wallet is rebuilt from the ledger', async () => {
     // Replicated to both nodes: a request's hold (ledgered) and a chat process's lease (not ledgered).
-    expect(await wallet.reserve(hold('req-a', 3000n))).toEqual({ status: 'reserved' });
+    expect(await wallet.reserve(hold('req-a', 3000n, false, [budget]))).toEqual({ status: 'reserved' });
     expect(await wallet.reserve(hold('lease:l', 1000n, true))).toEqual({ status: 'reserved' });
     await ledgerShows(7000n);
     expect(await redis.wait(1, 5000)).toBe(1);
@@ -76,7 +82,7 @@ describe('the wallet across a Sentinel failover that loses the newest writes', (
     const replica = cluster.ports.find((port) => port !== primary)!;
     await cluster.isolate(replica);
     expect(await wallet.release('req-a')).toBe(true);
-    expect(await wallet.reserve(hold('req-b', 5000n))).toEqual({ status: 'reserved' });
+    expect(await wallet.reserve(hold('req-b', 5000n, false, [budget]))).toEqual({ status: 'reserved' });
     await ledgerShows(5000n);
 
     await cluster.kill(primary);
@@ -101,9 +107,12 @@ describe('the wallet across a Sentinel failover that loses the newest writes', (
     expect(await wallet.balance(tenantId)).toBe(4000n);
     const holds = await wallet.openHolds();
     expect(holds.map((h) => h.id).sort()).toEqual(['lease:l', 'req-b']);
+    // The budget counter is what the ledger charged it (b still held), not the replica's stale 3000.
+    expect(await wallet.budgetUsed(budget.counterId)).toBe(5000n);
 
     // The restored hold ends as any hold does, the lease goes back, and the books agree without an operator.
     expect(await wallet.release('req-b')).toBe(true);
+    expect(await wallet.budgetUsed(budget.counterId)).toBe(0n);
     await wallet.closeLeases([{ lease: 'lease:l', charged: '0' }]);
     expect(await wallet.balance(tenantId)).toBe(10000n);
     // Reconcile counts the stream's unread entries as pending, so it agrees before the ledger has caught up.

@@ -19,6 +19,7 @@ import { InvalidationPublisher } from '../events/invalidation.publisher';
 import { planWindowOf, type PlanWindow } from '../money/plan-window';
 import { TenantsService } from '../tenants/tenants.service';
 import { BillingRepository } from './billing.repository';
+import { BudgetsService } from '../budgets/budgets.service';
 import { paygCostOf } from './payg-cost';
 import { usageRowView } from './usage-row';
 
@@ -49,6 +50,7 @@ export class BillingService {
     @Inject(WalletStore) private readonly wallet: WalletStore,
     @Inject(TenantsService) private readonly tenants: TenantsService,
     @Inject(InvalidationPublisher) private readonly invalidation: InvalidationPublisher,
+    @Inject(BudgetsService) private readonly budgets: BudgetsService,
   ) {}
 
   async profile(tenantId: string): Promise<BillingProfile> {
@@ -61,6 +63,7 @@ export class BillingService {
   async seed(tenantId: string): Promise<{ micros: string }> {
     await this.profile(tenantId);
     await this.wallet.seed(tenantId, await this.billing.storedBalance(tenantId));
+    await this.budgets.seedCounters(tenantId);
     return { micros: ((await this.wallet.balance(tenantId)) ?? 0n).toString() };
   }
 

@@ -53,6 +53,23 @@ export class BudgetsRepository {
     return count > 0;
   }
 
+  /** What the ledger charged each budget counter: the negated sum of the entries naming it (open holds count as held). */
+  async charges(counterIds: readonly string[]): Promise<Map<string, bigint>> {
+    const charges = new Map<string, bigint>();
+    if (counterIds.length === 0) return charges;
+    const rows = await this.prisma.$queryRaw<Array<{ counter: string; charged: bigint }>>`
+      SELECT counter, -sum(l.amount_micros)::bigint AS charged
+        FROM ledger_entries l, unnest(l.budgets) AS counter
+       WHERE l.budgets && ${counterIds}::text[] AND counter = ANY(${counterIds}::text[])
+       GROUP BY counter`;
+    for (const row of rows) charges.set(row.counter, BigInt(row.charged));
+    return charges;
+  }
+
+  listAll() {
+    return this.prisma.budget.findMany({ include: withNames });
+  }
+
   listByTenant(tenantId: string) {
     return this.prisma.budget.findMany({ where: { tenantId }, orderBy: [{ scope: 'desc' }, { createdAt: 'asc' }], include: withNames });
   }

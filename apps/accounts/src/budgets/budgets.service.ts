@@ -1,8 +1,9 @@
 import { GatewayError, type BudgetSetMessage, type BudgetShowMessage, type BudgetView } from '@gateway/contracts';
-import { WalletStore } from '@gateway/billing';
+import { budgetHoldsOf, WalletStore, type BudgetCounter } from '@gateway/billing';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidationPublisher } from '../events/invalidation.publisher';
 import { TenantsService } from '../tenants/tenants.service';
+import { budgetRuleOf } from './budget-rules';
 import { counterIdOf, toBudgetView } from './budget-view';
 import { BudgetsRepository, type BudgetRecord, type BudgetTargetIds } from './budgets.repository';
 
@@ -50,6 +51,27 @@ export class BudgetsService {
     const now = Date.now();
     const used = await this.wallet.budgetsUsed(budgets.map((b) => counterIdOf(b, now)));
     return budgets.map((b) => toBudgetView(b, used.get(counterIdOf(b, now)) ?? 0n, now));
+  }
+
+  /**
+   * Copies each budget's current counter from the ledger into a wallet that lacks it (SET NX), as the balance
+   * is seeded: after Redis lost its data, a budget starts from what its period was charged, not from zero.
+   */
+  async seedCounters(tenantId: string, now = Date.now()): Promise<void> {
+    await this.wallet.seedBudgets(await this.ledgerCounters(tenantId, now));
+  }
+
+  /** Each budget's current counter as the ledger has it (of one tenant, or of all): what a rebuilt wallet holds. */
+  async ledgerCounters(tenantId: string | null, now = Date.now()): Promise<BudgetCounter[]> {
+    const budgets = tenantId === null ? await this.budgets.listAll() : await this.budgets.listByTenant(tenantId);
+    if (budgets.length === 0) return [];
+    const counters = budgets.map((budget) => ({ budget, counterId: counterIdOf(budget, now) }));
+    const charged = await this.budgets.charges(counters.map((c) => c.counterId));
+    return counters.map(({ budget, counterId }) => ({
+      counterId,
+      used: charged.get(counterId) ?? 0n,
+      ttlSeconds: budgetHoldsOf([budgetRuleOf(budget, '')], now)[0]!.ttlSeconds,
+    }));
   }
 
   private async view(budget: BudgetRecord): Promise<BudgetView> {

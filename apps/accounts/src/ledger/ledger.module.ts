@@ -1,6 +1,7 @@
 // Owns the durable ledger: the consumer writing wallet events into ledger rows and balances, the
 // sweeper releasing holds of requests that died, and the wallet's rebuild after a change of Redis server.
 import { Module } from '@nestjs/common';
+import { BudgetsModule } from '../budgets/budgets.module';
 import { DeadLettersModule } from '../dead-letters/dead-letters.module';
 import { HoldSweeper } from './hold.sweeper';
 import { LedgerConsumer } from './ledger.consumer';
@@ -11,7 +12,7 @@ import { WalletRebuildRepository } from './wallet-rebuild.repository';
 import { WalletRebuildService } from './wallet-rebuild.service';
 
 @Module({
-  imports: [DeadLettersModule],
+  imports: [DeadLettersModule, BudgetsModule],
   providers: [LedgerRepository, LedgerService, LedgerConsumer, HoldSweeper, WalletRebuildRepository, WalletRebuildService, PrimaryChangeWatcher],
   exports: [LedgerConsumer, HoldSweeper, LedgerRepository, WalletRebuildService],
 })

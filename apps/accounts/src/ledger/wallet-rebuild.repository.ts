@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 
 /** Balance holds the ledger shows reserved and not yet settled or released, reserved within the window. */
 const OPEN_HOLDS = `
-  SELECT r.tenant_id::text AS tenant_id, r.request_id, (-r.amount_micros)::text AS amount
+  SELECT r.tenant_id::text AS tenant_id, r.request_id, (-r.amount_micros)::text AS amount, r.budgets
     FROM ledger_entries r
    WHERE r.kind = 'reserve' AND r.pool = 'balance' AND r.request_id IS NOT NULL
      AND r.created_at > now() - make_interval(secs => $1::double precision)
@@ -24,8 +24,8 @@ export class WalletRebuildRepository {
   }
 
   async openHolds(windowSeconds: number): Promise<LostHold[]> {
-    const { rows } = await this.pool.query<{ tenant_id: string; request_id: string; amount: string }>(OPEN_HOLDS, [windowSeconds]);
-    return rows.map((row) => ({ requestId: row.request_id, tenantId: row.tenant_id, amount: BigInt(row.amount) }));
+    const { rows } = await this.pool.query<{ tenant_id: string; request_id: string; amount: string; budgets: string[] }>(OPEN_HOLDS, [windowSeconds]);
+    return rows.map((row) => ({ requestId: row.request_id, tenantId: row.tenant_id, amount: BigInt(row.amount), budgets: row.budgets }));
   }
 
   /** Of these request ids, those whose hold the ledger has ended. */

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { randomUUID } from 'node:crypto';
 import { BILLING_ENV, WALLET_REDIS } from '../billing/wallet.module';
+import { BudgetsService } from '../budgets/budgets.service';
 import { LedgerService } from './ledger.service';
 import { WalletRebuildRepository } from './wallet-rebuild.repository';
 
@@ -17,7 +18,8 @@ const EVENTS_CHUNK = 1000;
  * (a promoted replica or a restart from disk, which may lack the newest writes). Every money move is refused
  * meanwhile (the scripts' fence), so the rebuild sees still books: the events the server has are written to
  * the ledger first, then each tenant's balance becomes its stored balance less its open leases, holds the
- * ledger has open but the server lost are held again, and holds the ledger has ended are dropped.
+ * ledger has open but the server lost are held again, holds the ledger has ended are dropped, and each
+ * budget's counter becomes what the ledger charged its period.
  */
 @Injectable()
 export class WalletRebuildService {
@@ -32,6 +34,7 @@ export class WalletRebuildService {
     @Inject(LedgerService) private readonly ledger: LedgerService,
     @Inject(WalletRebuildRepository) private readonly books: WalletRebuildRepository,
     @Inject(BILLING_ENV) private readonly env: BillingEnv,
+    @Inject(BudgetsService) private readonly budgets: BudgetsService,
   ) {
     this.primary = new WalletPrimary(redis, keys);
     this.reader = new WalletEventReader(redis, keys, 'rebuild');
@@ -83,10 +86,11 @@ export class WalletRebuildService {
   private async plan(): Promise<WalletRebuild> {
     const holds = await this.wallet.openHolds();
     const requestHolds = holds.filter((hold) => hold.ledgered && hold.mode === 'balance').map((hold) => hold.id);
-    const [stored, open, ended] = await Promise.all([
+    const [stored, open, ended, budgets] = await Promise.all([
       this.books.storedBalances(),
       this.books.openHolds(OPEN_HOLD_WINDOW_SECONDS),
       this.books.ended(requestHolds),
+      this.budgets.ledgerCounters(null),
     ]);
     const balances = new Map(stored);
     // A lease is not in the ledger (its requests' draws are): what it still holds is not spendable.
@@ -94,6 +98,6 @@ export class WalletRebuildService {
     const present = new Set(holds.map((hold) => hold.id));
     const restore = open.filter((hold) => !present.has(hold.requestId));
     for (const { tenantId } of restore) if (!balances.has(tenantId)) balances.set(tenantId, 0n);
-    return { balances, restore, drop: [...ended], deadlineMs: Date.now() + this.env.BILLING_HOLD_TTL_MS };
+    return { balances, restore, drop: [...ended], budgets, deadlineMs: Date.now() + this.env.BILLING_HOLD_TTL_MS };
   }
 }

@@ -32,6 +32,16 @@ export interface LostHold {
   requestId: string;
   tenantId: string;
   amount: bigint;
+  /** The budget counters it drew on (see budgetCounterId). */
+  budgets?: readonly string[];
+}
+
+/** A budget counter as the ledger says it stands: what its period was charged, holds still open included. */
+export interface BudgetCounter {
+  counterId: string;
+  used: bigint;
+  /** 0: a total, kept for good. */
+  ttlSeconds: number;
 }
 
 /** What a rebuild writes while the wallet is fenced. */
@@ -42,6 +52,8 @@ export interface WalletRebuild {
   restore: readonly LostHold[];
   /** Request ids of holds the server still has that the ledger has ended. */
   drop: readonly string[];
+  /** Every budget's current counter, written over whatever the server has. */
+  budgets?: readonly BudgetCounter[];
   deadlineMs: number;
 }
 
@@ -86,7 +98,7 @@ export class WalletPrimary {
   async write(rebuild: WalletRebuild): Promise<void> {
     const pipeline = this.redis.multi();
     for (const [tenantId, micros] of rebuild.balances) pipeline.set(this.keys.balance(tenantId), micros.toString());
-    for (const { requestId, tenantId, amount } of rebuild.restore) {
+    for (const { requestId, tenantId, amount, budgets } of rebuild.restore) {
       pipeline.hset(this.keys.hold(requestId), {
         tenant: tenantId,
         key: this.keys.balance(tenantId),
@@ -95,8 +107,13 @@ export class WalletPrimary {
         pool: 'balance',
         ledger: '1',
         limit: '0',
+        ...(budgets?.length ? { budgets: budgets.map((id) => this.keys.budget(id)).join(',') } : {}),
       });
       pipeline.zadd(this.keys.holds, rebuild.deadlineMs, requestId);
+    }
+    for (const { counterId, used, ttlSeconds } of rebuild.budgets ?? []) {
+      if (ttlSeconds > 0) pipeline.set(this.keys.budget(counterId), used.toString(), 'EX', ttlSeconds);
+      else pipeline.set(this.keys.budget(counterId), used.toString());
     }
     for (const requestId of rebuild.drop) pipeline.del(this.keys.hold(requestId)).zrem(this.keys.holds, requestId);
     const results = (await pipeline.exec()) ?? [];
