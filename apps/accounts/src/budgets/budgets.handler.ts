@@ -1,4 +1,13 @@
-import { BudgetListRequest, BudgetSetMessage, BudgetShowMessage, parseOrThrow, RPCS, type BudgetView } from '@gateway/contracts';
+import {
+  BudgetListRequest,
+  BudgetSetMessage,
+  BudgetShowMessage,
+  KeyBudgetsRequest,
+  parseOrThrow,
+  RPCS,
+  type BudgetRule,
+  type BudgetView,
+} from '@gateway/contracts';
 import { RpcHandler } from '@gateway/platform';
 import { Controller, Inject } from '@nestjs/common';
 import { Payload } from '@nestjs/microservices';
@@ -21,6 +30,11 @@ export class BudgetsHandler {
   @RpcHandler(RPCS.accounts.budgets.clear)
   async clear(@Payload() payload: unknown): Promise<{ cleared: boolean }> {
     return { cleared: await this.budgets.clear(parseOrThrow(BudgetShowMessage, payload)) };
+  }
+
+  @RpcHandler(RPCS.accounts.budgets.ofKey)
+  ofKey(@Payload() payload: unknown): Promise<BudgetRule[]> {
+    return this.budgets.ofKey(parseOrThrow(KeyBudgetsRequest, payload).keyId);
   }
 
   @RpcHandler(RPCS.accounts.budgets.list)

@@ -34,6 +34,10 @@ export class BudgetsRepository {
     });
   }
 
+  keyWithBudgets(id: string) {
+    return this.prisma.apiKey.findUnique({ where: { id }, select: { name: true, budget: true, project: { select: { name: true, budget: true } } } });
+  }
+
   findProject(tenantId: string, name: string) {
     return this.prisma.project.findUnique({ where: { tenantId_name: { tenantId, name } }, select: { id: true, name: true } });
   }

@@ -1,9 +1,10 @@
-import { GatewayError, type BudgetSetMessage, type BudgetShowMessage, type BudgetView } from '@gateway/contracts';
+import { z } from 'zod';
+import { GatewayError, type BudgetRule, type BudgetSetMessage, type BudgetShowMessage, type BudgetView } from '@gateway/contracts';
 import { budgetHoldsOf, WalletStore, type BudgetCounter } from '@gateway/billing';
 import { Inject, Injectable } from '@nestjs/common';
 import { InvalidationPublisher } from '../events/invalidation.publisher';
 import { TenantsService } from '../tenants/tenants.service';
-import { budgetRuleOf } from './budget-rules';
+import { budgetRuleOf, budgetRulesOf } from './budget-rules';
 import { counterIdOf, toBudgetView } from './budget-view';
 import { BudgetsRepository, type BudgetRecord, type BudgetTargetIds } from './budgets.repository';
 
@@ -72,6 +73,12 @@ export class BudgetsService {
       used: charged.get(counterId) ?? 0n,
       ttlSeconds: budgetHoldsOf([budgetRuleOf(budget, '')], now)[0]!.ttlSeconds,
     }));
+  }
+
+  /** The budgets a key's requests are held against; none for a key that does not exist. */
+  async ofKey(keyId: string): Promise<BudgetRule[]> {
+    const key = z.uuid().safeParse(keyId).success ? await this.budgets.keyWithBudgets(keyId) : null;
+    return key ? budgetRulesOf(key) : [];
   }
 
   private async view(budget: BudgetRecord): Promise<BudgetView> {

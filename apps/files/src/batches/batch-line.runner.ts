@@ -4,6 +4,7 @@ import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import { BATCH_ENDPOINT_ROUTES } from './batch-endpoints';
 import type { BatchRow, PendingLine } from './batches.repository';
+import { KeyBudgets } from './budgets/key-budgets';
 
 /** Bodies larger than this go to the chat service by claim check, as the edge sends them (NATS's default max_payload is 1 MB). */
 const CLAIM_CHECK_MIN_BYTES = 512 * 1024;
@@ -47,16 +48,21 @@ export function lineResultId(batchId: string, line: number): string {
  * the batch id rides as the client request id, the tag on its usage row.
  */
 export class BatchLineRunner {
+  private readonly budgets: KeyBudgets;
+
   constructor(
     private readonly bus: NatsBus,
     private readonly redis: Redis,
     private readonly timeoutMs: number,
-  ) {}
+  ) {
+    this.budgets = new KeyBudgets(bus);
+  }
 
   /** `fundsRefused`: the line was refused because the tenant's balance (or quota), less its holds, could not cover it. */
   async run(batch: BatchRow, line: PendingLine, attempt = 1): Promise<{ ok: boolean; result: BatchLineResult; fundsRefused?: boolean }> {
     const route = BATCH_ENDPOINT_ROUTES[batch.endpoint as BatchEndpoint];
     const requestId = lineRequestId(batch.id, line.line, attempt);
+    const budgets = await this.budgets.of(batch.keyId);
     const caller = {
       requestId,
       clientRequestId: batch.id,
@@ -64,6 +70,7 @@ export class BatchLineRunner {
       keyId: batch.keyId,
       keyKind: batch.keyKind as OaicCallPayload['keyKind'],
       route: route.route,
+      ...(budgets.length > 0 ? { budgets } : {}),
     };
     const id = lineResultId(batch.id, line.line);
     try {

@@ -112,6 +112,10 @@ export type BudgetView = z.infer<typeof BudgetView>;
 export const BudgetShowReply = z.object({ budget: BudgetView.nullable() });
 export type BudgetShowReply = z.infer<typeof BudgetShowReply>;
 
+/** The budgets a key's requests are held against (its own, its project's): for work that runs after its request (batch lines). */
+export const KeyBudgetsRequest = z.object({ keyId: z.string().min(1) }).strict();
+export const KeyBudgetsReply = z.array(BudgetRule);
+
 /** Every budget of a tenant (its keys' and its projects'), for the console's Projects page. */
 export const BudgetListRequest = z.object({ tenant: InputSlug }).strict();
 export type BudgetListRequest = z.infer<typeof BudgetListRequest>;

@@ -8,6 +8,8 @@ import {
   BudgetShowMessage,
   BudgetShowReply,
   BudgetView,
+  KeyBudgetsReply,
+  KeyBudgetsRequest,
 } from '../budgets/budget.schema';
 import {
   ApplyResult,
@@ -120,6 +122,7 @@ export const RPCS = {
       show: rpc(SUBJECTS.accounts.budgets.show, BudgetShowMessage, BudgetShowReply),
       list: rpc(SUBJECTS.accounts.budgets.list, BudgetListRequest, BudgetListReply),
       clear: rpc(SUBJECTS.accounts.budgets.clear, BudgetShowMessage, BudgetClearReply),
+      ofKey: rpc(SUBJECTS.accounts.budgets.ofKey, KeyBudgetsRequest, KeyBudgetsReply),
     },
     subscriptions: { set: rpc(SUBJECTS.accounts.subscriptions.set, SubscriptionSetRequest, SubscriptionView) },
     balance: {

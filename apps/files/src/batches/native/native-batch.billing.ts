@@ -4,6 +4,7 @@ import { encodeJson, ensureWorkQueueStream, NatsBus, publishToStream } from '@ga
 import { Injectable } from '@nestjs/common';
 import { lineRequestId } from '../batch-line.runner';
 import type { BatchRow } from '../batches.repository';
+import { KeyBudgets } from '../budgets/key-budgets';
 import type { UpstreamUsage } from './native-output.mapper';
 
 /** Holds taken at once. */
@@ -30,12 +31,14 @@ export interface LineUsage {
 export class NativeBatchBilling {
   private readonly names: ReturnType<typeof usageStreamNames>;
   private streamReady: Promise<void> | null = null;
+  private readonly budgets: KeyBudgets;
 
   constructor(
     private readonly billing: BillingClient,
     private readonly bus: NatsBus,
   ) {
     this.names = usageStreamNames(bus.prefix);
+    this.budgets = new KeyBudgets(bus);
   }
 
   /** Where the batch's lines draw and at what prices; null when billing is off. */
@@ -52,13 +55,16 @@ export class NativeBatchBilling {
   /**
    * Holds each line's amount under its request id. A hold already taken for the line is kept as it is
    * (the reservation is idempotent by id), so a forward run again after a crash holds nothing twice.
-   * Throws insufficient_quota when the balance or quota cannot cover a line; the caller releases.
+   * Each line is held against its key's and project's budgets too, like a live request of the key.
+   * Throws insufficient_quota when the balance or quota cannot cover a line, budget_exceeded when a
+   * budget cannot; the caller releases.
    */
   async hold(batch: BatchRow, plan: BillingPlan, amounts: ReadonlyArray<{ line: number; amount: bigint }>): Promise<void> {
     const ttlMs = Math.max(0, batch.expiresAt.getTime() - Date.now()) + HOLD_MARGIN_MS;
+    const budgets = await this.budgets.of(batch.keyId);
     for (let i = 0; i < amounts.length; i += HOLD_CHUNK) {
       const chunk = amounts.slice(i, i + HOLD_CHUNK);
-      await Promise.all(chunk.map(({ line, amount }) => this.billing.reserveHold(lineRequestId(batch.id, line), batch.tenantId, amount, plan, ttlMs)));
+      await Promise.all(chunk.map(({ line, amount }) => this.billing.reserveHold(lineRequestId(batch.id, line), batch.tenantId, amount, plan, ttlMs, budgets)));
     }
   }
 

@@ -110,7 +110,7 @@ export class NativeBatchService {
       try {
         await this.billing.hold(batch, plan, amounts);
       } catch (error) {
-        if (!(error instanceof GatewayError) || error.code !== 'insufficient_quota') throw error;
+        if (!(error instanceof GatewayError) || (error.code !== 'insufficient_quota' && error.code !== 'budget_exceeded')) throw error;
         return this.refuse(
           batch,
           amounts.map((a) => a.line),
