@@ -8,7 +8,8 @@ import Redis from 'ioredis';
 import OpenAI from 'openai';
 import { runCli } from './support/cli-runner';
 import { ask, familyClients, type ChatFamily } from './support/chat-matrix';
-import { eventually, withSql } from './support/billing-fixtures';
+import { eventually, storedBalance, withSql } from './support/billing-fixtures';
+import { chatFile, finished, jsonlOf, waitForBatch } from './support/batch-fixtures';
 import { adminClient, baseUrl, createTenantWithKey, e2eEnv, uniqueSlug } from './support/gateway';
 
 /** A model whose input is free and whose output costs 1 micro-unit a token: a request holds exactly its max_tokens. */
@@ -165,6 +166,33 @@ describe('budgets on keys and projects', () => {
       'This request does not fit the budget of API key "frozen": 0.00 in total, 0.00 left; it never resets.',
     );
   });
+
+  it('holds batch lines to their key’s budget like live requests: a spent budget refuses them, charging nothing', async () => {
+    const tenant = await createTenantWithKey({ label: 'budbatch', keyName: 'nightly' });
+    await admin.setBudget({ key: tenant.id, amount: '0', period: 'day' });
+    const before = await storedBalance(tenant.slug);
+    const sdk = new OpenAI({ apiKey: tenant.key, baseURL: `${baseUrl()}/oaic/v1`, maxRetries: 0 });
+    const run = async (model: string) => {
+      const input = await sdk.files.create({ file: chatFile(3, [model], `bud-${model}`), purpose: 'batch' });
+      const created = await sdk.batches.create({ input_file_id: input.id, endpoint: '/v1/chat/completions', completion_window: '24h' });
+      return waitForBatch(sdk, created.id, finished, 60_000);
+    };
+    // Run line by line through the chat service: each line is refused as its live request would be.
+    const lineByLine = await run('sandbox-claude');
+    expect(lineByLine.request_counts).toMatchObject({ total: 3, completed: 0, failed: 3 });
+    const errors = await jsonlOf(sdk, lineByLine.error_file_id!);
+    expect(errors).toHaveLength(3);
+    for (const line of errors) {
+      expect(line).toMatchObject({ response: { status_code: 429, body: { error: { code: 'budget_exceeded' } } } });
+      expect(JSON.stringify(line)).toContain('the budget of API key \\"nightly\\"');
+    }
+    // Forwarded whole to a native batch API: its lines are held before it goes, so the batch fails naming the budget.
+    const native = await run('sandbox-gpt');
+    expect(native.status).toBe('failed');
+    expect(native.errors?.data?.[0]).toMatchObject({ code: 'budget_exceeded' });
+    expect(native.errors?.data?.[0]?.message).toContain('The batch could not be forwarded: This request does not fit the budget of API key "nightly"');
+    expect(await storedBalance(tenant.slug)).toEqual(before);
+  }, 120_000);
 
   it('lets a soft budget pass what a hard one would refuse, and clears a budget', async () => {
     const tenant = await createTenantWithKey({ label: 'budsoft' });
