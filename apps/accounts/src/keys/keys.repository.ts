@@ -11,6 +11,8 @@ export interface NewKey {
   hash: string;
   masked: string;
   models?: string[];
+  denyModels?: string[];
+  routes?: string[];
   expiresAt?: Date | null;
 }
 
@@ -20,7 +22,10 @@ export class KeysRepository {
 
   /** The one query behind a cache miss at the edge: key, tenant and subscription together. */
   findForResolve(hash: string) {
-    return this.prisma.apiKey.findUnique({ where: { hash }, include: { tenant: { include: { subscription: true } } } });
+    return this.prisma.apiKey.findUnique({
+      where: { hash },
+      include: { tenant: { include: { subscription: true } }, project: { select: { name: true, models: true, denyModels: true } } },
+    });
   }
 
   findById(id: string) {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { KeyModels } from '../accounts/key-models';
+import { ProjectModelRules } from '../accounts/model-rules';
 
 /** Who is calling, on every family's payload: enough for a service to authorize, route, bill and record usage. */
 export const TenantCaller = z.object({
@@ -15,5 +16,9 @@ export const TenantCaller = z.object({
   route: z.string().min(1),
   /** The key's model list (ids and `*` patterns), when it has one: a model outside it is refused. */
   models: KeyModels.optional(),
+  /** The key's deny-list, when it has one: a model matching it is refused. */
+  denyModels: KeyModels.optional(),
+  /** The key's project, when it has a model list or a deny-list: both bind the key too. */
+  project: ProjectModelRules.optional(),
 });
 export type TenantCaller = z.infer<typeof TenantCaller>;
