@@ -112,6 +112,39 @@ describe('accounts keys, tenants and subscriptions over NATS', () => {
     }
   });
 
+  it("keeps a key's deny-list and route list, and its project's model lists, and resolves them all", async () => {
+    await h.bus.request(S.tenants.create, { slug: 'rules-co' }, TenantView);
+    const project = await h.bus.request(
+      S.projects.create,
+      { tenant: 'rules-co', name: 'search', models: ['sandbox-*'], denyModels: ['sandbox-claude'] },
+      ProjectView,
+    );
+    expect(project).toMatchObject({ name: 'search', models: ['sandbox-*'], deny_models: ['sandbox-claude'] });
+    const created = await h.bus.request(
+      S.keys.create,
+      { tenant: 'rules-co', project: 'search', denyModels: ['sandbox-gpt-*'], routes: ['oaic.embeddings', 'msgc'] },
+      KeyCreated,
+    );
+    await expect(resolve(created.key)).resolves.toMatchObject({
+      models: [],
+      denyModels: ['sandbox-gpt-*'],
+      routes: ['oaic.embeddings', 'msgc'],
+      project: { name: 'search', models: ['sandbox-*'], denyModels: ['sandbox-claude'] },
+    });
+    const listed = await h.bus.request(S.keys.list, { tenant: 'rules-co' }, KeyListReply);
+    expect(listed).toMatchObject([{ id: created.id, deny_models: ['sandbox-gpt-*'], routes: ['oaic.embeddings', 'msgc'] }]);
+    const projects = await h.bus.request(S.projects.list, { tenant: 'rules-co' }, ProjectListReply);
+    expect(projects.map((p) => [p.name, p.models, p.deny_models])).toEqual([
+      ['default', [], []],
+      ['search', ['sandbox-*'], ['sandbox-claude']],
+    ]);
+
+    const typo = await failure(h.bus.request(S.keys.create, { tenant: 'rules-co', routes: ['oaic.embedings'] }, KeyCreated));
+    expect(typo).toMatchObject({ code: 'invalid_request', param: 'routes[0]' });
+    const badProject = await failure(h.bus.request(S.projects.create, { tenant: 'rules-co', name: 'bad', denyModels: ['no spaces'] }, ProjectView));
+    expect(badProject).toMatchObject({ code: 'invalid_request', param: 'denyModels[0]' });
+  });
+
   it('answers not_found naming an unknown tenant or key', async () => {
     const noTenant = await failure(h.bus.request(S.keys.create, { tenant: 'ghost' }, KeyCreated));
     expect(noTenant).toMatchObject({ code: 'not_found', param: 'tenant' });
@@ -171,7 +204,7 @@ describe('accounts keys, tenants and subscriptions over NATS', () => {
     await h.bus.request(S.tenants.create, { slug: 'projects-co' }, TenantView);
     await h.bus.request(S.tenants.create, { slug: 'projects-other' }, TenantView);
     await expect(h.bus.request(S.projects.list, { tenant: 'projects-co' }, ProjectListReply)).resolves.toEqual([
-      { name: 'default', tenant: 'projects-co', keys: 0, created_at: expect.any(String) },
+      { name: 'default', tenant: 'projects-co', keys: 0, models: [], deny_models: [], created_at: expect.any(String) },
     ]);
     await expect(h.bus.request(S.projects.create, { tenant: 'projects-co', name: 'search' }, ProjectView)).resolves.toMatchObject({ name: 'search', keys: 0 });
     const duplicate = await failure(h.bus.request(S.projects.create, { tenant: 'projects-co', name: 'search' }, ProjectView));

@@ -26,8 +26,8 @@ export class KeysHandler {
 
   @RpcHandler(RPCS.accounts.keys.create)
   create(@Payload() payload: unknown): Promise<KeyCreated> {
-    const request = parseOrThrow(KeyCreateRequest, payload);
-    return this.keys.create(request.tenant, request.name, request.project, { models: request.models, expiresAt: request.expiresAt });
+    const { tenant, name, project, ...rules } = parseOrThrow(KeyCreateRequest, payload);
+    return this.keys.create(tenant, name, project, rules);
   }
 
   @RpcHandler(RPCS.accounts.keys.regenerate)

@@ -11,6 +11,8 @@ export interface NewKey {
   hash: string;
   masked: string;
   models?: string[];
+  denyModels?: string[];
+  routes?: string[];
   expiresAt?: Date | null;
 }
 
@@ -22,7 +24,11 @@ export class KeysRepository {
   findForResolve(hash: string) {
     return this.prisma.apiKey.findUnique({
       where: { hash },
-      include: { tenant: { include: { subscription: true } }, budget: true, project: { select: { name: true, budget: true } } },
+      include: {
+        tenant: { include: { subscription: true } },
+        budget: true,
+        project: { select: { name: true, budget: true, models: true, denyModels: true } },
+      },
     });
   }
 

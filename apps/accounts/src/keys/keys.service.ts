@@ -20,6 +20,8 @@ function toKeyView(key: KeyRecord): KeyView {
     tenant: key.tenant.slug,
     project: key.project.name,
     models: key.models,
+    deny_models: key.denyModels,
+    routes: key.routes,
     expires_at: key.expiresAt?.toISOString() ?? null,
     created_at: key.createdAt.toISOString(),
   };
@@ -39,6 +41,8 @@ function keyExpiry(key: ResolvableKey): { at: Date; by: 'key' | 'subscription' }
 
 export interface KeyRules {
   models?: string[];
+  denyModels?: string[];
+  routes?: string[];
   /** ISO 8601. */
   expiresAt?: string;
 }
@@ -68,6 +72,9 @@ export class KeysService {
       expiredBy: expiry?.by ?? null,
       models: key.models,
       budgets: budgetRulesOf(key),
+      denyModels: key.denyModels,
+      routes: key.routes,
+      project: { name: key.project.name, models: key.project.models, denyModels: key.project.denyModels },
       featureControls: effectiveFeatureControls(key.tenant.featureControls),
       limits: keyLimits(key),
       cache: keyCache(key),
@@ -86,6 +93,8 @@ export class KeysService {
       hash: issued.hash,
       masked: issued.masked,
       models: rules.models ?? [],
+      denyModels: rules.denyModels ?? [],
+      routes: rules.routes ?? [],
       expiresAt: rules.expiresAt ? new Date(rules.expiresAt) : null,
     });
     // An edge may have cached this hash as unknown (a client tried it before it existed).

@@ -10,8 +10,8 @@ export class ProjectsHandler {
 
   @RpcHandler(RPCS.accounts.projects.create)
   create(@Payload() payload: unknown): Promise<ProjectView> {
-    const { tenant, name } = parseOrThrow(ProjectCreateRequest, payload);
-    return this.projects.create(tenant, name);
+    const { tenant, name, ...lists } = parseOrThrow(ProjectCreateRequest, payload);
+    return this.projects.create(tenant, name, lists);
   }
 
   @RpcHandler(RPCS.accounts.projects.list)

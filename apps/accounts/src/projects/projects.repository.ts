@@ -4,6 +4,12 @@ import { Inject, Injectable } from '@nestjs/common';
 
 const withKeyCount = { _count: { select: { keys: true } } } as const;
 
+/** A project's model lists; absent: no restriction. */
+export interface ProjectModelLists {
+  models?: string[];
+  denyModels?: string[];
+}
+
 @Injectable()
 export class ProjectsRepository {
   constructor(@Inject(PrismaClient) private readonly prisma: PrismaClient) {}
@@ -15,9 +21,9 @@ export class ProjectsRepository {
   }
 
   /** A new project; null when the tenant already has one of that name. */
-  async create(tenantId: string, name: string) {
+  async create(tenantId: string, name: string, lists: ProjectModelLists = {}) {
     try {
-      return await this.prisma.project.create({ data: { tenantId, name }, include: withKeyCount });
+      return await this.prisma.project.create({ data: { tenantId, name, ...lists }, include: withKeyCount });
     } catch (error) {
       if (error instanceof Prisma.PrismaClientKnownRequestError && error.code === 'P2002') return null;
       throw error;

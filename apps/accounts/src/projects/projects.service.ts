@@ -1,10 +1,17 @@
 import { GatewayError, type ProjectView } from '@gateway/contracts';
 import { Inject, Injectable } from '@nestjs/common';
 import { TenantsService } from '../tenants/tenants.service';
-import { ProjectsRepository, type ProjectRecord } from './projects.repository';
+import { ProjectsRepository, type ProjectModelLists, type ProjectRecord } from './projects.repository';
 
 function toProjectView(project: ProjectRecord, tenant: string): ProjectView {
-  return { name: project.name, tenant, keys: project._count.keys, created_at: project.createdAt.toISOString() };
+  return {
+    name: project.name,
+    tenant,
+    keys: project._count.keys,
+    models: project.models,
+    deny_models: project.denyModels,
+    created_at: project.createdAt.toISOString(),
+  };
 }
 
 /** A tenant's projects: groups of its keys, whose usage is summed by project. */
@@ -15,9 +22,9 @@ export class ProjectsService {
     @Inject(TenantsService) private readonly tenants: TenantsService,
   ) {}
 
-  async create(tenantSlug: string, name: string): Promise<ProjectView> {
+  async create(tenantSlug: string, name: string, lists: ProjectModelLists = {}): Promise<ProjectView> {
     const tenant = await this.tenants.requireBySlug(tenantSlug);
-    const project = await this.projects.create(tenant.id, name);
+    const project = await this.projects.create(tenant.id, name, lists);
     if (!project) throw GatewayError.invalid(`tenant "${tenant.slug}" already has a project "${name}"`, 'name');
     return toProjectView(project, tenant.slug);
   }

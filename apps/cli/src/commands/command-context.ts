@@ -27,6 +27,11 @@ export function withJson(command: Command): Command {
   return command.option('--json', 'print machine-readable JSON');
 }
 
+/** A comma-separated flag value as a list, each entry trimmed; undefined when the flag was not given. */
+export function commaList(value: string | undefined): string[] | undefined {
+  return value === undefined ? undefined : value.split(',').map((entry) => entry.trim());
+}
+
 /**
  * Validates input with the admin contract before sending it, so a typo fails here with the flag's name.
  * `flags` maps a schema field to how the operator wrote it (`expires` → `--expires`).

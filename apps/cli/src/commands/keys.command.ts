@@ -2,9 +2,28 @@
 import { KeyCreateRequest, KeyIdRequest, KeyListRequest, type KeyCreated } from '@gateway/contracts';
 import type { Command } from 'commander';
 import { emit, table, type Io } from '../output/output';
-import { adminFrom, validate, wantsJson, withJson } from './command-context';
+import { adminFrom, commaList, validate, wantsJson, withJson } from './command-context';
 
 const ID_FLAGS = { id: 'ID' };
+const CREATE_FLAGS = {
+  tenant: '--tenant',
+  name: '--name',
+  project: '--project',
+  models: '--models',
+  denyModels: '--deny-models',
+  routes: '--routes',
+  expiresAt: '--expires',
+};
+
+interface KeyCreateOptions {
+  tenant: string;
+  name?: string;
+  project?: string;
+  models?: string;
+  denyModels?: string;
+  routes?: string;
+  expires?: string;
+}
 
 function shownOnce(key: KeyCreated, verb: string): string {
   return [
@@ -20,19 +39,28 @@ export function registerKeys(program: Command, io: Io): void {
 
   withJson(keys.command('create'))
     .description(
-      "create an API key for a tenant, in its project (default: the tenant's default project), optionally limited to some models and to a time; prints {id, key, masked, kind, tenant, project}",
+      "create an API key for a tenant, in its project (default: the tenant's default project), optionally limited to some models, some routes and a time; prints {id, key, masked, kind, tenant, project}",
     )
     .requiredOption('--tenant <slug>', 'tenant slug')
     .option('--name <name>', 'key name')
     .option('--project <name>', 'the project the key belongs to, for good (default: default)')
     .option('--models <ids>', 'the only models the key may use: ids or * patterns, comma-separated (default: every model its tenant sees)')
+    .option('--deny-models <ids>', 'models the key may never use, even where --models admits them: ids or * patterns, comma-separated')
+    .option('--routes <ids>', 'the only routes the key may call: route ids (oaic.embeddings), families (oaic) or * patterns, comma-separated (default: all)')
     .option('--expires <iso>', 'when the key stops working, ISO 8601 with a zone (default: never, or its subscription end)')
-    .action(async (options: { tenant: string; name?: string; project?: string; models?: string; expires?: string }, command: Command) => {
-      const models = options.models === undefined ? undefined : options.models.split(',').map((id) => id.trim());
+    .action(async (options: KeyCreateOptions, command: Command) => {
       const body = validate(
         KeyCreateRequest,
-        { tenant: options.tenant, name: options.name, project: options.project, models, expiresAt: options.expires },
-        { tenant: '--tenant', name: '--name', project: '--project', models: '--models', expiresAt: '--expires' },
+        {
+          tenant: options.tenant,
+          name: options.name,
+          project: options.project,
+          models: commaList(options.models),
+          denyModels: commaList(options.denyModels),
+          routes: commaList(options.routes),
+          expiresAt: options.expires,
+        },
+        CREATE_FLAGS,
       );
       const key = await adminFrom(command).createKey(body);
       const { id, key: plain, masked, kind } = key;
@@ -67,8 +95,20 @@ export function registerKeys(program: Command, io: Io): void {
         list.length === 0
           ? `tenant ${tenant} has no keys`
           : table([
-              ['ID', 'NAME', 'PROJECT', 'KIND', 'MASKED', 'STATUS', 'MODELS', 'EXPIRES', 'CREATED'],
-              ...list.map((k) => [k.id, k.name, k.project, k.kind, k.masked, k.status, k.models.join(',') || 'all', k.expires_at ?? 'never', k.created_at]),
+              ['ID', 'NAME', 'PROJECT', 'KIND', 'MASKED', 'STATUS', 'MODELS', 'DENIED', 'ROUTES', 'EXPIRES', 'CREATED'],
+              ...list.map((k) => [
+                k.id,
+                k.name,
+                k.project,
+                k.kind,
+                k.masked,
+                k.status,
+                k.models.join(',') || 'all',
+                k.deny_models.join(',') || 'none',
+                k.routes.join(',') || 'all',
+                k.expires_at ?? 'never',
+                k.created_at,
+              ]),
             ]),
       );
     });

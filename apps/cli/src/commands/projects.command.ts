@@ -1,28 +1,53 @@
 /** `gatewayctl projects create|list`: a tenant's keys in groups; a key joins one with `keys create --project`. */
 import { ProjectCreateRequest, ProjectListRequest } from '@gateway/contracts';
 import type { Command } from 'commander';
+import { CliError } from '../cli-error';
 import { emit, table, type Io } from '../output/output';
-import { adminFrom, validate, wantsJson, withJson } from './command-context';
+import { adminFrom, commaList, validate, wantsJson, withJson } from './command-context';
+
+const CREATE_FLAGS = { tenant: '--tenant', name: '--name', models: '--models', denyModels: '--deny-models' };
+
+interface ProjectCreateOptions {
+  tenant: string;
+  name?: string;
+  models?: string;
+  denyModels?: string;
+}
 
 export function registerProjects(program: Command, io: Io): void {
   const projects = program.command('projects').description("create and list a tenant's projects (groups of keys, summed apart in usage)");
 
   withJson(projects.command('create'))
-    .description('create a project for a tenant; prints {name, tenant, keys, created_at}')
+    .description('create a project for a tenant, optionally limiting the models its keys may use; prints {name, tenant, keys, models, deny_models, created_at}')
+    .argument('[name]', 'project name (or --name)')
     .requiredOption('--tenant <slug>', 'tenant slug')
-    .requiredOption('--name <name>', 'project name: lowercase letters, digits, ".", "_" or "-"')
-    .action(async (options: { tenant: string; name: string }, command: Command) => {
-      const body = validate(ProjectCreateRequest, { tenant: options.tenant, name: options.name }, { tenant: '--tenant', name: '--name' });
+    .option('--name <name>', 'project name: lowercase letters, digits, ".", "_" or "-"')
+    .option('--models <ids>', "the only models the project's keys may use: ids or * patterns, comma-separated (default: every model)")
+    .option('--deny-models <ids>', "models the project's keys may never use: ids or * patterns, comma-separated")
+    .action(async (positional: string | undefined, options: ProjectCreateOptions, command: Command) => {
+      if (positional !== undefined && options.name !== undefined && positional !== options.name) {
+        throw CliError.usage(`two project names: ${positional} and --name ${options.name}; give one`);
+      }
+      const body = validate(
+        ProjectCreateRequest,
+        { tenant: options.tenant, name: positional ?? options.name, models: commaList(options.models), denyModels: commaList(options.denyModels) },
+        CREATE_FLAGS,
+      );
       const project = await adminFrom(command).createProject(body);
       emit(io, wantsJson(command), project, () => `created project ${project.name} for tenant ${project.tenant}`);
     });
 
   withJson(projects.command('list'))
-    .description("list a tenant's projects, default included, with how many keys each holds")
+    .description("list a tenant's projects, default included, with how many keys each holds and their model lists")
     .requiredOption('--tenant <slug>', 'tenant slug')
     .action(async (options: { tenant: string }, command: Command) => {
       const { tenant } = validate(ProjectListRequest, { tenant: options.tenant }, { tenant: '--tenant' });
       const list = await adminFrom(command).listProjects(tenant);
-      emit(io, wantsJson(command), { data: list }, () => table([['NAME', 'KEYS', 'CREATED'], ...list.map((p) => [p.name, String(p.keys), p.created_at])]));
+      emit(io, wantsJson(command), { data: list }, () =>
+        table([
+          ['NAME', 'KEYS', 'MODELS', 'DENIED', 'CREATED'],
+          ...list.map((p) => [p.name, String(p.keys), p.models.join(',') || 'all', p.deny_models.join(',') || 'none', p.created_at]),
+        ]),
+      );
     });
 }

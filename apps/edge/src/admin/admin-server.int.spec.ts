@@ -19,6 +19,8 @@ const keyView: KeyView = {
   tenant: 'acme',
   project: 'default',
   models: [],
+  deny_models: [],
+  routes: [],
   expires_at: null,
   created_at: new Date().toISOString(),
 };

@@ -13,7 +13,10 @@ export function callerOf(request: RouteRequest): TenantCaller {
   };
   const clientRequestId = clientRequestIdOf(request.raw.headers);
   if (clientRequestId !== undefined) caller.clientRequestId = clientRequestId;
-  if (request.key.models.length > 0) caller.models = request.key.models;
+  const { models, denyModels, project } = request.key;
+  if (models.length > 0) caller.models = models;
+  if (denyModels !== undefined && denyModels.length > 0) caller.denyModels = denyModels;
+  if (project !== undefined && (project.models.length > 0 || project.denyModels.length > 0)) caller.project = project;
   if (request.key.budgets.length > 0) caller.budgets = request.key.budgets;
   return caller;
 }

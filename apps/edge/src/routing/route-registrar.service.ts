@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AuthService } from '../auth/auth.service';
+import { assertKeyMayCall } from '../auth/key-route-rule';
 import { sendError } from '../errors/error-reply';
 import { logIfInternal } from '../errors/internal-error-log';
 import { TableRelay } from '../relay/table-relay.service';
@@ -97,14 +98,15 @@ export class RouteRegistrar {
   }
 
   /**
-   * Authentication and the content-type check, in onRequest: a request without a valid key is answered
-   * before any of its body is read, let alone parsed.
+   * Authentication, the key's route list and the content-type check, in onRequest: a request without a valid
+   * key, or on a route its key may not call, is answered before any of its body is read, let alone parsed.
    */
   private guard(route: RouteDef) {
     const { auth, logger } = this;
     return async function guard(raw: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
       try {
         raw.apiKey = await auth.authenticate(route.auth, { headers: raw.headers, rawHeaders: raw.raw.rawHeaders, clientAddress: raw.ip });
+        assertKeyMayCall(raw.apiKey, route);
         assertJsonContentType(route, raw.headers);
         assertIdentityEncoding(route, raw.headers);
         return undefined;

@@ -3,3 +3,5 @@ export * from './catalog.schema';
 export * from './channel.schema';
 export * from './project.schema';
 export * from './key-models';
+export * from './key-routes';
+export * from './model-rules';

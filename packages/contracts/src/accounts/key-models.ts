@@ -24,9 +24,13 @@ function patternOf(entry: string): RegExp {
   return pattern;
 }
 
+/** The first entry of a model list (ids and `*` patterns) that names `modelId`, if any. */
+export function matchingModelEntry(models: readonly string[] | undefined, modelId: string): string | undefined {
+  for (const entry of models ?? []) if (entry === modelId || (entry.includes('*') && patternOf(entry).test(modelId))) return entry;
+  return undefined;
+}
+
 /** Whether a key whose model list is `models` may use `modelId`. */
 export function keyAllowsModel(models: readonly string[] | undefined, modelId: string): boolean {
-  if (!models || models.length === 0) return true;
-  for (const entry of models) if (entry === modelId || (entry.includes('*') && patternOf(entry).test(modelId))) return true;
-  return false;
+  return !models || models.length === 0 || matchingModelEntry(models, modelId) !== undefined;
 }

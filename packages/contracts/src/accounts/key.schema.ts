@@ -3,6 +3,8 @@ import { KeyLimits } from '../billing/limits.schema';
 import { CacheSettings } from '../cache/response-cache.schema';
 import { BudgetRule } from '../budgets/budget.schema';
 import { KeyModels } from './key-models';
+import { KeyRoutes } from './key-routes';
+import { ProjectModelRules } from './model-rules';
 
 export const BillingMode = z.enum(['payg', 'plan', 'custom']);
 export type BillingMode = z.infer<typeof BillingMode>;
@@ -29,6 +31,12 @@ export const KeyContext = z.object({
   models: KeyModels.default([]),
   /** The budgets a request of the key is held against: the key's own and its project's. */
   budgets: z.array(BudgetRule).default([]),
+  /** Models the key may not use even where its model list admits them; absent: none. */
+  denyModels: KeyModels.optional(),
+  /** The routes the key may call (route ids, families, `*` patterns); absent or empty: every route. */
+  routes: KeyRoutes.optional(),
+  /** The key's project and its model lists, which bind the key too. */
+  project: ProjectModelRules.optional(),
   featureControls: z.record(z.string(), z.boolean()),
   /** Rate limits of the key and of its tenant; absent or both null means the edge skips limiting. */
   limits: KeyLimits.optional(),
@@ -51,6 +59,10 @@ export const KeyView = z.object({
   project: z.string(),
   /** The models the key may use; empty: every model its tenant sees. */
   models: z.array(z.string()),
+  /** The models the key may not use. */
+  deny_models: z.array(z.string()),
+  /** The routes the key may call; empty: every route. */
+  routes: z.array(z.string()),
   expires_at: z.string().nullable(),
   created_at: z.string(),
 });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputSlug } from '../inputs/input-text.schema';
+import { KeyModels } from './key-models';
 
 /** The project every tenant has; a key created without a project belongs to it. */
 export const DEFAULT_PROJECT = 'default';
@@ -7,7 +8,15 @@ export const DEFAULT_PROJECT = 'default';
 /** A project's name: unique within its tenant. */
 export const ProjectName = z.string().regex(/^[a-z0-9][a-z0-9._-]{0,62}$/, 'lowercase letters, digits, ".", "_" or "-", at most 63');
 
-export const ProjectCreateRequest = z.object({ tenant: InputSlug, name: ProjectName }).strict();
+/** A new project; its keys may use only the models of `models` (absent: every model) and none of `denyModels`. */
+export const ProjectCreateRequest = z
+  .object({
+    tenant: InputSlug,
+    name: ProjectName,
+    models: KeyModels.min(1, 'name at least one model, or leave models out').optional(),
+    denyModels: KeyModels.min(1, 'name at least one model, or leave denyModels out').optional(),
+  })
+  .strict();
 export type ProjectCreateRequest = z.infer<typeof ProjectCreateRequest>;
 export const ProjectListRequest = z.object({ tenant: InputSlug }).strict();
 export type ProjectListRequest = z.infer<typeof ProjectListRequest>;
@@ -17,6 +26,10 @@ export const ProjectView = z.object({
   tenant: z.string(),
   /** Keys in the project, revoked ones included. */
   keys: z.number().int().nonnegative(),
+  /** The models its keys may use; empty: every model its tenant sees. */
+  models: z.array(z.string()),
+  /** The models its keys may not use. */
+  deny_models: z.array(z.string()),
   created_at: z.string(),
 });
 export type ProjectView = z.infer<typeof ProjectView>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { ProjectName } from '../accounts/project.schema';
 import { KeyModels } from '../accounts/key-models';
+import { KeyRouteList } from './key-route-list';
 import { MicrosString, MoneyAmount } from '../money';
 import { InputSlug, InputTime, printableText } from '../inputs/input-text.schema';
 
@@ -29,13 +30,20 @@ export const TenantView = z.object({
 });
 export type TenantView = z.infer<typeof TenantView>;
 
-/** A new key; without `project` it joins the tenant's `default` project, without `models` it may use every model its tenant sees. */
+/**
+ * A new key; without `project` it joins the tenant's `default` project, without `models` it may use every model its
+ * tenant sees (less `denyModels`, and within its project's lists), without `routes` every route.
+ */
 export const KeyCreateRequest = z
   .object({
     tenant: Slug,
     name: printableText(64).min(1).optional(),
     project: ProjectName.optional(),
     models: KeyModels.min(1, 'name at least one model, or leave models out').optional(),
+    /** Models the key may never use, even where `models` admits them. */
+    denyModels: KeyModels.min(1, 'name at least one model, or leave denyModels out').optional(),
+    /** The only routes the key may call: route ids, families or `*` patterns. */
+    routes: KeyRouteList.optional(),
     /** When the key stops working, ISO 8601 with a zone; in the future. */
     expiresAt: z.iso
       .datetime({ offset: true })

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
 import { KeyModels } from '../accounts/key-models';
+import { ProjectModelRules } from '../accounts/model-rules';
 import { BudgetRule } from '../budgets/budget.schema';
 
 /** Who is calling, on every family's payload: enough for a service to authorize, route, bill and record usage. */
@@ -18,5 +19,9 @@ export const TenantCaller = z.object({
   models: KeyModels.optional(),
   /** The budgets the request is held against (its key's, its project's), when it has any. */
   budgets: z.array(BudgetRule).optional(),
+  /** The key's deny-list, when it has one: a model matching it is refused. */
+  denyModels: KeyModels.optional(),
+  /** The key's project, when it has a model list or a deny-list: both bind the key too. */
+  project: ProjectModelRules.optional(),
 });
 export type TenantCaller = z.infer<typeof TenantCaller>;

@@ -79,6 +79,19 @@ describe('CatalogCache against accounts subjects on a real NATS server', () => {
     });
   });
 
+  it("refuses a model on the key's deny-list or outside its project's lists, naming the rule", async () => {
+    const denied = await catalog.route({ tenantId: 'tenant-1', models: ['g*'], denyModels: ['gp*'] }, 'gpt', 'chat').catch((e: unknown) => e);
+    expect(denied).toMatchObject({ code: 'permission_denied', param: 'model', message: "The model 'gpt' is denied by this API key's deny-list (gp*)." });
+    const project = { name: 'search', models: ['mod'], denyModels: [] };
+    const outside = await catalog.route({ tenantId: 'tenant-1', project }, 'gpt', 'chat').catch((e: unknown) => e);
+    expect(outside).toMatchObject({
+      code: 'permission_denied',
+      message: `The model 'gpt' is not allowed for this API key: its project "search" allows only mod.`,
+    });
+    expect(calls.visible).toBe(0);
+    await expect(catalog.route({ tenantId: 'tenant-1', project: { ...project, models: ['gpt'] } }, 'gpt', 'chat')).resolves.toBeDefined();
+  });
+
   it('asks accounts once, then serves from memory, also under concurrent misses', async () => {
     const routes = await Promise.all([1, 2, 3].map(() => catalog.route(TENANT, 'gpt', 'chat')));
     expect(routes[0]!.channels[0]!.id).toBe('ch-gpt');

@@ -1,11 +1,12 @@
 import {
   CatalogChannelsReply,
   GatewayError,
-  keyAllowsModel,
   InvalidationEvent,
+  modelRefusal,
   SUBJECTS,
   VisibleModelsReply,
   type Capability,
+  type ModelRules,
   type VisibleModel,
 } from '@gateway/contracts';
 import type { NatsBus } from '../nats/nats-bus';
@@ -15,10 +16,9 @@ import { ReadThroughCache } from './read-through-cache';
 /** Tenants seen and models routed; both are named only after authentication, by keys and the catalog. */
 const MAX_ENTRIES = 10_000;
 
-/** Who asks for a route: the key's tenant, and the key's model list when it has one. */
-export interface RouteCaller {
+/** Who asks for a route: the key's tenant, and the model lists of the key and its project when they have any. */
+export interface RouteCaller extends ModelRules {
   tenantId: string;
-  models?: readonly string[];
 }
 
 /** How a refused model is worded on a family's route: the field at fault and the two messages. */
@@ -77,18 +77,13 @@ export class CatalogCache {
   }
 
   /**
-   * The model's channels, once the caller's key may use it (its model list) and its tenant sees it with this
-   * capability; otherwise the family's refusal.
+   * The model's channels, once the caller's key may use it (the model lists of the key and its project) and its
+   * tenant sees it with this capability; otherwise the family's refusal.
    */
   async route(caller: RouteCaller, modelId: string, capability: Capability, wording: Partial<ModelFaultWording> = {}): Promise<CatalogChannelsReply> {
     const say = { ...PLAIN_WORDING, ...wording };
-    if (!keyAllowsModel(caller.models, modelId)) {
-      throw new GatewayError(
-        'permission_denied',
-        `This API key may not use the model '${modelId}': its model list is ${caller.models!.join(', ')}.`,
-        say.param,
-      );
-    }
+    const refusal = modelRefusal(caller, modelId);
+    if (refusal !== null) throw new GatewayError('permission_denied', refusal, say.param);
     const model = (await this.visible.get(caller.tenantId)).get(modelId);
     if (!model) throw new GatewayError('model_not_found', say.notFound(modelId), say.param);
     if (model.capability !== capability) throw GatewayError.invalid(say.wrongCapability(modelId, model.capability, capability), say.param);
