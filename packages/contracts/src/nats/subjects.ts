@@ -35,6 +35,14 @@ export const SUBJECTS = {
     },
     projects: { create: 'accounts.projects.create', list: 'accounts.projects.list' },
     budgets: { set: 'accounts.budgets.set', show: 'accounts.budgets.show', list: 'accounts.budgets.list', clear: 'accounts.budgets.clear' },
+    /** Account alerts: a tenant's webhook endpoint, its thresholds and the alerts sent. */
+    alerts: {
+      endpointSet: 'accounts.alerts.endpoint.set',
+      endpointShow: 'accounts.alerts.endpoint.show',
+      settingsSet: 'accounts.alerts.settings.set',
+      settingsShow: 'accounts.alerts.settings.show',
+      list: 'accounts.alerts.list',
+    },
     models: { visible: 'accounts.models.visible' },
     tenants: { create: 'accounts.tenants.create', get: 'accounts.tenants.get' },
     subscriptions: { set: 'accounts.subscriptions.set' },
