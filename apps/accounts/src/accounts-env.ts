@@ -1,7 +1,8 @@
 import { BaseEnv } from '@gateway/platform';
+import { WebhooksEnv } from '@gateway/webhooks';
 import { z } from 'zod';
 
-/** The accounts service's settings: the shared NATS ones plus its database. */
+/** The accounts service's settings: the shared NATS ones, its database, and the webhook settings its alerts are published with. */
 export const AccountsEnv = BaseEnv.extend({
   DATABASE_URL: z.string().startsWith('postgres', 'a postgresql:// URL').default('postgresql://postgres@127.0.0.1:5432/gateway'),
   /**
@@ -20,5 +21,7 @@ export const AccountsEnv = BaseEnv.extend({
    * nice level applies.
    */
   ACCOUNTS_CPU_POLICY: z.enum(['idle', 'normal']).default('idle'),
-});
+  /** The gateway's public origin: never an alert endpoint on this machine. */
+  PUBLIC_BASE_URL: z.url().optional(),
+}).extend(WebhooksEnv.shape);
 export type AccountsEnv = z.infer<typeof AccountsEnv>;

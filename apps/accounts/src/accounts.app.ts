@@ -20,7 +20,7 @@ export async function startAccountsApp(options: AccountsAppOptions): Promise<INe
   const bus = new NatsBus(options.connection, options.prefix);
   const root: DynamicModule = {
     module: class AccountsRootModule {},
-    imports: [NatsModule.forBus(bus), AccountsModule.forRoot({ databaseUrl: options.databaseUrl })],
+    imports: [NatsModule.forBus(bus), AccountsModule.forRoot({ databaseUrl: options.databaseUrl, natsPrefix: options.prefix })],
   };
   const app = await NestFactory.createMicroservice(root, {
     strategy: new NatsRpcTransport(options.connection, options.prefix, 'accounts'),

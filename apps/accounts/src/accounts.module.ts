@@ -1,5 +1,8 @@
 // The accounts service: tenants, keys, subscriptions, balance, the model catalog, declarative config and console people.
+import { loadEnv } from '@gateway/platform';
+import { WebhooksEnv } from '@gateway/webhooks';
 import { Module, type DynamicModule } from '@nestjs/common';
+import { AlertsModule, type AlertsOptions } from './alerts/alerts.module';
 import { BalanceModule } from './balance/balance.module';
 import { BillingModule } from './billing/billing.module';
 import { BudgetsModule } from './budgets/budgets.module';
@@ -20,6 +23,9 @@ import { UsageModule } from './usage/usage.module';
 
 export interface AccountsOptions {
   databaseUrl: string;
+  natsPrefix?: string;
+  /** How alerts are published; from the environment when absent. */
+  alerts?: Omit<AlertsOptions, 'databaseUrl' | 'natsPrefix'>;
 }
 
 @Module({})
@@ -45,6 +51,11 @@ export class AccountsModule {
         MoneyModule,
         QueuesModule,
         CacheSettingsModule,
+        AlertsModule.forRoot({
+          databaseUrl: options.databaseUrl,
+          natsPrefix: options.natsPrefix ?? '',
+          ...(options.alerts ?? { webhooks: loadEnv(WebhooksEnv) }),
+        }),
       ],
     };
   }

@@ -5,4 +5,11 @@ import { applyCpuPriority } from './cpu-priority';
 
 const env = loadEnvOrExit(AccountsEnv);
 applyCpuPriority(env, (line) => process.stderr.write(`${line}\n`));
-void bootstrapService('accounts', AccountsModule.forRoot({ databaseUrl: env.DATABASE_URL }));
+void bootstrapService(
+  'accounts',
+  AccountsModule.forRoot({
+    databaseUrl: env.DATABASE_URL,
+    natsPrefix: env.NATS_PREFIX,
+    alerts: { webhooks: env, publicBaseUrl: env.PUBLIC_BASE_URL, metricsPort: env.METRICS_PORT },
+  }),
+);

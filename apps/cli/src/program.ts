@@ -6,6 +6,7 @@ import { registerK8s } from './commands/k8s.command';
 import { registerKeys } from './commands/keys.command';
 import { registerProjects } from './commands/projects.command';
 import { registerBudgets } from './commands/budgets.command';
+import { registerAlerts } from './commands/alerts.command';
 import { registerMigrate } from './commands/migrate.command';
 import { registerMoney } from './commands/money.command';
 import { registerSubscriptions } from './commands/subscriptions.command';
@@ -33,6 +34,7 @@ export function createProgram(io: Io = processIo): Command {
   registerKeys(program, io);
   registerProjects(program, io);
   registerBudgets(program, io);
+  registerAlerts(program, io);
   registerSubscriptions(program, io);
   registerBalance(program, io);
   registerUsage(program, io);

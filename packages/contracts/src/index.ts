@@ -15,6 +15,7 @@ export * from './families/msgc';
 export * from './families/genc';
 export * from './billing';
 export * from './budgets';
+export * from './alerts';
 export * from './families/tenant-caller.schema';
 export * from './families/chat-family-call.schema';
 export * from './usage/usage-event.schema';

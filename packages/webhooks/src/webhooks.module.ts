@@ -28,6 +28,11 @@ export interface WebhooksModuleOptions {
   natsPrefix: string;
   /** Run the delivery workers in this process (the worker role). */
   worker: boolean;
+  /**
+   * Answer the operator's and the console's webhook subjects (secrets, deliveries). One service owns them
+   * (music); another that only publishes events (accounts' alerts) leaves them out, or both would answer.
+   */
+  serveAdmin?: boolean;
 }
 
 /**
@@ -50,7 +55,7 @@ export class WebhooksModule implements OnApplicationBootstrap, OnApplicationShut
     const { env } = options;
     return {
       module: WebhooksModule,
-      controllers: [WebhookAdminHandler, WebhookConsoleHandler],
+      controllers: options.serveAdmin === false ? [] : [WebhookAdminHandler, WebhookConsoleHandler],
       providers: [
         { provide: WEBHOOKS_OPTIONS, useValue: options },
         {

@@ -1,6 +1,7 @@
 import { WalletStore } from '@gateway/billing';
 import { formatMicros, GatewayError, MAX_MONEY_MICROS, type BalanceView } from '@gateway/contracts';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AlertTrigger } from '../alerts/alert-trigger';
 import { TenantsService } from '../tenants/tenants.service';
 import { BalanceRepository } from './balance.repository';
 
@@ -20,6 +21,7 @@ export class BalanceService {
     @Inject(BalanceRepository) private readonly balances: BalanceRepository,
     @Inject(TenantsService) private readonly tenants: TenantsService,
     @Inject(WalletStore) private readonly wallet: WalletStore,
+    @Optional() @Inject(AlertTrigger) private readonly alerts: AlertTrigger | null = null,
   ) {}
 
   async topup(tenantSlug: string, amountMicros: bigint): Promise<BalanceView> {
@@ -39,6 +41,8 @@ export class BalanceService {
       await this.wallet.credit(tenant.id, 0n, -amountMicros);
       throw error;
     }
+    // Back above its low-balance amount, the tenant's balance.low re-arms.
+    this.alerts?.noticeBalance(tenant.id);
     return this.show(tenantSlug);
   }
 

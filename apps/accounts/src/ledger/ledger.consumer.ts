@@ -1,9 +1,10 @@
 import { LedgerEvent, WalletEventReader, WalletKeys } from '@gateway/billing';
 import { DEAD_LETTER_MAX_DELIVERIES } from '@gateway/contracts';
 import { BatchConsumer, watchRedis } from '@gateway/platform';
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { hostname } from 'node:os';
+import { AlertTrigger } from '../alerts/alert-trigger';
 import { WALLET_REDIS } from '../billing/wallet.module';
 import { DeadLetterService } from '../dead-letters/dead-letter.service';
 import { LedgerService } from './ledger.service';
@@ -37,6 +38,7 @@ export class LedgerConsumer implements OnApplicationBootstrap, OnApplicationShut
     @Inject(WalletKeys) keys: WalletKeys,
     @Inject(LedgerService) ledger: LedgerService,
     @Inject(DeadLetterService) deadLetters: DeadLetterService,
+    @Optional() @Inject(AlertTrigger) alerts: AlertTrigger | null = null,
   ) {
     this.redis = watchRedis(shared.duplicate(), 'ledger');
     this.reader = new WalletEventReader(this.redis, keys, `${hostname()}-${process.pid}`);
@@ -44,7 +46,12 @@ export class LedgerConsumer implements OnApplicationBootstrap, OnApplicationShut
       name: 'ledger',
       source: new WalletEventSource(this.reader, { blockMs: BLOCK_MS, claimIdleMs: CLAIM_IDLE_MS }),
       schema: LedgerEvent,
-      handle: (events) => ledger.append(events),
+      // Alerts are judged beside the consumer once a batch is written; the batch does not wait for them.
+      handle: async (events) => {
+        const refused = await ledger.append(events);
+        alerts?.notice(events);
+        return refused;
+      },
       deadLetter: (record) => deadLetters.record({ consumer: 'ledger', source: keys.events, ...record }),
       batch: BATCH,
       lingerMs: LINGER_MS,

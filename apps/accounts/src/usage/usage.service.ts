@@ -2,7 +2,8 @@ import { leaseDrawEvents, WalletStore } from '@gateway/billing';
 import type { LeaseClose, UsageBatch, UsageEvent } from '@gateway/contracts';
 import { isRecordError } from '@gateway/db';
 import { writeIsolatingFailures, type BatchRefusal, type IsolatedFailure } from '@gateway/platform';
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
+import { AlertTrigger } from '../alerts/alert-trigger';
 import { LedgerRepository } from '../ledger/ledger.repository';
 import { countWritten } from './usage-metrics';
 import { UsageRepository } from './usage.repository';
@@ -19,6 +20,7 @@ export class UsageService {
     @Inject(UsageRepository) private readonly repository: UsageRepository,
     @Inject(WalletStore) private readonly wallet: WalletStore,
     @Inject(LedgerRepository) private readonly ledger: LedgerRepository,
+    @Optional() @Inject(AlertTrigger) private readonly alerts: AlertTrigger | null = null,
   ) {}
 
   /**
@@ -37,7 +39,9 @@ export class UsageService {
     }
     const draws = await this.wallet.applySettlements(events.flatMap((e) => (e.settlement ? [{ requestId: e.requestId, settlement: e.settlement }] : [])));
     // A lease's draws are ledgered here, with the usage rows, rather than through the wallet's event stream.
-    await this.ledger.append(draws.flatMap(leaseDrawEvents));
+    const drawn = draws.flatMap(leaseDrawEvents);
+    await this.ledger.append(drawn);
+    this.alerts?.notice(drawn);
     await this.wallet.closeLeases(closes);
     const refused = await writeIsolatingFailures(events, (part) => this.repository.insertMany([...part], (ids) => countWritten(part, ids)), isRecordError);
     return refusals(refused, carriers);

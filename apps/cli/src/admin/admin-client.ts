@@ -70,6 +70,26 @@ export class AdminClient {
     return this.send(ADMIN_ROUTES.listBudgets, { tenant }).then((list) => list.data);
   }
 
+  setWebhookEndpoint(body: In<'setWebhookEndpoint'>) {
+    return this.send(ADMIN_ROUTES.setWebhookEndpoint, body);
+  }
+
+  showWebhookEndpoint(tenant: string) {
+    return this.send(ADMIN_ROUTES.showWebhookEndpoint, { tenant }).then((reply) => reply.endpoint);
+  }
+
+  setAlertSettings(body: In<'setAlertSettings'>) {
+    return this.send(ADMIN_ROUTES.setAlertSettings, body);
+  }
+
+  showAlertSettings(tenant: string) {
+    return this.send(ADMIN_ROUTES.showAlertSettings, { tenant });
+  }
+
+  listAlerts(query: In<'listAlerts'>) {
+    return this.send(ADMIN_ROUTES.listAlerts, query).then((list) => list.data);
+  }
+
   listKeys(tenant: string) {
     return this.send(ADMIN_ROUTES.listKeys, { tenant }).then((list) => list.data);
   }

@@ -1,4 +1,5 @@
-/** `gatewayctl webhooks secret rotate|deliveries|redeliver`: tenants' signing secrets and the deliveries of a task. */
+/** `gatewayctl webhooks secret rotate|endpoint set|show|deliveries|redeliver`: tenants' signing secrets, alert endpoints and deliveries. */
+import { registerWebhookEndpoint } from './webhook-endpoint.command';
 import { WebhookDeliveriesRequest, WebhookRedeliverRequest, WebhookSecretRotateRequest, type WebhookDeliveryView } from '@gateway/contracts';
 import type { Command } from 'commander';
 import { emit, table, type Io } from '../output/output';
@@ -40,6 +41,8 @@ export function registerWebhooks(program: Command, io: Io): void {
         ].join('\n'),
       );
     });
+
+  registerWebhookEndpoint(webhooks, io);
 
   withJson(webhooks.command('deliveries'))
     .description('the webhook deliveries of a task, with every attempt')

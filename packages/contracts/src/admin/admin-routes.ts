@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { KeyCreated, KeyView } from '../accounts/key.schema';
 import { ProjectCreateRequest, ProjectList, ProjectListRequest, ProjectView } from '../accounts/project.schema';
+import {
+  AlertList,
+  AlertListRequest,
+  AlertSettingsSetRequest,
+  AlertSettingsShowRequest,
+  AlertSettingsView,
+  WebhookEndpointSetRequest,
+  WebhookEndpointShowReply,
+  WebhookEndpointShowRequest,
+  WebhookEndpointView,
+} from '../alerts/alert-settings.schema';
 import { BudgetClearReply, BudgetList, BudgetListRequest, BudgetSetRequest, BudgetShowReply, BudgetShowRequest, BudgetView } from '../budgets/budget.schema';
 import {
   billingConfigureMessageOf,
@@ -153,6 +164,31 @@ export const ADMIN_ROUTES = {
   ),
   listBudgets: relayed({ method: 'GET', path: '/admin/budgets', input: 'query', request: BudgetListRequest, reply: BudgetList }, RPCS.accounts.budgets.list, {
     answer: (budgets) => ({ data: budgets }),
+  }),
+  setWebhookEndpoint: relayed(
+    { method: 'PUT', path: '/admin/webhooks/endpoint', input: 'body', request: WebhookEndpointSetRequest, reply: WebhookEndpointView },
+    RPCS.accounts.alerts.endpointSet,
+  ),
+  showWebhookEndpoint: relayed(
+    { method: 'GET', path: '/admin/webhooks/endpoint', input: 'query', request: WebhookEndpointShowRequest, reply: WebhookEndpointShowReply },
+    RPCS.accounts.alerts.endpointShow,
+  ),
+  setAlertSettings: relayed(
+    { method: 'PUT', path: '/admin/alerts/settings', input: 'body', request: AlertSettingsSetRequest, reply: AlertSettingsView },
+    RPCS.accounts.alerts.settingsSet,
+    {
+      message: ({ balanceBelow, ...rest }) => ({
+        ...rest,
+        ...(balanceBelow === undefined ? {} : { balanceBelowMicros: balanceBelow === null ? null : balanceBelow.toString() }),
+      }),
+    },
+  ),
+  showAlertSettings: relayed(
+    { method: 'GET', path: '/admin/alerts/settings', input: 'query', request: AlertSettingsShowRequest, reply: AlertSettingsView },
+    RPCS.accounts.alerts.settingsShow,
+  ),
+  listAlerts: relayed({ method: 'GET', path: '/admin/alerts', input: 'query', request: AlertListRequest, reply: AlertList }, RPCS.accounts.alerts.list, {
+    answer: (alerts) => ({ data: alerts }),
   }),
   setSubscription: relayed(
     { method: 'PUT', path: '/admin/subscriptions', input: 'body', request: SubscriptionSetRequest, reply: SubscriptionView },

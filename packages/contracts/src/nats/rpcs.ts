@@ -12,6 +12,17 @@ import {
   KeyBudgetsRequest,
 } from '../budgets/budget.schema';
 import {
+  AlertListMessage,
+  AlertListReply,
+  AlertSettingsSetMessage,
+  AlertSettingsShowRequest,
+  AlertSettingsView,
+  WebhookEndpointSetRequest,
+  WebhookEndpointShowReply,
+  WebhookEndpointShowRequest,
+  WebhookEndpointView,
+} from '../alerts/alert-settings.schema';
+import {
   ApplyResult,
   BalanceShowRequest,
   BalanceTopupMessage,
@@ -123,6 +134,13 @@ export const RPCS = {
       list: rpc(SUBJECTS.accounts.budgets.list, BudgetListRequest, BudgetListReply),
       clear: rpc(SUBJECTS.accounts.budgets.clear, BudgetShowMessage, BudgetClearReply),
       ofKey: rpc(SUBJECTS.accounts.budgets.ofKey, KeyBudgetsRequest, KeyBudgetsReply),
+    },
+    alerts: {
+      endpointSet: rpc(SUBJECTS.accounts.alerts.endpointSet, WebhookEndpointSetRequest, WebhookEndpointView),
+      endpointShow: rpc(SUBJECTS.accounts.alerts.endpointShow, WebhookEndpointShowRequest, WebhookEndpointShowReply),
+      settingsSet: rpc(SUBJECTS.accounts.alerts.settingsSet, AlertSettingsSetMessage, AlertSettingsView),
+      settingsShow: rpc(SUBJECTS.accounts.alerts.settingsShow, AlertSettingsShowRequest, AlertSettingsView),
+      list: rpc(SUBJECTS.accounts.alerts.list, AlertListMessage, AlertListReply),
     },
     subscriptions: { set: rpc(SUBJECTS.accounts.subscriptions.set, SubscriptionSetRequest, SubscriptionView) },
     balance: {

@@ -41,6 +41,14 @@ export const SUBJECTS = {
       clear: 'accounts.budgets.clear',
       ofKey: 'accounts.budgets.of-key',
     },
+    /** Account alerts: a tenant's webhook endpoint, its thresholds and the alerts sent. */
+    alerts: {
+      endpointSet: 'accounts.alerts.endpoint.set',
+      endpointShow: 'accounts.alerts.endpoint.show',
+      settingsSet: 'accounts.alerts.settings.set',
+      settingsShow: 'accounts.alerts.settings.show',
+      list: 'accounts.alerts.list',
+    },
     models: { visible: 'accounts.models.visible' },
     tenants: { create: 'accounts.tenants.create', get: 'accounts.tenants.get' },
     subscriptions: { set: 'accounts.subscriptions.set' },

@@ -128,6 +128,19 @@ export const gatewayMetrics = {
     labelNames: ['outcome'] as const,
     registers,
   }),
+  alertsSent: new Counter({
+    name: 'gateway_alerts_sent_total',
+    help: 'Account alerts fired (budget.threshold_reached, balance.low, quota.low), by type; recorded once each',
+    labelNames: ['type'] as const,
+    registers,
+  }),
+  /** Per project budget only: key budgets would make one series per key. */
+  budgetUsedRatio: new Gauge({
+    name: 'gateway_budget_used_ratio',
+    help: "A project budget's use in its current period (charged and held) over its amount, when last evaluated",
+    labelNames: ['tenant', 'project'] as const,
+    registers,
+  }),
 };
 
 let defaultsCollected = false;

@@ -1,0 +1,54 @@
+import type { LedgerEvent } from '@gateway/billing';
+import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { AlertEvaluator, nothingTouched, type Touched } from './alert-evaluator';
+
+/**
+ * Where the ledger consumer reports what each written batch touched. Evaluation runs beside the
+ * consumer, one at a time, folding whatever arrives meanwhile into the next round: the consumer never
+ * waits for it, and a burst of batches costs one evaluation per round, not one per batch.
+ */
+@Injectable()
+export class AlertTrigger implements OnApplicationShutdown {
+  private readonly logger = new Logger(AlertTrigger.name);
+  private pending: Touched = nothingTouched();
+  private running: Promise<void> | null = null;
+
+  constructor(@Inject(AlertEvaluator) private readonly evaluator: AlertEvaluator) {}
+
+  /** Wallet events just written to the ledger. */
+  notice(events: readonly LedgerEvent[]): void {
+    for (const event of events) {
+      for (const counter of event.budgets?.split(',') ?? []) if (counter) this.pending.counters.add(counter);
+      (event.pool === 'balance' ? this.pending.balanceTenants : this.pending.quotaTenants).add(event.tenant);
+    }
+    this.start();
+  }
+
+  /** A balance moved outside the stream (a top-up): balance.low may re-arm. */
+  noticeBalance(tenantId: string): void {
+    this.pending.balanceTenants.add(tenantId);
+    this.start();
+  }
+
+  /** Resolves once everything noticed so far has been evaluated. */
+  async settled(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.settled();
+  }
+
+  private start(): void {
+    this.running ??= this.run().finally(() => (this.running = null));
+  }
+
+  private async run(): Promise<void> {
+    while (this.pending.counters.size + this.pending.balanceTenants.size + this.pending.quotaTenants.size > 0) {
+      const round = this.pending;
+      this.pending = nothingTouched();
+      // What a failed round touched is judged again the next time it moves: thresholds are read from the live state.
+      await this.evaluator.evaluate(round).catch((error: Error) => this.logger.warn(`alert evaluation failed: ${error.message}`));
+    }
+  }
+}

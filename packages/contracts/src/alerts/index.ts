@@ -1,0 +1,2 @@
+export * from './alert-settings.schema';
+export * from './alert-payload.schema';
