@@ -22,8 +22,9 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const FIRST_TOKEN_SAMPLES = Number(process.env.BENCH_FIRST_TOKEN_SAMPLES ?? 1000);
 const TRANSLATION_SAMPLES = Number(process.env.BENCH_TRANSLATION_SAMPLES ?? 2000);
 /** Requests to each side before measuring: enough for the JIT to settle in every process of the path. */
-/** BENCH_CHAT_ONLY=cache runs the response cache section alone. */
+/** BENCH_CHAT_ONLY=cache runs the response cache section alone; =budgets the budgets section alone. */
 const CACHE_ONLY = process.env.BENCH_CHAT_ONLY === 'cache';
+const BUDGETS_ONLY = process.env.BENCH_CHAT_ONLY === 'budgets';
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2000);
 /** A stream that goes this long without an event counts as stalled. */
 const STALL_MS = 5000;
@@ -211,6 +212,31 @@ async function main(): Promise<void> {
       model: (kind) => (kind === 'plain' ? 'sandbox-gpt' : kind === 'slow' ? 'sandbox-gpt-slow' : `bench-stream-${stamp}`),
     };
 
+    // A key of its own project, held against a hard key budget and a hard project budget beside the balance.
+    await admin.createProject({ tenant: slug, name: 'budgeted' });
+    const budgetedKey = await admin.createKey({ tenant: slug, name: 'budgeted', project: 'budgeted' });
+    await admin.setBudget({ key: budgetedKey.id, amount: '10000.00', period: 'day' });
+    await admin.setBudget({ tenant: slug, project: 'budgeted', amount: '10000.00', period: 'month' });
+    const budgeted: Target = { ...gateway, key: budgetedKey.key };
+    const budgetsSection = async () => {
+      process.stdout.write(`
+budgets: a key under a key budget and a project budget against one without (${LATENCY_ROUNDS} rounds of ${SEQUENTIAL})...
+`);
+      const rounds = await sequential(gateway, budgeted);
+      const round = medianRound(rounds, 'p50');
+      const added = round.gateway.p50 - round.direct.p50;
+      const rows = [
+        ['measure', 'no budget', 'key + project budget', 'added', 'target', ''],
+        [`latency p50, c=1 (median of ${LATENCY_ROUNDS})`, ms(round.direct.p50), ms(round.gateway.p50), signedMs(added), '≤ +0.1 ms', verdict(added <= 0.1)],
+      ];
+      process.stdout.write('\n' + formatTable(rows) + '\n');
+      process.stdout.write(`added p50 per round (ms): ${rounds.map((r) => signed(r.gateway.p50 - r.direct.p50)).join(' ')}\n`);
+    };
+    if (BUDGETS_ONLY) {
+      await budgetsSection();
+      return;
+    }
+
     if (CACHE_ONLY) {
       process.stdout.write('\nthe response cache: hits, misses, and hits under load...\n');
       process.stdout.write('\n' + (await benchCache({ admin, baseUrl: stack.baseUrl, stamp })) + '\n');
@@ -290,6 +316,7 @@ async function main(): Promise<void> {
     );
     process.stdout.write('\nthe response cache: hits, misses, and hits under load...\n');
     process.stdout.write('\n' + (await benchCache({ admin, baseUrl: stack.baseUrl, stamp })) + '\n');
+    await budgetsSection();
   } finally {
     await stack.stop();
     await agent.close();

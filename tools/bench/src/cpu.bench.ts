@@ -160,10 +160,25 @@ async function main(): Promise<void> {
     await admin.topup({ tenant: slug, amount: '1000000.00' });
     const key = (await admin.createKey({ tenant: slug, name: 'bench' })).key;
     const json = { authorization: `Bearer ${key}`, 'content-type': 'application/json' };
+    // A key of its own project, held against a hard key budget and a hard project budget beside the balance.
+    await admin.createProject({ tenant: slug, name: 'budgeted' });
+    const budgeted = await admin.createKey({ tenant: slug, name: 'budgeted', project: 'budgeted' });
+    await admin.setBudget({ key: budgeted.id, amount: '100000.00', period: 'day' });
+    await admin.setBudget({ tenant: slug, project: 'budgeted', amount: '100000.00', period: 'month' });
+    const budgetedJson = { authorization: `Bearer ${budgeted.key}`, 'content-type': 'application/json' };
     const chat = (stream: boolean, model = 'sandbox-gpt') => JSON.stringify({ model, stream, messages: [{ role: 'user', content: QUESTION }] });
     const STREAMED = 'oaic chat, streamed, passed through';
+    const NON_STREAMED = 'oaic chat, non-streamed, passed through';
     const scenarios: Scenario[] = [
-      { name: 'oaic chat, non-streamed, passed through', url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(false), streamed: false },
+      { name: NON_STREAMED, url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(false), streamed: false },
+      {
+        name: 'oaic chat, non-streamed, under a key budget and a project budget',
+        url: `${stack.baseUrl}/oaic/v1/chat/completions`,
+        headers: budgetedJson,
+        body: chat(false),
+        streamed: false,
+        comparedTo: NON_STREAMED,
+      },
       { name: STREAMED, url: `${stack.baseUrl}/oaic/v1/chat/completions`, headers: json, body: chat(true), streamed: true },
       {
         name: 'oaic chat, streamed from Bedrock ConverseStream (signed, event-stream framed, translated)',

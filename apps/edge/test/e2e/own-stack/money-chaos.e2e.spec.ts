@@ -4,7 +4,7 @@
  * processes of files, media and music, edge) is killed with SIGKILL once, in turn, and the supervisor
  * restarts it. Clients may see errors while a process is down;
  * afterwards every task the gateway accepted has ended, the batch is complete and `reconcile --all`
- * exits 0. Runs its own supervised stack (own database and NATS prefix) because it kills its processes.
+ * exits 0, which proves the key's and the project's budget counters against their charges too. Runs its own supervised stack (own database and NATS prefix) because it kills its processes.
  */
 import { createTestDatabase, type TestDatabase } from '@gateway/db';
 import { AdminClient, launchStack, loadConfigFile, REPO_ROOT, type RunningStack } from '@gateway/cli';
@@ -29,6 +29,8 @@ describe('money: the books hold while every service is killed once', () => {
   let db: TestDatabase;
   let stack: RunningStack;
   let key: string;
+  let keyId: string;
+  let admin: AdminClient;
   const logFile = path.join(os.tmpdir(), `gateway-chaos-${Date.now().toString(36)}.log`);
   const log = createWriteStream(logFile);
 
@@ -55,11 +57,16 @@ describe('money: the books hold while every service is killed once', () => {
       },
       sink: (app, line) => log.write(`[${app}] ${line}\n`),
     });
-    const admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
+    admin = new AdminClient({ url: stack.adminUrl, token: stack.adminToken });
     await admin.apply(await loadConfigFile(path.join(REPO_ROOT, 'infra', 'config', 'sandbox.yaml'), stack.env));
     await admin.createTenant({ slug: 'chaos' });
     await admin.topup({ tenant: 'chaos', amount: '500.00' });
-    key = (await admin.createKey({ tenant: 'chaos' })).key;
+    const created = await admin.createKey({ tenant: 'chaos' });
+    key = created.key;
+    keyId = created.id;
+    // Every request is held against a hard key budget and a soft project budget as well as the balance.
+    await admin.setBudget({ key: keyId, amount: '400.00', period: 'month' });
+    await admin.setBudget({ tenant: 'chaos', project: 'default', amount: '1.00', period: 'total', mode: 'soft' });
   }, 120_000);
 
   afterAll(async () => {
@@ -185,5 +192,9 @@ describe('money: the books hold while every service is killed once', () => {
     // The books: reconcile passes once the writers have caught up (a message a killed consumer had
     // pulled comes back after JetStream's ack wait of 30 s).
     await expectBatchDoneAndBooksReconciled(stack, openai, batch.id, logFile, { batchMs: 45_000, reconcileMs: 60_000 });
+    // reconcile proved each budget counter against its charges; both counted this run's spending.
+    const [own, project] = await Promise.all([admin.showBudget({ key: keyId }), admin.showBudget({ tenant: 'chaos', project: 'default' })]);
+    expect(BigInt(own!.usedMicros)).toBeGreaterThan(0n);
+    expect(project!.usedMicros).toBe(own!.usedMicros);
   }, 240_000);
 });
