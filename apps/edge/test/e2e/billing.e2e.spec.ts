@@ -175,7 +175,7 @@ describe('billing', () => {
       ['search', 2, (charges[1]!.charged + charges[2]!.charged).toString()],
     ]);
     const listed = await runCli(['projects', 'list', '--tenant', tenant.slug]);
-    expect(listed.stdout).toMatch(/^NAME\s+KEYS\s+CREATED\ndefault\s+1\s.*\nsearch\s+1\s/);
+    expect(listed.stdout).toMatch(/^NAME\s+KEYS\s+MODELS\s+DENIED\s+CREATED\ndefault\s+1\s.*\nsearch\s+1\s/);
     expect((await runCli(['keys', 'create', '--tenant', tenant.slug, '--project', 'Nope'])).code).toBe(2);
   }, 30_000);
 
