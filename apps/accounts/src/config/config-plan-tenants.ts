@@ -1,5 +1,6 @@
 import type { GatewayConfig } from '@gateway/contracts';
 import { changedFields, invalidAt, record, rejectDuplicates, sameValue } from './config-diff';
+import { planProjects } from './config-plan-projects';
 import type { ApplyPlan, CurrentState, CurrentTenant, PlanRow, SubscriptionRow, TenantRow } from './config-plan.types';
 
 type TenantConfig = GatewayConfig['tenants'][number];
@@ -100,16 +101,18 @@ export function planTenants(config: GatewayConfig, state: CurrentState, plan: Ap
       subscription !== null && !(current?.subscription && SUBSCRIPTION_FIELDS.every((f) => sameValue(current.subscription![f], subscription[f])));
     if (subscriptionChanged) plan.subscriptions.push({ slug: tenant.slug, ...subscription });
     const grantLabels = planGrants(tenant, current, plan);
+    let labels: string[] = [];
     if (!current) {
       plan.tenants.create.push(desired);
-      plan.touchedTenants.push(tenant.slug);
       record(plan, `tenant ${tenant.slug}`, 'created');
-      return;
+    } else {
+      const changed = changedFields(current, desired, TENANT_FIELDS);
+      if (changed.length) plan.tenants.update.push(desired);
+      labels = [...changed, ...(subscriptionChanged ? ['subscription'] : []), ...grantLabels];
+      record(plan, `tenant ${tenant.slug}`, labels);
     }
-    const changed = changedFields(current, desired, TENANT_FIELDS);
-    if (changed.length) plan.tenants.update.push(desired);
-    const labels = [...changed, ...(subscriptionChanged ? ['subscription'] : []), ...grantLabels];
-    if (labels.length) plan.touchedTenants.push(tenant.slug);
-    record(plan, `tenant ${tenant.slug}`, labels);
+    // Keys carry their project's lists and budget, so a project change drops the tenant's cached keys too.
+    const projectsChanged = planProjects(tenant, index, current, plan);
+    if (!current || labels.length || projectsChanged) plan.touchedTenants.push(tenant.slug);
   });
 }

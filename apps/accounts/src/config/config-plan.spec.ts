@@ -1,4 +1,4 @@
-import { GatewayConfig, GatewayError, type GatewayConfigInput } from '@gateway/contracts';
+import { GatewayConfig, GatewayError, parseOrThrow, ProjectConfig, type GatewayConfigInput } from '@gateway/contracts';
 import { planApply } from './config-plan';
 import type { ApplyPlan, CurrentState } from './config-plan.types';
 
@@ -35,7 +35,9 @@ function afterWrite(state: CurrentState, plan: ApplyPlan): CurrentState {
     models: new Map(state.models),
     channelsByModel: new Map([...state.channelsByModel].map(([k, v]) => [k, [...v]])),
     plans: new Map(state.plans),
-    tenants: new Map([...state.tenants].map(([k, v]) => [k, { ...v, grants: [...v.grants] }])),
+    tenants: new Map(
+      [...state.tenants].map(([k, v]) => [k, { ...v, grants: [...v.grants], projects: new Map([...v.projects].map(([n, p]) => [n, { ...p }])) }]),
+    ),
   };
   for (const p of [...plan.providers.create, ...plan.providers.update]) next.providers.set(p.id, p);
   for (const m of [...plan.models.create, ...plan.models.update]) next.models.set(m.id, m);
@@ -51,15 +53,23 @@ function afterWrite(state: CurrentState, plan: ApplyPlan): CurrentState {
   for (const p of [...plan.plans.create, ...plan.plans.update]) next.plans.set(p.name, p);
   for (const t of [...plan.tenants.create, ...plan.tenants.update]) {
     const current = next.tenants.get(t.slug);
-    next.tenants.set(t.slug, { ...t, subscription: current?.subscription ?? null, grants: current?.grants ?? [] });
+    next.tenants.set(t.slug, { ...t, subscription: current?.subscription ?? null, grants: current?.grants ?? [], projects: current?.projects ?? new Map() });
   }
   for (const { slug, ...subscription } of plan.subscriptions) next.tenants.get(slug)!.subscription = subscription;
   for (const { slug, add, remove } of plan.grants) {
     const tenant = next.tenants.get(slug)!;
     tenant.grants = [...tenant.grants.filter((id) => !remove.includes(id)), ...add];
   }
+  for (const p of [...plan.projects.create, ...plan.projects.update]) {
+    const projects = next.tenants.get(p.slug)!.projects;
+    projects.set(p.name, { ...p, budget: projects.get(p.name)?.budget ?? null });
+  }
+  for (const { slug, name, ...budget } of plan.projectBudgets.set) next.tenants.get(slug)!.projects.get(name)!.budget = budget;
+  for (const { slug, name } of plan.projectBudgets.remove) next.tenants.get(slug)!.projects.get(name)!.budget = null;
   return next;
 }
+
+const projectsOf = (projects: unknown[]) => ProjectConfig.array().parse(projects);
 
 function errorOf(run: () => unknown): GatewayError {
   try {
@@ -209,6 +219,12 @@ describe('planApply', () => {
     ['an unknown granted model', (f: GatewayConfig) => (f.tenants[0]!.models = ['secret-gpt', 'ghost']), 'tenants[0].models[1]', 'ghost'],
     ['a plan tenant without a plan', (f: GatewayConfig) => delete f.tenants[0]!.plan, 'tenants[0].plan', 'plan'],
     ['a duplicate model', (f: GatewayConfig) => f.models.push({ ...f.models[0]! }), 'models[2].id', 'sandbox-gpt'],
+    [
+      'a duplicate project',
+      (f: GatewayConfig) => (f.tenants[0]!.projects = projectsOf([{ name: 'search' }, { name: 'search', models: ['sandbox-gpt'] }])),
+      'tenants[0].projects[1].name',
+      'search',
+    ],
     ['a duplicate channel', (f: GatewayConfig) => f.models[1]!.channels.push({ ...f.models[1]!.channels[0]! }), 'models[1].channels[1]', 'sandbox/gpt-x'],
   ])('rejects %s naming its path', (_label, breakIt, path, named) => {
     const file = fileWith();
@@ -217,5 +233,78 @@ describe('planApply', () => {
     expect(error).toMatchObject({ code: 'invalid_request', param: path });
     expect(error.message).toContain(path);
     expect(error.message).toContain(named);
+  });
+
+  describe('projects of a tenant', () => {
+    const SEARCH = { name: 'search', models: ['sandbox-*'], denyModels: ['sandbox-claude'], budget: { amount: '400.00', period: 'month' } };
+    const stored = () => {
+      const file = fileWith();
+      file.tenants[0]!.projects = projectsOf([SEARCH, { name: 'batch' }]);
+      return afterWrite(emptyState(), planApply(file, emptyState(), NOW));
+    };
+
+    it('creates listed projects with their lists and a hard budget alerting at 50, 80 and 100 %, and then plans nothing', () => {
+      const file = fileWith();
+      file.tenants[0]!.projects = projectsOf([SEARCH, { name: 'batch' }]);
+      const plan = planApply(file, emptyState(), NOW);
+      expect(plan.projects.create).toEqual([
+        { slug: 'acme', name: 'search', models: ['sandbox-*'], denyModels: ['sandbox-claude'] },
+        { slug: 'acme', name: 'batch', models: [], denyModels: [] },
+      ]);
+      expect(plan.projectBudgets).toEqual({
+        set: [{ slug: 'acme', name: 'search', amountMicros: 400_000_000n, period: 'month', mode: 'hard', alertAt: [50, 80, 100] }],
+        remove: [],
+      });
+      expect(plan.result.changes).toEqual(expect.arrayContaining(['project acme/search: created', 'project acme/batch: created']));
+      const again = planApply(file, afterWrite(emptyState(), plan), NOW);
+      expect(again.result.changes).toEqual([]);
+      expect(again.touchedTenants).toEqual([]);
+    });
+
+    it('sets lists and budget to the file’s, removes an absent budget, and touches the tenant', () => {
+      const file = fileWith();
+      file.tenants[0]!.projects = projectsOf([
+        { ...SEARCH, denyModels: [], budget: { amount: '500', period: 'week', mode: 'soft', alertAt: [90, 10] } },
+        { name: 'batch', budget: { amount: '1', period: 'day' } },
+      ]);
+      const plan = planApply(file, stored(), NOW);
+      expect(plan.projects).toEqual({ create: [], update: [{ slug: 'acme', name: 'search', models: ['sandbox-*'], denyModels: [] }] });
+      expect(plan.projectBudgets.set).toEqual([
+        { slug: 'acme', name: 'search', amountMicros: 500_000_000n, period: 'week', mode: 'soft', alertAt: [10, 90] },
+        { slug: 'acme', name: 'batch', amountMicros: 1_000_000n, period: 'day', mode: 'hard', alertAt: [50, 80, 100] },
+      ]);
+      expect(plan.result.changes).toEqual(['project acme/search: updated (denyModels, ~budget)', 'project acme/batch: updated (+budget)']);
+      expect(plan.touchedTenants).toEqual(['acme']);
+
+      const removed = fileWith();
+      removed.tenants[0]!.projects = projectsOf([{ ...SEARCH, budget: undefined }]);
+      const removal = planApply(removed, stored(), NOW);
+      expect(removal.projectBudgets).toEqual({ set: [], remove: [{ slug: 'acme', name: 'search' }] });
+      expect(removal.projects.update).toEqual([]);
+      expect(removal.result.changes).toEqual(['project acme/search: updated (-budget)']);
+      expect(removal.touchedTenants).toEqual(['acme']);
+    });
+
+    it('leaves unlisted projects, and every project of a tenant entry without projects, as they are', () => {
+      const state = stored();
+      const onlyBatch = fileWith();
+      onlyBatch.tenants[0]!.projects = projectsOf([{ name: 'batch' }]);
+      const withoutProjects = fileWith();
+      for (const file of [onlyBatch, withoutProjects]) {
+        const plan = planApply(file, state, NOW);
+        expect(plan.projects).toEqual({ create: [], update: [] });
+        expect(plan.projectBudgets).toEqual({ set: [], remove: [] });
+        expect(plan.touchedTenants).toEqual([]);
+      }
+    });
+
+    it('names the path of a bad project field in the file', () => {
+      const tenants = [{ slug: 'acme', projects: [{ name: 'search' }, { name: 'batch', budget: { amount: '5', period: 'year' } }] }];
+      const error = errorOf(() => parseOrThrow(GatewayConfig, { tenants }));
+      expect(error).toMatchObject({ code: 'invalid_request', param: 'tenants[0].projects[1].budget.period' });
+      expect(errorOf(() => parseOrThrow(GatewayConfig, { tenants: [{ slug: 'acme', projects: [{ name: 'Search!' }] }] }))).toMatchObject({
+        param: 'tenants[0].projects[0].name',
+      });
+    });
   });
 });

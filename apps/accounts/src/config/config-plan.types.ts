@@ -57,9 +57,30 @@ export interface SubscriptionRow {
   expiresAt: Date | null;
 }
 
+export interface ProjectBudgetRow {
+  amountMicros: bigint;
+  period: string;
+  mode: string;
+  alertAt: number[];
+}
+
+/** A project's model lists, named by its tenant's slug and its own name. */
+export interface ProjectListsRow {
+  slug: string;
+  name: string;
+  models: string[];
+  denyModels: string[];
+}
+
+export interface ProjectRow extends ProjectListsRow {
+  budget: ProjectBudgetRow | null;
+}
+
 export interface CurrentTenant extends TenantRow {
   subscription: SubscriptionRow | null;
   grants: string[];
+  /** Every stored project of the tenant, by name. */
+  projects: Map<string, ProjectRow>;
 }
 
 /** What the database holds now, as far as the file can touch it. */
@@ -83,6 +104,8 @@ export interface ApplyPlan {
   tenants: { create: TenantRow[]; update: TenantRow[] };
   subscriptions: (SubscriptionRow & { slug: string })[];
   grants: { slug: string; add: string[]; remove: string[] }[];
+  projects: { create: ProjectListsRow[]; update: ProjectListsRow[] };
+  projectBudgets: { set: (ProjectBudgetRow & { slug: string; name: string })[]; remove: { slug: string; name: string }[] };
   /** Slugs of tenants whose cached keys or model lists must be dropped. */
   touchedTenants: string[];
   result: ApplyResult;
@@ -97,6 +120,8 @@ export function emptyPlan(): ApplyPlan {
     tenants: { create: [], update: [] },
     subscriptions: [],
     grants: [],
+    projects: { create: [], update: [] },
+    projectBudgets: { set: [], remove: [] },
     touchedTenants: [],
     result: { created: 0, updated: 0, unchanged: 0, changes: [] },
   };

@@ -2,7 +2,7 @@ import { CacheSettings, StoredProviderSettings, TenantLimitsConfig } from '@gate
 import { Prisma, PrismaClient } from '@gateway/db';
 import { Inject, Injectable } from '@nestjs/common';
 import { storedFeatureControls } from '../tenants/feature-controls';
-import type { ApplyPlan, ChannelRow, CurrentState, CurrentTenant } from './config-plan.types';
+import type { ApplyPlan, ChannelRow, CurrentState, CurrentTenant, ProjectBudgetRow } from './config-plan.types';
 
 type Tx = Prisma.TransactionClient;
 
@@ -15,6 +15,11 @@ const APPLY_LOCK_KEY = 4_242_001n;
 function storedSettings(value: Prisma.JsonValue): StoredProviderSettings | null {
   const parsed = StoredProviderSettings.safeParse(value);
   return parsed.success ? parsed.data : null;
+}
+
+/** A stored budget's values alone, as the planner compares them with the file's. */
+function budgetRow(budget: ProjectBudgetRow | null): ProjectBudgetRow | null {
+  return budget && { amountMicros: budget.amountMicros, period: budget.period, mode: budget.mode, alertAt: budget.alertAt };
 }
 
 function toJson(settings: StoredProviderSettings | null): Prisma.InputJsonValue | typeof Prisma.DbNull {
@@ -37,6 +42,7 @@ export class ConfigRepository {
         const plan = decide(await this.loadState(tx, tenantSlugs));
         await this.writeCatalog(tx, plan);
         await this.writeAccounts(tx, plan);
+        await this.writeProjects(tx, plan);
         const touched = await tx.tenant.findMany({ where: { slug: { in: plan.touchedTenants } }, select: { id: true } });
         return { plan, touchedTenantIds: touched.map((t) => t.id) };
       },
@@ -50,7 +56,10 @@ export class ConfigRepository {
       tx.model.findMany(),
       tx.channel.findMany(),
       tx.plan.findMany(),
-      tx.tenant.findMany({ where: { slug: { in: tenantSlugs } }, include: { subscription: { include: { plan: true } }, grants: true } }),
+      tx.tenant.findMany({
+        where: { slug: { in: tenantSlugs } },
+        include: { subscription: { include: { plan: true } }, grants: true, projects: { include: { budget: true } } },
+      }),
     ]);
     const channelsByModel = new Map<string, ChannelRow[]>();
     for (const channel of channels) channelsByModel.set(channel.modelId, [...(channelsByModel.get(channel.modelId) ?? []), channel]);
@@ -77,6 +86,9 @@ export class ConfigRepository {
               ? { kind: t.subscription.kind, planName: t.subscription.plan?.name ?? null, expiresAt: t.subscription.expiresAt }
               : null,
             grants: t.grants.map((g) => g.modelId),
+            projects: new Map(
+              t.projects.map((p) => [p.name, { slug: t.slug, name: p.name, models: p.models, denyModels: p.denyModels, budget: budgetRow(p.budget) }]),
+            ),
           },
         ]),
       ),
@@ -124,6 +136,31 @@ export class ConfigRepository {
       const tenant = await tx.tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
       if (remove.length) await tx.tenantModel.deleteMany({ where: { tenantId: tenant.id, modelId: { in: remove } } });
       if (add.length) await tx.tenantModel.createMany({ data: add.map((modelId) => ({ tenantId: tenant.id, modelId })) });
+    }
+  }
+
+  /** Listed projects and their budgets, after the tenants they belong to exist. */
+  private async writeProjects(tx: Tx, plan: ApplyPlan): Promise<void> {
+    const tenantIds = new Map<string, string>();
+    const tenantIdOf = async (slug: string): Promise<string> => {
+      const known = tenantIds.get(slug);
+      if (known) return known;
+      const { id } = await tx.tenant.findUniqueOrThrow({ where: { slug }, select: { id: true } });
+      tenantIds.set(slug, id);
+      return id;
+    };
+    for (const { slug, name, ...lists } of [...plan.projects.create, ...plan.projects.update]) {
+      const tenantId = await tenantIdOf(slug);
+      // An upsert: the tenant's `default` project is also made on first use, outside applies.
+      await tx.project.upsert({ where: { tenantId_name: { tenantId, name } }, create: { tenantId, name, ...lists }, update: lists });
+    }
+    for (const { slug, name, ...values } of plan.projectBudgets.set) {
+      const tenantId = await tenantIdOf(slug);
+      const project = await tx.project.findUniqueOrThrow({ where: { tenantId_name: { tenantId, name } }, select: { id: true } });
+      await tx.budget.upsert({ where: { projectId: project.id }, create: { tenantId, scope: 'project', projectId: project.id, ...values }, update: values });
+    }
+    for (const { slug, name } of plan.projectBudgets.remove) {
+      await tx.budget.deleteMany({ where: { scope: 'project', project: { tenantId: await tenantIdOf(slug), name } } });
     }
   }
 }

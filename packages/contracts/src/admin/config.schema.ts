@@ -1,6 +1,9 @@
 import { CacheSettings } from '../cache/response-cache.schema';
 import { z } from 'zod';
 import { BillingMode } from '../accounts/key.schema';
+import { KeyModels } from '../accounts/key-models';
+import { ProjectName } from '../accounts/project.schema';
+import { BudgetAlertAt, BudgetMode, BudgetPeriod, DEFAULT_ALERT_AT } from '../budgets/budget.schema';
 import { Capability } from '../accounts/catalog.schema';
 import { MoneyAmount } from '../money';
 import { TenantLimitsConfig } from '../billing/limits.schema';
@@ -157,6 +160,26 @@ export const PlanConfig = z
   })
   .strict();
 
+/** A project's budget as the file writes it: hard and alerting at 50, 80 and 100 % unless it says otherwise. */
+export const ProjectBudgetConfig = z
+  .object({
+    amount: MoneyAmount,
+    period: BudgetPeriod,
+    mode: BudgetMode.default('hard'),
+    alertAt: BudgetAlertAt.default(DEFAULT_ALERT_AT),
+  })
+  .strict();
+
+/** A listed project: its model lists become the file's (absent: empty) and its budget the file's (absent: none). */
+export const ProjectConfig = z
+  .object({
+    name: ProjectName,
+    models: KeyModels.default([]),
+    denyModels: KeyModels.default([]),
+    budget: ProjectBudgetConfig.optional(),
+  })
+  .strict();
+
 export const TenantConfig = z
   .object({
     slug: Slug,
@@ -171,6 +194,8 @@ export const TenantConfig = z
     limits: TenantLimitsConfig.optional(),
     /** The response cache (off unless set); a file without it keeps what is stored. */
     cache: CacheSettings.optional(),
+    /** Projects to create or set; a file without them keeps what is stored, and unlisted projects are never deleted. */
+    projects: z.array(ProjectConfig).optional(),
   })
   .strict();
 
