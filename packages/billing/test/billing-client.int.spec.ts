@@ -1,4 +1,4 @@
-import { SUBJECTS, type BillingProfile, type CatalogModel, type SubscriptionProfile } from '@gateway/contracts';
+import { SUBJECTS, type BillingProfile, type BudgetRule, type CatalogModel, type SubscriptionProfile } from '@gateway/contracts';
 import { connectNats, decodeJson, encodeJson, NatsBus } from '@gateway/platform';
 import Redis from 'ioredis';
 import type { NatsConnection } from 'nats';
@@ -206,6 +206,26 @@ describe('billing client against real Redis and NATS', () => {
       await wallet.closeLeases(closes);
       expect(await wallet.balance(tenant)).toBe(100_000n - 14n);
       expect(await holdsOf(tenant)).toEqual([]);
+    });
+
+    it('admits requests under budgets under a lease held against them, and holds each on its own when no lease fits a budget', async () => {
+      const tenant = randomUUID();
+      stored.set(tenant, 100_000n);
+      const billing = client(true, 4);
+      const rule = (amountMicros: string): BudgetRule => ({ scope: 'key', scopeId: randomUUID(), name: 'k', amountMicros, period: 'total', mode: 'hard' });
+      const roomy = rule('10000');
+      const calls = [1, 2, 3].map(() => ({ ...request(tenant, 'payg'), budgets: [roomy] }));
+      for (const call of calls) await billing.reserve(call);
+      // One lease of four requests' maximum cost (4 × 42), taken from the budget as from the balance.
+      expect(await holdsOf(tenant)).toHaveLength(1);
+      expect(await wallet.budgetUsed(`key:${roomy.scopeId}:t`)).toBe(168n);
+      // A budget too small for a lease: each request holds its own, exactly as far as the budget goes.
+      const tight = rule('100');
+      const outcomes = await Promise.allSettled([1, 2, 3].map(() => billing.reserve({ ...request(tenant, 'payg'), budgets: [tight] })));
+      expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
+      expect(outcomes.filter((o) => o.status === 'rejected').map((o) => (o as PromiseRejectedResult).reason.code)).toEqual(['budget_exceeded']);
+      expect(await holdsOf(tenant)).toHaveLength(3);
+      expect(await wallet.budgetUsed(`key:${tight.scopeId}:t`)).toBe(84n);
     });
 
     it("charges a leased request's usage beyond its admission in full, and admits no more against what the overrun took", async () => {

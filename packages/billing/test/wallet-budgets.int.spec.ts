@@ -1,7 +1,7 @@
 import { budgetCounterId, budgetWindowOf, GatewayError, type BudgetRule } from '@gateway/contracts';
 import Redis from 'ioredis';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { budgetExceeded, budgetHoldsOf, WalletEventReader, WalletKeys, WalletStore, type BudgetHold, type LedgerEvent } from '../src';
+import { budgetExceeded, budgetHoldsOf, leaseDrawEvents, WalletEventReader, WalletKeys, WalletStore, type BudgetHold, type LedgerEvent } from '../src';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -137,6 +137,56 @@ describe('budgets held in the same step as the balance, on a real Redis', () => 
     expect(await wallet.budgetUsed(budgetCounterId('project', total.scopeId, budgetWindowOf('total', nextDay)))).toBe(140n);
     expect(await redis.ttl(keys.budget(budgetCounterId('project', total.scopeId, budgetWindowOf('total', nextDay))))).toBe(-1);
     expect(await redis.ttl(keys.budget(budgetCounterId('key', daily.scopeId, after)))).toBeGreaterThan(0);
+  });
+
+  it('keeps a lease held against budgets on their counters: draws within it, beyond it from the balance, and what goes back', async () => {
+    const tenant = await funded(1000n);
+    const holds = budgetHoldsOf([rule('key', 10_000n), rule('project', 10_000n, 'total')], Date.now());
+    const lease = `lease:${randomUUID()}`;
+    expect(
+      await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 300n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true, budgets: holds }),
+    ).toEqual({
+      status: 'reserved',
+    });
+    const used = async () => [...(await wallet.budgetsUsed(holds.map((h) => h.counterId))).values()];
+    expect(await used()).toEqual([300n, 300n]);
+    // 120 within the lease moves no counter; 250 more takes 180 from the lease and 70 from the balance.
+    const within = await wallet.applySettlements([{ requestId: 'a', settlement: { action: 'draw', lease, micros: '120', held: '150' } }]);
+    expect(within).toEqual([expect.objectContaining({ charged: 120n, budgets: holds.map((h) => h.counterId).join(',') })]);
+    expect(await used()).toEqual([300n, 300n]);
+    await wallet.applySettlements([{ requestId: 'b', settlement: { action: 'draw', lease, micros: '250', held: '150' } }]);
+    expect(await used()).toEqual([370n, 370n]);
+    expect(await wallet.balance(tenant)).toBe(630n);
+    // A replayed draw answers with the same counters and moves nothing.
+    const replay = await wallet.applySettlements([{ requestId: 'b', settlement: { action: 'draw', lease, micros: '250', held: '150' } }]);
+    expect(replay[0]?.budgets).toBe(holds.map((h) => h.counterId).join(','));
+    expect(await used()).toEqual([370n, 370n]);
+    // Closed with all 370 drawn: the lease is empty, nothing goes back, and each counter is what was charged.
+    await wallet.closeLeases([{ lease, charged: '370' }]);
+    expect(await used()).toEqual([370n, 370n]);
+    const events = within.flatMap(leaseDrawEvents);
+    expect(events.every((e) => e.budgets === holds.map((h) => h.counterId).join(','))).toBe(true);
+  });
+
+  it('gives back what a closed lease did not use to its budget counters as to the balance', async () => {
+    const tenant = await funded(1000n);
+    const holds = budgetHoldsOf([rule('key', 10_000n)], Date.now());
+    const lease = `lease:${randomUUID()}`;
+    await wallet.reserve({ requestId: lease, tenantId: tenant, amount: 500n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true, budgets: holds });
+    await wallet.applySettlements([{ requestId: 'x', settlement: { action: 'draw', lease, micros: '40', held: '100' } }]);
+    // Closed owing one more draw of 60: 400 goes back now, 60 stays held for it.
+    await wallet.closeLeases([{ lease, charged: '100' }]);
+    expect(await wallet.budgetUsed(holds[0]!.counterId)).toBe(100n);
+    expect(await wallet.balance(tenant)).toBe(900n);
+    await wallet.applySettlements([{ requestId: 'y', settlement: { action: 'draw', lease, micros: '60', held: '100' } }]);
+    expect(await wallet.budgetUsed(holds[0]!.counterId)).toBe(100n);
+    // A lease the sweeper releases gives its counters back too.
+    const swept = `lease:${randomUUID()}`;
+    await wallet.reserve({ requestId: swept, tenantId: tenant, amount: 200n, holdTtlMs: 60_000, target: { mode: 'balance' }, lease: true, budgets: holds });
+    expect(await wallet.budgetUsed(holds[0]!.counterId)).toBe(300n);
+    expect(await wallet.release(swept)).toBe(true);
+    expect(await wallet.budgetUsed(holds[0]!.counterId)).toBe(100n);
+    expect(await wallet.balance(tenant)).toBe(900n);
   });
 
   it('names the budget, what is left and when it resets in the refusal', () => {

@@ -98,6 +98,10 @@ export class WalletRebuildService {
     const present = new Set(holds.map((hold) => hold.id));
     const restore = open.filter((hold) => !present.has(hold.requestId));
     for (const { tenantId } of restore) if (!balances.has(tenantId)) balances.set(tenantId, 0n);
-    return { balances, restore, drop: [...ended], budgets, deadlineMs: Date.now() + this.env.BILLING_HOLD_TTL_MS };
+    // A lease is not in the ledger either: what it still holds stays on its budget counters.
+    const leased = new Map<string, bigint>();
+    for (const hold of holds) if (!hold.ledgered) for (const counter of hold.budgets) leased.set(counter, (leased.get(counter) ?? 0n) + hold.amount);
+    const counters = budgets.map((c) => ({ ...c, used: c.used + (leased.get(c.counterId) ?? 0n) }));
+    return { balances, restore, drop: [...ended], budgets: counters, deadlineMs: Date.now() + this.env.BILLING_HOLD_TTL_MS };
   }
 }

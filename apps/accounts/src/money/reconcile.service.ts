@@ -52,7 +52,7 @@ export class ReconcileService {
     const wallet = await this.wallet.view(books.map((b) => b.tenant_id));
     const [quotaFindings, budgetFindings] = await Promise.all([
       this.quota.findings(tenantId, wallet.holds, now),
-      this.budgets.findings(tenantId, wallet.pendingBudgets, now),
+      this.budgets.findings(tenantId, wallet.pendingBudgets, wallet.holds, now),
     ]);
     const chargesOf = group(charges, (c) => c.tenant_id);
     const unexplainedOf = group(unexplained, (e) => e.tenant_id);

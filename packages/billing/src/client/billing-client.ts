@@ -263,13 +263,13 @@ export class BillingClient {
 
   /**
    * Admits `amount` under a balance lease when one covers it, else holds it; `fixedMicros` is what a
-   * fixed-price request settles at. A request under a budget always holds its own, so every budget
-   * counter moves in the same step as the balance and no lease can spend past it.
+   * fixed-price request settles at. A request under budgets is admitted under a lease held against the
+   * same budget counters (see LeaseBook.admit), or holds its own against them.
    */
   private async reserveBalance(request: Omit<ReserveRequest, 'body' | 'maxUsage'>, prices: Prices, amount: bigint, fixedMicros?: bigint): Promise<void> {
     const held: Held = { prices, perRequest: false, capability: request.model.capability, ...(fixedMicros !== undefined ? { fixedMicros } : {}) };
-    const budgeted = request.budgets !== undefined && request.budgets.length > 0;
-    const ticket = amount > 0n && !budgeted ? await this.leases?.admit(request.tenantId, amount) : null;
+    const budgets = request.budgets !== undefined && request.budgets.length > 0 ? budgetHoldsOf(request.budgets, Date.now()) : [];
+    const ticket = amount > 0n ? await this.leases?.admit(request.tenantId, amount, budgets) : null;
     if (ticket) {
       this.held.set(request.requestId, { ...held, ticket });
       return;

@@ -1,6 +1,6 @@
 import type { LeaseClose } from '@gateway/contracts';
 import { randomUUID } from 'node:crypto';
-import type { WalletStore } from '../redis/wallet.store';
+import type { BudgetHold, WalletStore } from '../redis/wallet.store';
 
 export interface LeaseOptions {
   /** A lease holds this many times the cost of the request that opens it. */
@@ -16,6 +16,8 @@ export interface LeaseOptions {
 export interface Lease {
   id: string;
   tenantId: string;
+  /** What leases are kept by: the tenant, and the budget counters it is held against. */
+  key: string;
   /** What is left to admit requests against (their maximum costs while they run). */
   available: bigint;
   /** What its ended requests cost in total: what their draws add up to. */
@@ -64,16 +66,23 @@ export class LeaseBook {
     this.listeners.push(listener);
   }
 
-  /** Admits a request costing at most `amount` under the tenant's lease, opening one if needed; null when no lease covers it. */
-  async admit(tenantId: string, amount: bigint): Promise<LeaseTicket | null> {
-    const ticket = this.take(tenantId, amount);
+  /**
+   * Admits a request costing at most `amount` under the tenant's lease, opening one if needed; null when no
+   * lease covers it. A request under budgets is admitted only under a lease held against the same budget
+   * counters, taken from them in the same step as from the balance, so what leases admit never passes a
+   * budget either; a lease that does not fit what a budget has left is not opened (the request then holds
+   * its own reservation, refused exactly when it does not fit).
+   */
+  async admit(tenantId: string, amount: bigint, budgets: readonly BudgetHold[] = []): Promise<LeaseTicket | null> {
+    const key = budgets.length === 0 ? tenantId : `${tenantId}|${budgets.map((b) => b.counterId).join(',')}`;
+    const ticket = this.take(key, amount);
     if (ticket) return ticket;
-    let opening = this.opening.get(tenantId);
+    let opening = this.opening.get(key);
     if (!opening) {
-      opening = this.open(tenantId, amount).finally(() => this.opening.delete(tenantId));
-      this.opening.set(tenantId, opening);
+      opening = this.open(key, tenantId, amount, budgets).finally(() => this.opening.delete(key));
+      this.opening.set(key, opening);
     }
-    return (await opening) ? this.take(tenantId, amount) : null;
+    return (await opening) ? this.take(key, amount) : null;
   }
 
   /**
@@ -97,8 +106,8 @@ export class LeaseBook {
     for (const lease of [...this.current.values()]) this.retire(lease);
   }
 
-  private take(tenantId: string, amount: bigint): LeaseTicket | null {
-    const lease = this.current.get(tenantId);
+  private take(key: string, amount: bigint): LeaseTicket | null {
+    const lease = this.current.get(key);
     if (!lease) return null;
     const now = Date.now();
     if (lease.available < amount || now - lease.openedAt > this.options.maxAgeMs) {
@@ -111,21 +120,21 @@ export class LeaseBook {
     return { lease, reserved: amount };
   }
 
-  private async open(tenantId: string, amount: bigint): Promise<boolean> {
+  private async open(key: string, tenantId: string, amount: bigint, budgets: readonly BudgetHold[]): Promise<boolean> {
     const size = amount * BigInt(this.options.requestsPerLease);
     if (size <= 0n) return false;
     const id = `lease:${randomUUID()}`;
-    const input = { requestId: id, tenantId, amount: size, holdTtlMs: this.options.holdTtlMs, target: { mode: 'balance' } as const, lease: true };
+    const input = { requestId: id, tenantId, amount: size, holdTtlMs: this.options.holdTtlMs, target: { mode: 'balance' } as const, lease: true, budgets };
     let outcome = await this.wallet.reserve(input);
     if (outcome.status === 'unseeded') {
       await this.seed(tenantId);
       outcome = await this.wallet.reserve(input);
     }
     if (outcome.status !== 'reserved') return false;
-    const previous = this.current.get(tenantId);
+    const previous = this.current.get(key);
     if (previous) this.retire(previous);
     const now = Date.now();
-    this.current.set(tenantId, { id, tenantId, available: size, charged: 0n, inFlight: 0, openedAt: now, lastUsedAt: now, retired: false });
+    this.current.set(key, { id, tenantId, key, available: size, charged: 0n, inFlight: 0, openedAt: now, lastUsedAt: now, retired: false });
     this.unclosed.add(id);
     this.renewer ??= setInterval(() => void this.renew(), Math.max(50, Math.floor(this.options.holdTtlMs / 3))).unref();
     this.timer ??= setInterval(() => this.retireStale(), Math.max(50, Math.floor(this.options.idleMs / 2))).unref();
@@ -156,7 +165,7 @@ export class LeaseBook {
   private retire(lease: Lease): void {
     if (lease.retired) return;
     lease.retired = true;
-    if (this.current.get(lease.tenantId) === lease) this.current.delete(lease.tenantId);
+    if (this.current.get(lease.key) === lease) this.current.delete(lease.key);
     if (lease.inFlight === 0) this.close(lease);
   }
 

@@ -27,9 +27,18 @@ export type LedgerEvent = z.infer<typeof LedgerEvent>;
  */
 export function leaseDrawEvents(draw: LeaseDraw): LedgerEvent[] {
   const { requestId: rid, tenantId: tenant, pool, charged, overrun, writtenOff } = draw;
-  const events: LedgerEvent[] = [{ rid, tenant, kind: 'settle', pool, amount: (overrun - charged).toString(), note: 'lease' }];
+  const budgets = draw.budgets ? { budgets: draw.budgets } : {};
+  const events: LedgerEvent[] = [{ rid, tenant, kind: 'settle', pool, amount: (overrun - charged).toString(), note: 'lease', ...budgets }];
   if (overrun > 0n)
-    events.push({ rid, tenant, kind: 'overrun', pool, amount: (-overrun).toString(), note: `lease: usage above the ${charged - overrun} admitted` });
+    events.push({
+      rid,
+      tenant,
+      kind: 'overrun',
+      pool,
+      amount: (-overrun).toString(),
+      note: `lease: usage above the ${charged - overrun} admitted`,
+      ...budgets,
+    });
   if (writtenOff > 0n)
     events.push({ rid, tenant, kind: 'write_off', pool, amount: '0', note: `lease: written off: ${writtenOff} of usage above the lease and the ${pool}` });
   return events;

@@ -28,6 +28,11 @@ export class WalletKeys {
     return `${this.tag}:budget:${counterId}`;
   }
 
+  /** A budget counter's id from its key: the inverse of `budget`. */
+  budgetIdOf(key: string): string {
+    return key.slice(`${this.tag}:budget:`.length);
+  }
+
   /** Every budget counter of the namespace, for SCAN. */
   get budgetPattern(): string {
     return `${this.tag}:budget:*`;

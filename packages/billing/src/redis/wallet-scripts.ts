@@ -206,15 +206,20 @@ export const DRAWS_REPLAY_SECONDS = 900;
  * anything it still held going back to the balance; once a lease is gone there is nothing left to draw,
  * but its draws (with its tenant and pool) stay for DRAWS_REPLAY_SECONDS, so a draw replayed because its
  * writer died before its ledger rows (which may be the draw that ended the lease) still answers.
+ * A lease held against budgets keeps their counters as it keeps the balance: a draw beyond the lease adds
+ * what the balance gave to each counter, and what goes back to the balance leaves each counter too.
  * KEYS: lease hold, lease draws (hash), holds, primary. ARGV: requestId, actual, leaseId, drawsTtlSeconds.
- * Returns {1, charged, tenant, pool, writtenOff}; {0, charged, tenant, pool, 0} for a replay; {-1} when the lease is gone.
+ * Returns {1, charged, tenant, pool, writtenOff, budgetIds}; {0, charged, tenant, pool, 0, budgetIds} for a
+ * replay; {-1} when the lease is gone.
  */
-export const DRAW_SCRIPT = `${primaryFence(4)}
-local before = redis.call('HMGET', KEYS[2], ARGV[1], '#tenant', '#pool')
-if before[1] and before[2] then return {0, before[1], before[2], before[3], '0'} end
-local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed')
+export const DRAW_SCRIPT = `${primaryFence(4)}${BUDGET_IDS}
+local before = redis.call('HMGET', KEYS[2], ARGV[1], '#tenant', '#pool', '#budgets')
+if before[1] and before[2] then return {0, before[1], before[2], before[3], '0', before[4] or ''} end
+local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed', 'budgets')
 if not h[1] then return {-1} end
-if before[1] then return {0, before[1], h[1], h[3], '0'} end
+local ids = ''
+if h[8] then ids = budgetIds(h[8]) end
+if before[1] then return {0, before[1], h[1], h[3], '0', ids} end
 local left = tonumber(h[2])
 if left < 0 then left = 0 end
 local actual = tonumber(ARGV[2])
@@ -229,18 +234,27 @@ if fromBalance > 0 then
 end
 local written = actual - fromLease - fromBalance
 local charged = fromLease + fromBalance
-redis.call('HSET', KEYS[2], ARGV[1], tostring(charged), '#tenant', h[1], '#pool', h[3])
+redis.call('HSET', KEYS[2], ARGV[1], tostring(charged), '#tenant', h[1], '#pool', h[3], '#budgets', ids)
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 if fromLease > 0 then redis.call('HINCRBY', KEYS[1], 'amount', -fromLease) end
 if actual > 0 then redis.call('HINCRBY', KEYS[1], 'drawn', actual) end
+local budgetMove = fromBalance
 if fromBalance > 0 then redis.call('DECRBY', h[5], fromBalance) end
 if h[4] == '1' and tonumber(h[6] or '0') + actual >= tonumber(h[7] or '0') then
-  if left - fromLease > 0 then redis.call('INCRBY', h[5], left - fromLease) end
+  if left - fromLease > 0 then
+    redis.call('INCRBY', h[5], left - fromLease)
+    budgetMove = budgetMove - (left - fromLease)
+  end
   redis.call('DEL', KEYS[1])
   redis.call('EXPIRE', KEYS[2], ${DRAWS_REPLAY_SECONDS})
   redis.call('ZREM', KEYS[3], ARGV[3])
 end
-return {1, tostring(charged), h[1], h[3], tostring(written)}
+if h[8] and budgetMove ~= 0 then
+  for k in string.gmatch(h[8], '[^,]+') do
+    if redis.call('EXISTS', k) == 1 then redis.call('INCRBY', k, budgetMove) end
+  end
+end
+return {1, tostring(charged), h[1], h[3], tostring(written), ids}
 `;
 
 /**
@@ -248,12 +262,13 @@ return {1, tostring(charged), h[1], h[3], tostring(written)}
  * in total. What is not yet drawn of that total stays held for the draws still on their way (as much of
  * it as the lease still has; a draw beyond that comes out of the balance); the rest goes back to the
  * balance now. The lease lives until its draws add up to `charged` (its draws, for replays, a while
- * longer). Leases are not ledgered: their requests' draws are.
+ * longer). Leases are not ledgered: their requests' draws are. What goes back leaves the lease's budget
+ * counters too.
  * KEYS: lease hold, holds, lease draws, primary. ARGV: leaseId, charged.
  * Returns {1, returned}; {0} when the lease is gone.
  */
 export const CLOSE_SCRIPT = `${primaryFence(4)}
-local h = redis.call('HMGET', KEYS[1], 'key', 'amount', 'drawn')
+local h = redis.call('HMGET', KEYS[1], 'key', 'amount', 'drawn', 'budgets')
 if not h[1] then return {0} end
 local left = tonumber(h[2])
 if left < 0 then left = 0 end
@@ -262,7 +277,14 @@ if owed < 0 then owed = 0 end
 local pending = owed
 if pending > left then pending = left end
 local back = left - pending
-if back > 0 then redis.call('INCRBY', h[1], back) end
+if back > 0 then
+  redis.call('INCRBY', h[1], back)
+  if h[4] then
+    for k in string.gmatch(h[4], '[^,]+') do
+      if redis.call('EXISTS', k) == 1 then redis.call('DECRBY', k, back) end
+    end
+  end
+end
 if owed == 0 then
   redis.call('DEL', KEYS[1])
   redis.call('EXPIRE', KEYS[3], ${DRAWS_REPLAY_SECONDS})

@@ -26,6 +26,8 @@ export interface LeaseDraw {
   overrun: bigint;
   /** What the request cost beyond the lease and the balance: written off, never charged. */
   writtenOff: bigint;
+  /** The budget counters the lease was held against, comma-separated; absent when none. */
+  budgets?: string;
 }
 
 type Pipelined = ChainableCommander & {
@@ -72,6 +74,8 @@ export interface OpenHold {
   key: string;
   ledgered: boolean;
   deadlineMs: number;
+  /** The budget counters it drew on, by id (see budgetCounterId). */
+  budgets: string[];
 }
 
 const HOLDS_CHUNK = 1000;
@@ -190,13 +194,15 @@ export class WalletStore {
     const draws: LeaseDraw[] = [];
     items.forEach(({ requestId, settlement }, i) => {
       if (settlement.action !== 'draw') return;
-      const [status, charged, tenantId, pool, written] = results[i] as Reply;
+      const [status, charged, tenantId, pool, written, budgets] = results[i] as Reply;
       const writtenOff = BigInt(written ?? 0);
       if (Number(status) === -1 || (BigInt(charged ?? 0) === 0n && writtenOff === 0n)) return;
       const total = BigInt(charged!);
       const held = settlement.held === undefined ? total : BigInt(settlement.held);
       const overrun = total > held ? total - held : 0n;
-      draws.push({ requestId, tenantId: String(tenantId), pool: pool === 'quota' ? 'quota' : 'balance', charged: total, overrun, writtenOff });
+      const draw: LeaseDraw = { requestId, tenantId: String(tenantId), pool: pool === 'quota' ? 'quota' : 'balance', charged: total, overrun, writtenOff };
+      if (budgets) draw.budgets = String(budgets);
+      draws.push(draw);
     });
     return draws;
   }
@@ -280,12 +286,21 @@ export class WalletStore {
       const chunk: Array<{ id: string; deadlineMs: number }> = [];
       for (let j = i; j < Math.min(entries.length, i + 2 * HOLDS_CHUNK); j += 2) chunk.push({ id: entries[j]!, deadlineMs: Number(entries[j + 1]) });
       const pipeline = this.redis.pipeline();
-      for (const { id } of chunk) pipeline.hmget(this.keys.hold(id), 'tenant', 'amount', 'mode', 'ledger', 'key');
+      for (const { id } of chunk) pipeline.hmget(this.keys.hold(id), 'tenant', 'amount', 'mode', 'ledger', 'key', 'budgets');
       const replies = (await pipeline.exec()) ?? [];
       chunk.forEach(({ id, deadlineMs }, index) => {
-        const [tenant, amount, mode, ledger, key] = (replies[index]?.[1] ?? []) as Array<string | null>;
+        const [tenant, amount, mode, ledger, key, budgets] = (replies[index]?.[1] ?? []) as Array<string | null>;
         if (!tenant) return;
-        holds.push({ id, tenantId: tenant, amount: BigInt(amount ?? '0'), mode: mode ?? 'balance', key: key ?? '', ledgered: ledger === '1', deadlineMs });
+        holds.push({
+          id,
+          tenantId: tenant,
+          amount: BigInt(amount ?? '0'),
+          mode: mode ?? 'balance',
+          key: key ?? '',
+          ledgered: ledger === '1',
+          deadlineMs,
+          budgets: budgets ? budgets.split(',').map((k) => this.keys.budgetIdOf(k)) : [],
+        });
       });
     }
     return holds;
