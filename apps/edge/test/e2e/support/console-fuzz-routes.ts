@@ -145,6 +145,15 @@ export function consoleFuzzRoutes(other: string): ConsoleFuzzRoute[] {
     {
       caller: 'admin',
       method: 'PUT',
+      path: '/admin/budget',
+      seed: seed({ bodies: [{ tenant: other, project: 'fuzz-missing', amount: '5.00', period: 'day' }] }),
+    },
+    { caller: 'admin', method: 'GET', path: '/admin/budget', seed: seed({ query: { key: MISSING_UUID } }) },
+    { caller: 'admin', method: 'POST', path: '/admin/budget/clear', seed: seed({ bodies: [{ tenant: other, project: 'fuzz-missing' }] }) },
+    { caller: 'admin', method: 'GET', path: '/admin/budgets', seed: seed({ query: { tenant: other } }) },
+    {
+      caller: 'admin',
+      method: 'PUT',
       path: '/admin/projects/members',
       seed: seed({ bodies: [{ tenant: other, project: 'default', email: 'nobody@example.com', role: 'developer' }] }),
     },
