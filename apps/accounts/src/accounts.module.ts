@@ -10,6 +10,7 @@ import { WalletModule } from './billing/wallet.module';
 import { CatalogModule } from './catalog/catalog.module';
 import { ConfigModule } from './config/config.module';
 import { ConsoleModule } from './console/console.module';
+import { ConsoleProjectsModule } from './console/projects/console-projects.module';
 import { CacheSettingsModule } from './cache/cache-settings.module';
 import { EventsModule } from './events/events.module';
 import { KeysModule } from './keys/keys.module';
@@ -48,6 +49,7 @@ export class AccountsModule {
         BillingModule,
         UsageModule,
         ConsoleModule,
+        ConsoleProjectsModule,
         MoneyModule,
         QueuesModule,
         CacheSettingsModule,

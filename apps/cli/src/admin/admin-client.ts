@@ -50,6 +50,10 @@ export class AdminClient {
     return this.send(ADMIN_ROUTES.createProject, body);
   }
 
+  grantProjectRole(body: In<'grantProjectRole'>) {
+    return this.send(ADMIN_ROUTES.grantProjectRole, body);
+  }
+
   listProjects(tenant: string) {
     return this.send(ADMIN_ROUTES.listProjects, { tenant }).then((list) => list.data);
   }

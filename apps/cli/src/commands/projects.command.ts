@@ -1,5 +1,5 @@
-/** `gatewayctl projects create|list`: a tenant's keys in groups; a key joins one with `keys create --project`. */
-import { ProjectCreateRequest, ProjectListRequest } from '@gateway/contracts';
+/** `gatewayctl projects create|list|grant`: a tenant's keys in groups, and people's roles on each. */
+import { ProjectCreateRequest, ProjectGrantRequest, ProjectListRequest } from '@gateway/contracts';
 import type { Command } from 'commander';
 import { CliError } from '../cli-error';
 import { emit, table, type Io } from '../output/output';
@@ -48,6 +48,26 @@ export function registerProjects(program: Command, io: Io): void {
           ['NAME', 'KEYS', 'MODELS', 'DENIED', 'CREATED'],
           ...list.map((p) => [p.name, String(p.keys), p.models.join(',') || 'all', p.deny_models.join(',') || 'none', p.created_at]),
         ]),
+      );
+    });
+
+  withJson(projects.command('grant'))
+    .description('give a person of the tenant a role on one project (the higher of it and their tenant role applies there); --role none takes it away')
+    .requiredOption('--tenant <slug>', 'tenant slug')
+    .requiredOption('--project <name>', 'project name')
+    .requiredOption('--email <email>', "the person's console email")
+    .requiredOption('--role <role>', 'owner, developer, viewer or none')
+    .action(async (options: { tenant: string; project: string; email: string; role: string }, command: Command) => {
+      const body = validate(
+        ProjectGrantRequest,
+        { tenant: options.tenant, project: options.project, email: options.email, role: options.role === 'none' ? null : options.role },
+        { tenant: '--tenant', project: '--project', email: '--email', role: '--role' },
+      );
+      const grant = await adminFrom(command).grantProjectRole(body);
+      emit(io, wantsJson(command), grant, () =>
+        grant.role === null
+          ? `${grant.email} has no role of their own on project ${grant.project} of ${grant.tenant}`
+          : `${grant.email} is ${grant.role} of project ${grant.project} of ${grant.tenant}`,
       );
     });
 }

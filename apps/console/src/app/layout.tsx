@@ -11,6 +11,7 @@ const TENANT_PAGES = [
   { to: '/usage', label: 'Usage' },
   { to: '/tasks', label: 'Tasks' },
   { to: '/keys', label: 'API keys' },
+  { to: '/projects', label: 'Projects' },
   { to: '/webhooks', label: 'Webhooks' },
   { to: '/models', label: 'Models' },
 ] as const;

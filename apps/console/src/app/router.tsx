@@ -58,6 +58,13 @@ const keysRoute = createRoute({
   component: lazyRouteComponent(() => import('../pages/keys.page'), 'KeysPage'),
 });
 
+const projectsRoute = createRoute({
+  getParentRoute: () => appRoute,
+  path: 'projects',
+  beforeLoad: onlyOn('tenant'),
+  component: lazyRouteComponent(() => import('../pages/projects.page'), 'ProjectsPage'),
+});
+
 const webhooksRoute = createRoute({
   getParentRoute: () => appRoute,
   path: 'webhooks',
@@ -140,7 +147,18 @@ const operatorRoutes = [tenantDetailRoute, catalogRoute, deadLettersRoute, queue
 const routeTree = rootRoute.addChildren([
   signInRoute,
   setPasswordRoute,
-  appRoute.addChildren([indexRoute, keysRoute, webhooksRoute, modelsRoute, tenantsRoute, overviewRoute, usageRoute, tasksRoute, ...operatorRoutes]),
+  appRoute.addChildren([
+    indexRoute,
+    keysRoute,
+    projectsRoute,
+    webhooksRoute,
+    modelsRoute,
+    tenantsRoute,
+    overviewRoute,
+    usageRoute,
+    tasksRoute,
+    ...operatorRoutes,
+  ]),
 ]);
 
 export const router = createRouter({ routeTree, basepath: '/console', defaultPreload: 'intent', scrollRestoration: true });

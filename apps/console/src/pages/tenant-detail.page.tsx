@@ -6,6 +6,7 @@ import { useState, type FormEvent, type ReactNode } from 'react';
 import { renewSubscription, tenantDetailQuery } from '../api/operator-pages.api';
 import { ErrorAlert } from '../components/error-alert';
 import { QueryState } from '../components/query-state';
+import { TenantProjects } from './tenant-projects.section';
 
 type SpendRow = ConsoleTenantDetail['byKind'][number];
 
@@ -143,6 +144,7 @@ function Detail({ detail }: { detail: ConsoleTenantDetail }) {
       </Title>
       <SpendTable caption={`By kind, since ${new Date(detail.since).toUTCString()}`} groupLabel="Kind" rows={detail.byKind} testId="spend-kind" />
       <SpendTable caption="By model" groupLabel="Model" rows={detail.byModel} testId="spend-model" />
+      <TenantProjects slug={tenant.slug} />
     </Stack>
   );
 }

@@ -39,7 +39,7 @@ export type ConsoleHandler<R extends ConsoleRoute> = (
 /** The tenant a tenant session names; an operator session names none. */
 function callerOf(call: SignedIn | null): ConsoleCaller | null {
   const session = call?.session;
-  return session?.tenantSlug && session.tenantId ? { tenant: session.tenantSlug, tenantId: session.tenantId } : null;
+  return session?.tenantSlug && session.tenantId && session.userId ? { tenant: session.tenantSlug, tenantId: session.tenantId, userId: session.userId } : null;
 }
 
 /**

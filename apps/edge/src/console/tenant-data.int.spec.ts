@@ -1,4 +1,4 @@
-import { SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
+import { ConsoleUsageMessage, GatewayError, SUBJECTS, type ConsoleSessionContext } from '@gateway/contracts';
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { request } from 'undici';
 import { startTestEdge, type TestEdge } from '../testing/start-test-edge';
@@ -46,12 +46,17 @@ describe('console data routes on the edge (fake services)', () => {
   const tenantId = randomUUID();
   const asked: { subject: string; payload: Record<string, unknown> }[] = [];
 
+  /** Whose session a cookie names: the person's id is what a project rights check reads. */
+  const userOf = new Map<string, string>();
+
   function session(role: 'owner' | 'developer' | 'viewer') {
     const secret = token();
+    const userId = randomUUID();
+    userOf.set(role, userId);
     const context: ConsoleSessionContext = {
       sessionId: randomUUID(),
       kind: 'tenant',
-      userId: randomUUID(),
+      userId,
       email: `${role}@example.com`,
       role,
       tenantId,
@@ -63,7 +68,7 @@ describe('console data routes on the edge (fake services)', () => {
     return { origin: t.edge.url, cookie: `gw_console=${secret}`, 'x-csrf-token': context.csrfToken };
   }
 
-  async function call(method: 'GET' | 'POST' | 'PUT', path: string, headers: Record<string, string>, json?: unknown) {
+  async function call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, headers: Record<string, string>, json?: unknown) {
     const response = await request(`${t.edge.url}/console/api${path}`, {
       method,
       headers: { ...headers, ...(json === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -121,6 +126,38 @@ describe('console data routes on the edge (fake services)', () => {
       effective: payload.limits,
       tenant: null,
     }));
+    // Parsed as accounts parses it: a message with a field the schema does not know is refused.
+    record_(SUBJECTS.accounts.console.usage.summary, (payload) => {
+      const { by } = ConsoleUsageMessage.parse(payload);
+      return { by, since: null, until: null, rows: [], totalCostMicros: '0', totalCost: '0.000000' };
+    });
+    // Accounts checks project rights: here, only the owner's person may change a budget.
+    record_(SUBJECTS.accounts.console.projects.setBudget, (payload) => {
+      if (payload.userId !== userOf.get('owner')) throw new GatewayError('permission_denied', 'Your role on project "web" (developer) may not do this.');
+      const amount = {
+        amount: '10.000000',
+        amountMicros: payload.amountMicros,
+        used: '0.000000',
+        usedMicros: '0',
+        left: '10.000000',
+        leftMicros: payload.amountMicros,
+      };
+      return {
+        scope: 'project',
+        tenant: 'acme',
+        key: null,
+        project: payload.project,
+        ...amount,
+        period: payload.period,
+        mode: payload.mode,
+        alertAt: payload.alertAt,
+        periodStart: null,
+        resetsAt: null,
+      };
+    });
+    record_(SUBJECTS.accounts.console.projects.clearBudget, () => {
+      throw new GatewayError('permission_denied', 'Your role on project "web" (viewer) may not do this.');
+    });
   });
 
   afterAll(() => t?.stop());
@@ -203,5 +240,33 @@ describe('console data routes on the edge (fake services)', () => {
     // Without the CSRF token, even an owner is refused.
     const { 'x-csrf-token': _csrf, ...noCsrf } = session('owner');
     expect((await call('POST', '/webhooks/deliveries/msg_abc/redeliver', noCsrf)).status).toBe(403);
+  });
+
+  it('relays the usage summary with the tenant of the session and nothing more', async () => {
+    const summary = await call('GET', '/usage/summary?by=model', session('viewer'));
+    expect(summary).toMatchObject({ status: 200, body: { by: 'model', rows: [] } });
+    expect(asked.at(-1)).toEqual({ subject: SUBJECTS.accounts.console.usage.summary, payload: { by: 'model', tenant: 'acme', tenantId } });
+  });
+
+  it('relays a budget change with the person who asks, and answers the refusal of the service with 403', async () => {
+    const keyId = randomUUID();
+    const developer = session('developer');
+    const refused = await call('PUT', `/keys/${keyId}/budget`, developer, { amount: '2.50', period: 'week' });
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'permission_denied' } } });
+    expect(asked.at(-1)).toEqual({
+      subject: SUBJECTS.accounts.console.projects.setBudget,
+      payload: { tenant: 'acme', userId: userOf.get('developer'), key: keyId, amountMicros: '2500000', period: 'week', mode: 'hard', alertAt: [50, 80, 100] },
+    });
+    expect((await call('DELETE', '/projects/web/budget', session('viewer'))).status).toBe(403);
+    expect(asked.at(-1)).toEqual({
+      subject: SUBJECTS.accounts.console.projects.clearBudget,
+      payload: { tenant: 'acme', userId: userOf.get('viewer'), project: 'web' },
+    });
+
+    const owner = session('owner');
+    const set = await call('PUT', '/projects/web/budget', owner, { amount: '10', period: 'month', mode: 'soft', alertAt: [90] });
+    expect(set.status).toBe(200);
+    expect(asked.at(-1)!.payload).toMatchObject({ userId: userOf.get('owner'), project: 'web', amountMicros: '10000000', mode: 'soft', alertAt: [90] });
+    expect((await call('PUT', '/projects/Not A Name/budget', owner, { amount: '1', period: 'day' })).status).toBe(400);
   });
 });

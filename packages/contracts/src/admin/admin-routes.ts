@@ -25,6 +25,7 @@ import {
 import { CachePurgeReply, CachePurgeRequest, CacheSetReply, CacheSetRequest } from '../cache/cache-admin.schema';
 import { OidcConfigView, OidcConfigureRequest, OidcShowRequest } from '../console/console-oidc.schema';
 import { ConsoleInviteRequest, ConsoleInviteView, ConsoleUserList, ConsoleUsersRequest } from '../console/console-people.schema';
+import { ProjectGrantRequest, ProjectGrantView } from '../console/console-projects.schema';
 import { ConsoleSessionList, SessionListRequest, SessionRevokeReply, SessionRevokeRequest } from '../console/console-session.schema';
 import type { Rpc, RpcMessage, RpcReplyOf } from '../nats/rpc';
 import { RPCS } from '../nats/rpcs';
@@ -153,6 +154,10 @@ export const ADMIN_ROUTES = {
     { method: 'GET', path: '/admin/projects', input: 'query', request: ProjectListRequest, reply: ProjectList },
     RPCS.accounts.projects.list,
     { answer: (projects) => ({ data: projects }) },
+  ),
+  grantProjectRole: relayed(
+    { method: 'PUT', path: '/admin/projects/members', input: 'body', request: ProjectGrantRequest, reply: ProjectGrantView },
+    RPCS.accounts.projects.grant,
   ),
   setBudget: relayed({ method: 'PUT', path: '/admin/budget', input: 'body', request: BudgetSetRequest, reply: BudgetView }, RPCS.accounts.budgets.set, {
     message: ({ amount, ...rest }) => ({ ...rest, amountMicros: amount.toString() }),

@@ -21,6 +21,15 @@ import {
   OperatorSignInRequest,
 } from './console-api.schema';
 import { ConsoleKeyLimits, ConsoleKeyLimitsRequest } from './console-key-limits.schema';
+import { BudgetView } from '../budgets/budget.schema';
+import {
+  ConsoleBudgetCleared,
+  ConsoleBudgetRequest,
+  ConsoleProjectGrantRequest,
+  ConsoleProjectList,
+  ConsoleProjectPath,
+  ProjectGrantView,
+} from './console-projects.schema';
 import {
   ConsoleCatalogHealthPage,
   ConsoleCatalogRequest,
@@ -271,6 +280,56 @@ export const CONSOLE_ROUTES = {
     body: ConsoleKeyLimitsRequest,
     reply: ConsoleKeyLimits,
   }),
+  projects: route({ side: 'tenant', method: 'GET', path: '/console/api/projects', routeId: 'console.projects', access: 'read', reply: ConsoleProjectList }),
+  // Budgets are open to every role here: accounts checks the person's rights on the key's or project's project.
+  setProjectBudget: route({
+    side: 'tenant',
+    method: 'PUT',
+    path: '/console/api/projects/:project/budget',
+    routeId: 'console.project-budget-set',
+    access: 'read',
+    params: ConsoleProjectPath,
+    body: ConsoleBudgetRequest,
+    reply: BudgetView,
+  }),
+  clearProjectBudget: route({
+    side: 'tenant',
+    method: 'DELETE',
+    path: '/console/api/projects/:project/budget',
+    routeId: 'console.project-budget-clear',
+    access: 'read',
+    params: ConsoleProjectPath,
+    reply: ConsoleBudgetCleared,
+  }),
+  setKeyBudget: route({
+    side: 'tenant',
+    method: 'PUT',
+    path: '/console/api/keys/:id/budget',
+    routeId: 'console.key-budget-set',
+    access: 'read',
+    params: KeyIdRequest,
+    body: ConsoleBudgetRequest,
+    reply: BudgetView,
+  }),
+  clearKeyBudget: route({
+    side: 'tenant',
+    method: 'DELETE',
+    path: '/console/api/keys/:id/budget',
+    routeId: 'console.key-budget-clear',
+    access: 'read',
+    params: KeyIdRequest,
+    reply: ConsoleBudgetCleared,
+  }),
+  grantProjectRole: route({
+    side: 'tenant',
+    method: 'PUT',
+    path: '/console/api/projects/:project/members',
+    routeId: 'console.project-grant',
+    access: 'people',
+    params: ConsoleProjectPath,
+    body: ConsoleProjectGrantRequest,
+    reply: ProjectGrantView,
+  }),
 
   operatorSession: route({
     side: 'operator',
@@ -335,6 +394,15 @@ export const CONSOLE_ROUTES = {
     access: 'session',
     params: TenantGetRequest,
     reply: ConsoleTenantDetail,
+  }),
+  tenantProjects: route({
+    side: 'operator',
+    method: 'GET',
+    path: '/console/api/tenants/:slug/projects',
+    routeId: 'console.tenant-projects',
+    access: 'session',
+    params: TenantGetRequest,
+    reply: ConsoleProjectList,
   }),
   setSubscription: route({
     side: 'operator',

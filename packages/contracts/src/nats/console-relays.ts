@@ -7,6 +7,8 @@ import { RPCS } from './rpcs';
 export interface ConsoleCaller {
   tenant: string;
   tenantId: string;
+  /** The signed-in person, whose rights on a project accounts reads for itself. */
+  userId: string;
 }
 
 type CallerOf<R extends ConsoleRoute> = R['side'] extends 'operator' ? null : ConsoleCaller;
@@ -53,17 +55,32 @@ export const CONSOLE_RELAYS: Partial<Record<ConsoleRouteName, ConsoleRelay>> = {
   models: relay('models', RPCS.accounts.console.models, { message: (_input, { tenantId }) => ({ tenantId }) }),
   balance: relay('balance', RPCS.accounts.balance.show, { message: (_input, { tenant }) => ({ tenant }) }),
   overview: relay('overview', RPCS.accounts.console.usage.overview, { message: (_input, { tenant }) => ({ tenant }) }),
-  usageSummary: relay('usageSummary', RPCS.accounts.console.usage.summary, { message: (query, caller) => ({ ...query, ...caller }) }),
+  usageSummary: relay('usageSummary', RPCS.accounts.console.usage.summary, { message: (query, { tenant, tenantId }) => ({ ...query, tenant, tenantId }) }),
   usageRecords: relay('usageRecords', RPCS.accounts.console.usage.records, { message: (query, { tenantId }) => ({ ...query, tenantId }) }),
   usageRecord: relay('usageRecord', RPCS.accounts.console.usage.record, { message: ({ requestId }, { tenant }) => ({ tenant, requestId }) }),
   deliveries: relay('deliveries', RPCS.music.webhooks.console.deliveries, { message: (query, { tenantId }) => ({ ...query, tenantId }) }),
   redeliver: relay('redeliver', RPCS.music.webhooks.console.redeliver, { message: ({ id }, { tenantId }) => ({ id, tenantId }) }),
   keyLimits: relay('keyLimits', RPCS.accounts.console.keyLimits.show, { message: ({ id }, { tenant }) => ({ tenant, id }) }),
   setKeyLimits: relay('setKeyLimits', RPCS.accounts.console.keyLimits.set, { message: ({ id, limits }, { tenant }) => ({ tenant, id, limits }) }),
+  projects: relay('projects', RPCS.accounts.console.projects.list, { message: (_input, { tenant, userId }) => ({ tenant, userId }) }),
+  setProjectBudget: relay('setProjectBudget', RPCS.accounts.console.projects.setBudget, {
+    message: ({ project, amount, ...values }, { tenant, userId }) => ({ tenant, userId, project, amountMicros: amount.toString(), ...values }),
+  }),
+  clearProjectBudget: relay('clearProjectBudget', RPCS.accounts.console.projects.clearBudget, {
+    message: ({ project }, { tenant, userId }) => ({ tenant, userId, project }),
+  }),
+  setKeyBudget: relay('setKeyBudget', RPCS.accounts.console.projects.setBudget, {
+    message: ({ id, amount, ...values }, { tenant, userId }) => ({ tenant, userId, key: id, amountMicros: amount.toString(), ...values }),
+  }),
+  clearKeyBudget: relay('clearKeyBudget', RPCS.accounts.console.projects.clearBudget, {
+    message: ({ id }, { tenant, userId }) => ({ tenant, userId, key: id }),
+  }),
+  grantProjectRole: relay('grantProjectRole', RPCS.accounts.projects.grant, { message: (input, { tenant }) => ({ ...input, tenant }) }),
 
   tenants: relay('tenants', RPCS.accounts.console.tenants),
   createTenant: relay('createTenant', RPCS.accounts.tenants.create),
   topUp: relay('topUp', RPCS.accounts.balance.topup, { message: ({ slug, amount }) => ({ tenant: slug, amountMicros: amount.toString() }) }),
+  tenantProjects: relay('tenantProjects', RPCS.accounts.console.projects.ofTenant, { message: ({ slug }) => ({ tenant: slug }) }),
   setSubscription: relay('setSubscription', RPCS.accounts.subscriptions.set, { message: ({ slug, expires }) => ({ tenant: slug, expires }) }),
   deadLetters: relay('deadLetters', RPCS.accounts.console.deadLetters),
   deadLetter: relay('deadLetter', RPCS.accounts.console.deadLetter),

@@ -59,6 +59,16 @@ import {
 } from '../console/console-session.schema';
 import { ConsoleCharges, ConsoleChargesMessage, ConsoleTaskServicePage, ConsoleTasksMessage } from '../console/console-tasks.schema';
 import { ConsoleKeyLimits, ConsoleKeyLimitsMessage, ConsoleKeyLimitsSetMessage } from '../console/console-key-limits.schema';
+import {
+  ConsoleBudgetCleared,
+  ConsoleBudgetClearMessage,
+  ConsoleBudgetSetMessage,
+  ConsoleProjectList,
+  ConsoleProjectsMessage,
+  ConsoleTenantProjectsMessage,
+  ProjectGrantRequest,
+  ProjectGrantView,
+} from '../console/console-projects.schema';
 import { OidcBeginReply, OidcBeginRequest, OidcCompleteRequest, OidcConfigView, OidcConfigureRequest, OidcShowRequest } from '../console/console-oidc.schema';
 import {
   ConsoleCatalogPage,
@@ -127,6 +137,7 @@ export const RPCS = {
     projects: {
       create: rpc(SUBJECTS.accounts.projects.create, ProjectCreateRequest, ProjectView),
       list: rpc(SUBJECTS.accounts.projects.list, ProjectListRequest, ProjectListReply),
+      grant: rpc(SUBJECTS.accounts.projects.grant, ProjectGrantRequest, ProjectGrantView),
     },
     budgets: {
       set: rpc(SUBJECTS.accounts.budgets.set, BudgetSetMessage, BudgetView),
@@ -175,6 +186,12 @@ export const RPCS = {
         summary: rpc(SUBJECTS.accounts.console.usage.summary, ConsoleUsageMessage, ConsoleUsageSummary),
         records: rpc(SUBJECTS.accounts.console.usage.records, ConsoleUsageRecordsMessage, ConsoleUsageRecordPage),
         record: rpc(SUBJECTS.accounts.console.usage.record, ConsoleUsageRecordMessage, ConsoleUsageRecordDetail),
+      },
+      projects: {
+        list: rpc(SUBJECTS.accounts.console.projects.list, ConsoleProjectsMessage, ConsoleProjectList),
+        ofTenant: rpc(SUBJECTS.accounts.console.projects.ofTenant, ConsoleTenantProjectsMessage, ConsoleProjectList),
+        setBudget: rpc(SUBJECTS.accounts.console.projects.setBudget, ConsoleBudgetSetMessage, BudgetView),
+        clearBudget: rpc(SUBJECTS.accounts.console.projects.clearBudget, ConsoleBudgetClearMessage, ConsoleBudgetCleared),
       },
       keyLimits: {
         show: rpc(SUBJECTS.accounts.console.keyLimits.show, ConsoleKeyLimitsMessage, ConsoleKeyLimits),

@@ -33,7 +33,7 @@ export const SUBJECTS = {
       revoke: 'accounts.keys.revoke',
       list: 'accounts.keys.list',
     },
-    projects: { create: 'accounts.projects.create', list: 'accounts.projects.list' },
+    projects: { create: 'accounts.projects.create', list: 'accounts.projects.list', grant: 'accounts.projects.grant' },
     budgets: {
       set: 'accounts.budgets.set',
       show: 'accounts.budgets.show',
@@ -102,6 +102,13 @@ export const SUBJECTS = {
       models: 'accounts.console.models',
       /** Tenants page by page, with their balance: the operator console's list. */
       tenants: 'accounts.console.tenants.list',
+      /** Projects with their keys, people and budgets; budgets changed on a person's project rights. */
+      projects: {
+        list: 'accounts.console.projects.list',
+        ofTenant: 'accounts.console.projects.of-tenant',
+        setBudget: 'accounts.console.projects.budget-set',
+        clearBudget: 'accounts.console.projects.budget-clear',
+      },
       usage: {
         overview: 'accounts.console.usage.overview',
         summary: 'accounts.console.usage.summary',

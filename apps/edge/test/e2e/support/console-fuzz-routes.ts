@@ -82,6 +82,33 @@ export function consoleFuzzRoutes(other: string): ConsoleFuzzRoute[] {
     { caller: 'tenant', method: 'POST', path: '/console/api/keys/:id/revoke', seed: seed({ params: { id: [MISSING_UUID] } }) },
     { caller: 'tenant', method: 'GET', path: '/console/api/models', seed: none() },
     { caller: 'tenant', method: 'GET', path: '/console/api/balance', seed: none() },
+    { caller: 'tenant', method: 'GET', path: '/console/api/projects', seed: none() },
+    {
+      caller: 'tenant',
+      method: 'PUT',
+      path: '/console/api/projects/:project/budget',
+      seed: seed({ params: { project: ['fuzz-missing'] }, bodies: [{ amount: '5.00', period: 'day', mode: 'soft', alertAt: [50] }] }),
+    },
+    { caller: 'tenant', method: 'DELETE', path: '/console/api/projects/:project/budget', seed: seed({ params: { project: ['fuzz-missing'] } }) },
+    {
+      caller: 'tenant',
+      method: 'PUT',
+      path: '/console/api/keys/:id/budget',
+      seed: seed({ params: { id: [MISSING_UUID] }, bodies: [{ amount: '1.00', period: 'month' }] }),
+    },
+    { caller: 'tenant', method: 'DELETE', path: '/console/api/keys/:id/budget', seed: seed({ params: { id: [MISSING_UUID] } }) },
+    {
+      caller: 'tenant',
+      method: 'PUT',
+      path: '/console/api/projects/:project/members',
+      seed: seed({
+        params: { project: ['fuzz-missing'] },
+        bodies: [
+          { email: 'nobody@example.com', role: 'viewer' },
+          { email: 'nobody@example.com', role: null },
+        ],
+      }),
+    },
     { caller: 'tenant', method: 'GET', path: '/console/api/no-such-route', seed: none() },
     // the operator console (admin listener)
     { caller: 'operator', method: 'GET', path: '/console/api/session', seed: none() },
@@ -90,6 +117,7 @@ export function consoleFuzzRoutes(other: string): ConsoleFuzzRoute[] {
     { caller: 'operator', method: 'POST', path: '/console/api/tenants', seed: seed({ bodies: [{ slug: 'fuzz-made', billing: 'payg' }] }) },
     { caller: 'operator', method: 'POST', path: '/console/api/tenants/:slug/topup', seed: seed({ params: slug, bodies: [{ amount: '1.00' }] }) },
     { caller: 'operator', method: 'GET', path: '/console/api/tenants/:slug', seed: seed({ params: slug }) },
+    { caller: 'operator', method: 'GET', path: '/console/api/tenants/:slug/projects', seed: seed({ params: slug }) },
     {
       caller: 'operator',
       method: 'PUT',
@@ -138,6 +166,12 @@ export function consoleFuzzRoutes(other: string): ConsoleFuzzRoute[] {
     { caller: 'admin', method: 'PUT', path: '/admin/alerts/settings', seed: seed({ bodies: [{ tenant: other, balanceBelow: '1.00', quotaBelow: 20 }] }) },
     { caller: 'admin', method: 'GET', path: '/admin/alerts/settings', seed: seed({ query: { tenant: other } }) },
     { caller: 'admin', method: 'GET', path: '/admin/alerts', seed: seed({ query: { tenant: other, limit: '5' } }) },
+    {
+      caller: 'admin',
+      method: 'PUT',
+      path: '/admin/projects/members',
+      seed: seed({ bodies: [{ tenant: other, project: 'default', email: 'nobody@example.com', role: 'developer' }] }),
+    },
     { caller: 'admin', method: 'POST', path: '/admin/keys/:id/regenerate', seed: seed({ params: { id: [MISSING_UUID] } }) },
     { caller: 'admin', method: 'POST', path: '/admin/keys/:id/revoke', seed: seed({ params: { id: [MISSING_UUID] } }) },
     { caller: 'admin', method: 'PUT', path: '/admin/subscriptions', seed: seed({ bodies: [{ tenant: other, expires: '2030-01-01T00:00:00Z' }] }) },
