@@ -326,7 +326,7 @@ budgets: a key under a key budget and a project budget against one without (${LA
 
 main()
   .then(async () => {
-    if (process.env.BENCH_BILLING === '0' || CACHE_ONLY) return;
+    if (process.env.BENCH_BILLING === '0' || CACHE_ONLY || BUDGETS_ONLY) return;
     process.stdout.write('\nbilling on against billing off (two stacks side by side)...\n');
     process.stdout.write(`\n${await benchBilling()}\n`);
   })

@@ -1,17 +1,23 @@
 import type { LedgerEvent } from '@gateway/billing';
 import { Inject, Injectable, Logger, type OnApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AlertEvaluator, nothingTouched, type Touched } from './alert-evaluator';
+
+/** Rounds start at most this often: under load many batches fold into one round, a handful of queries a second. */
+const ROUND_SPACING_MS = 500;
 
 /**
  * Where the ledger consumer reports what each written batch touched. Evaluation runs beside the
- * consumer, one at a time, folding whatever arrives meanwhile into the next round: the consumer never
- * waits for it, and a burst of batches costs one evaluation per round, not one per batch.
+ * consumer, one round at a time and at most one every ROUND_SPACING_MS, folding whatever arrives
+ * meanwhile into the next round: the consumer never waits for it, and steady traffic costs a few
+ * evaluations a second, not one per batch.
  */
 @Injectable()
 export class AlertTrigger implements OnApplicationShutdown {
   private readonly logger = new Logger(AlertTrigger.name);
   private pending: Touched = nothingTouched();
   private running: Promise<void> | null = null;
+  private stopping = false;
 
   constructor(@Inject(AlertEvaluator) private readonly evaluator: AlertEvaluator) {}
 
@@ -36,6 +42,7 @@ export class AlertTrigger implements OnApplicationShutdown {
   }
 
   async onApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     await this.settled();
   }
 
@@ -45,10 +52,13 @@ export class AlertTrigger implements OnApplicationShutdown {
 
   private async run(): Promise<void> {
     while (this.pending.counters.size + this.pending.balanceTenants.size + this.pending.quotaTenants.size > 0) {
+      const started = Date.now();
       const round = this.pending;
       this.pending = nothingTouched();
       // What a failed round touched is judged again the next time it moves: thresholds are read from the live state.
       await this.evaluator.evaluate(round).catch((error: Error) => this.logger.warn(`alert evaluation failed: ${error.message}`));
+      const wait = ROUND_SPACING_MS - (Date.now() - started);
+      if (wait > 0 && !this.stopping) await sleep(wait);
     }
   }
 }

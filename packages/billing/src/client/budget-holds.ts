@@ -1,13 +1,26 @@
-import { budgetCounterId, budgetWindowOf, displayMicros, GatewayError, type BudgetRule } from '@gateway/contracts';
+import { budgetCounterId, budgetWindowOf, displayMicros, GatewayError, type BudgetRule, type BudgetWindow } from '@gateway/contracts';
 import type { BudgetHold } from '../redis/wallet.store';
 
 /** A period's counter outlives its period this long, so reconcile and the console can still read the period just ended. */
 const KEPT_AFTER_PERIOD_SECONDS = 8 * 24 * 3600;
 
+const MINUTE_MS = 60_000;
+/** Periods start on UTC midnights, so no minute spans two: each period's window is worked out once a minute. */
+const windows = new Map<string, { minute: number; window: BudgetWindow }>();
+
+function windowAt(period: BudgetRule['period'], nowMs: number): BudgetWindow {
+  const minute = Math.floor(nowMs / MINUTE_MS);
+  const kept = windows.get(period);
+  if (kept?.minute === minute) return kept.window;
+  const window = budgetWindowOf(period, nowMs);
+  windows.set(period, { minute, window });
+  return window;
+}
+
 /** The counters a request holds against for its budgets at `nowMs`: each budget's current period. */
 export function budgetHoldsOf(rules: readonly BudgetRule[], nowMs: number): BudgetHold[] {
   return rules.map((rule) => {
-    const window = budgetWindowOf(rule.period, nowMs);
+    const window = windowAt(rule.period, nowMs);
     return {
       counterId: budgetCounterId(rule.scope, rule.scopeId, window),
       limit: rule.mode === 'hard' ? BigInt(rule.amountMicros) : null,

@@ -6,7 +6,8 @@
  * Hold hash fields: tenant, key (the balance or quota counter it drew on), amount, mode
  * (balance | quota), pool (balance | quota, the ledger pool), ledger ("1" when it is ledgered), limit
  * (quota: the period's limit, which a settlement never takes the counter beyond), budgets (the budget
- * counters it also drew on, comma-separated keys; absent when none).
+ * counters it also drew on, comma-separated keys; absent when none), bids (the same counters by id, as the
+ * ledger names them).
  */
 
 /**
@@ -94,8 +95,8 @@ if budgets > 0 then
     list[i] = KEYS[5 + i]
   end
   local joined = table.concat(list, ',')
-  redis.call('HSET', KEYS[2], 'budgets', joined)
   ids = budgetIds(joined)
+  redis.call('HSET', KEYS[2], 'budgets', joined, 'bids', ids)
 end
 redis.call('ZADD', KEYS[3], ARGV[4], ARGV[1])
 if ARGV[9] == '1' and amount > 0 then
@@ -119,7 +120,7 @@ return {1}
  * Returns {0} when there was no hold, {1, charged, overrun, writtenOff} otherwise.
  */
 export const SETTLE_SCRIPT = `${primaryFence(4)}${BUDGET_IDS}
-local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger', 'limit', 'budgets')
+local h = redis.call('HMGET', KEYS[1], 'tenant', 'key', 'amount', 'mode', 'pool', 'ledger', 'limit', 'budgets', 'bids')
 if not h[1] then return {0} end
 local held = tonumber(h[3])
 local actual = tonumber(ARGV[2])
@@ -158,7 +159,7 @@ if h[8] then
   for k in string.gmatch(h[8], '[^,]+') do
     if move ~= 0 and redis.call('EXISTS', k) == 1 then redis.call('DECRBY', k, move) end
   end
-  ids = budgetIds(h[8])
+  ids = h[9] or budgetIds(h[8])
 end
 redis.call('DEL', KEYS[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
@@ -215,10 +216,10 @@ export const DRAWS_REPLAY_SECONDS = 900;
 export const DRAW_SCRIPT = `${primaryFence(4)}${BUDGET_IDS}
 local before = redis.call('HMGET', KEYS[2], ARGV[1], '#tenant', '#pool', '#budgets')
 if before[1] and before[2] then return {0, before[1], before[2], before[3], '0', before[4] or ''} end
-local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed', 'budgets')
+local h = redis.call('HMGET', KEYS[1], 'tenant', 'amount', 'pool', 'closed', 'key', 'drawn', 'owed', 'budgets', 'bids')
 if not h[1] then return {-1} end
 local ids = ''
-if h[8] then ids = budgetIds(h[8]) end
+if h[8] then ids = h[9] or budgetIds(h[8]) end
 if before[1] then return {0, before[1], h[1], h[3], '0', ids} end
 local left = tonumber(h[2])
 if left < 0 then left = 0 end
@@ -234,7 +235,11 @@ if fromBalance > 0 then
 end
 local written = actual - fromLease - fromBalance
 local charged = fromLease + fromBalance
-redis.call('HSET', KEYS[2], ARGV[1], tostring(charged), '#tenant', h[1], '#pool', h[3], '#budgets', ids)
+if ids ~= '' then
+  redis.call('HSET', KEYS[2], ARGV[1], tostring(charged), '#tenant', h[1], '#pool', h[3], '#budgets', ids)
+else
+  redis.call('HSET', KEYS[2], ARGV[1], tostring(charged), '#tenant', h[1], '#pool', h[3])
+end
 redis.call('EXPIRE', KEYS[2], ARGV[4])
 if fromLease > 0 then redis.call('HINCRBY', KEYS[1], 'amount', -fromLease) end
 if actual > 0 then redis.call('HINCRBY', KEYS[1], 'drawn', actual) end
