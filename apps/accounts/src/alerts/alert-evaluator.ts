@@ -20,7 +20,8 @@ export const nothingTouched = (): Touched => ({ counters: new Set(), balanceTena
 /**
  * Judges what a batch touched against the thresholds: budget shares reached in the current period,
  * balances below their tenant's amount, plan quotas whose part left fell below its share. Reads the live
- * wallet (charged and held), so an alert comes as soon as the money is taken, before it is spent.
+ * wallet for balances and quotas (charged and held) and the ledger for budgets (charged, and held by
+ * requests still running), so an alert comes as soon as the money is taken.
  */
 @Injectable()
 export class AlertEvaluator {
@@ -46,7 +47,8 @@ export class AlertEvaluator {
     const ids = (scope: string) => parsed.filter((c) => c.scope === scope).map((c) => c.scopeId);
     // A counter of a period that has ended (an event written after midnight) is not judged.
     const budgets = (await this.alerts.budgetsOf(ids('key'), ids('project'))).filter((b) => counterIds.has(counterIdOf(b, now)));
-    const used = await this.wallet.budgetsUsed(budgets.map((b) => counterIdOf(b, now)));
+    // What the ledger charged, not the live counter: that also carries leases, many requests' worst case held at once.
+    const used = await this.alerts.budgetCharges(budgets.map((b) => counterIdOf(b, now)));
     return budgets.flatMap((budget) => {
       const counterId = counterIdOf(budget, now);
       const spent = used.get(counterId) ?? 0n;

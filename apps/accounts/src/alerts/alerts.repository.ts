@@ -52,6 +52,19 @@ export class AlertsRepository {
     await this.prisma.tenantAlertSettings.updateMany({ where: { tenantId, balanceEpoch: arming }, data: { balanceEpoch: { increment: 1 } } });
   }
 
+  /** What the ledger charged each budget counter (entries naming it; requests still running count as held). */
+  async budgetCharges(counterIds: readonly string[]): Promise<Map<string, bigint>> {
+    const charges = new Map<string, bigint>();
+    if (counterIds.length === 0) return charges;
+    const rows = await this.prisma.$queryRaw<Array<{ counter: string; charged: bigint }>>`
+      SELECT counter, -sum(l.amount_micros)::bigint AS charged
+        FROM ledger_entries l, unnest(l.budgets) AS counter
+       WHERE l.budgets && ${counterIds}::text[] AND counter = ANY(${counterIds}::text[])
+       GROUP BY counter`;
+    for (const row of rows) charges.set(row.counter, BigInt(row.charged));
+    return charges;
+  }
+
   budgetsOf(keyIds: readonly string[], projectIds: readonly string[]) {
     return this.prisma.budget.findMany({
       where: { OR: [{ keyId: { in: [...keyIds] } }, { projectId: { in: [...projectIds] } }] },

@@ -11,7 +11,9 @@ import { BudgetsRepository, type BudgetRecord, type BudgetTargetIds } from './bu
 /**
  * Budgets on keys and projects: stored here, carried to the edge in each key's context, and held by the
  * wallet's scripts in the same step as the balance. A change reaches every edge through the tenant's
- * invalidation, so the next request holds against the new amount.
+ * invalidation, so the next request holds against the new amount. What a budget shows as used is what the
+ * ledger charged its period (and requests still running hold): the live counter also carries the leases
+ * chat processes hold against it, many requests' worst case, which are not spending.
  */
 @Injectable()
 export class BudgetsService {
@@ -50,7 +52,7 @@ export class BudgetsService {
     const tenant = await this.tenants.requireBySlug(tenantSlug);
     const budgets = await this.budgets.listByTenant(tenant.id);
     const now = Date.now();
-    const used = await this.wallet.budgetsUsed(budgets.map((b) => counterIdOf(b, now)));
+    const used = await this.budgets.charges(budgets.map((b) => counterIdOf(b, now)));
     return budgets.map((b) => toBudgetView(b, used.get(counterIdOf(b, now)) ?? 0n, now));
   }
 
@@ -83,7 +85,8 @@ export class BudgetsService {
 
   private async view(budget: BudgetRecord): Promise<BudgetView> {
     const now = Date.now();
-    return toBudgetView(budget, await this.wallet.budgetUsed(counterIdOf(budget, now)), now);
+    const counterId = counterIdOf(budget, now);
+    return toBudgetView(budget, (await this.budgets.charges([counterId])).get(counterId) ?? 0n, now);
   }
 
   /** The key (by id) or the tenant's project (by name) a message names; `owner` confines it to one tenant (the console). */

@@ -47,7 +47,7 @@ describe('budget and balance alerts', () => {
 
   it('serves requests over a soft budget and sends budget.threshold_reached once per share in the period', async () => {
     const { tenant, secret } = await hookedTenant(receiver, 'budalert', 'budget.*');
-    await admin.setBudget({ key: tenant.id, amount: '0.000010', period: 'day', mode: 'soft' });
+    await admin.setBudget({ key: tenant.id, amount: '0.000001', period: 'day', mode: 'soft' });
 
     const first = await ask(familyClients(tenant.key), 'oaic', 'sandbox-gpt', { user: 'Hello', stream: false });
     expect(first.text).toContain('Hello');
@@ -61,7 +61,7 @@ describe('budget and balance alerts', () => {
     expect(shares).toEqual([50, 80, 100]);
     expect(alerts[0]).toMatchObject({
       type: 'budget.threshold_reached',
-      data: { tenant: tenant.slug, scope: 'key', key: tenant.id, project: 'default', amount: '0.000010', mode: 'soft', period: 'day' },
+      data: { tenant: tenant.slug, scope: 'key', key: tenant.id, project: 'default', amount: '0.000001', mode: 'soft', period: 'day' },
     });
 
     // A second request in the same period is served too and sends nothing new.
