@@ -6,6 +6,7 @@ import { may, rotateWebhookSecret } from '../api/tenant.api';
 import { ConfirmDialog } from '../components/confirm-dialog';
 import { ErrorAlert } from '../components/error-alert';
 import { SecretOnce } from '../components/secret-once';
+import { AlertsSection } from './alerts.section';
 import { WebhookDeliveries } from './webhook-deliveries.section';
 
 /** The tenant's webhook signing secret: rotated here and shown once; the previous one keeps signing for a grace window. */
@@ -50,6 +51,7 @@ export function WebhooksPage() {
         onCancel={() => setAsking(false)}
         busy={rotate.isPending}
       />
+      <AlertsSection canEdit={may(me, 'webhooks')} />
       <WebhookDeliveries canRedeliver={may(me, 'webhooks')} />
     </Stack>
   );

@@ -47,6 +47,8 @@ import {
   ConsoleTenantDetail,
 } from './console-operator.schema';
 import { ConsoleTaskPage, ConsoleTasksQuery } from './console-tasks.schema';
+import { AlertList, WebhookEndpointShowReply, WebhookEndpointView } from '../alerts/alert-settings.schema';
+import { ConsoleAlertEndpointRequest, ConsoleAlertsQuery } from './console-alerts.schema';
 import {
   ConsoleOverview,
   ConsoleUsageExportQuery,
@@ -194,6 +196,32 @@ export const CONSOLE_ROUTES = {
     routeId: 'console.webhook-secret',
     access: 'webhooks',
     reply: ConsoleWebhookSecret,
+  }),
+  alerts: route({
+    side: 'tenant',
+    method: 'GET',
+    path: '/console/api/alerts',
+    routeId: 'console.alerts',
+    access: 'read',
+    query: ConsoleAlertsQuery,
+    reply: AlertList,
+  }),
+  alertEndpoint: route({
+    side: 'tenant',
+    method: 'GET',
+    path: '/console/api/alerts/endpoint',
+    routeId: 'console.alert-endpoint',
+    access: 'read',
+    reply: WebhookEndpointShowReply,
+  }),
+  setAlertEndpoint: route({
+    side: 'tenant',
+    method: 'PUT',
+    path: '/console/api/alerts/endpoint',
+    routeId: 'console.alert-endpoint-set',
+    access: 'webhooks',
+    body: ConsoleAlertEndpointRequest,
+    reply: WebhookEndpointView,
   }),
   models: route({ side: 'tenant', method: 'GET', path: '/console/api/models', routeId: 'console.models', access: 'read', reply: ConsoleModelList }),
   balance: route({ side: 'tenant', method: 'GET', path: '/console/api/balance', routeId: 'console.balance', access: 'read', reply: ConsoleBalance }),

@@ -9,6 +9,7 @@ export * from './console-tasks.schema';
 export * from './console-webhooks.schema';
 export * from './console-key-limits.schema';
 export * from './console-projects.schema';
+export * from './console-alerts.schema';
 export * from './project-rights';
 export { BudgetMode, BudgetPeriod, BudgetView, DEFAULT_ALERT_AT } from '../budgets/budget.schema';
 export { displayMicros, displayMoney, formatMicros } from '../money';

@@ -69,6 +69,14 @@ export function consoleFuzzRoutes(other: string): ConsoleFuzzRoute[] {
     { caller: 'tenant', method: 'POST', path: '/console/api/webhooks/deliveries/:id/redeliver', seed: seed({ params: { id: ['msg_missing'] } }) },
     // Rotates the fuzzing tenant's own webhook secret: nothing else reads it.
     { caller: 'tenant', method: 'POST', path: '/console/api/webhooks/secret/rotate', seed: none() },
+    { caller: 'tenant', method: 'GET', path: '/console/api/alerts', seed: seed({ query: { limit: '5' } }) },
+    { caller: 'tenant', method: 'GET', path: '/console/api/alerts/endpoint', seed: none() },
+    {
+      caller: 'tenant',
+      method: 'PUT',
+      path: '/console/api/alerts/endpoint',
+      seed: seed({ bodies: [{ url: 'https://hooks.example.com/fuzz', events: ['budget.*'] }] }),
+    },
     { caller: 'tenant', method: 'GET', path: '/console/api/keys/:id/limits', seed: seed({ params: { id: [MISSING_UUID] } }) },
     {
       caller: 'tenant',
